@@ -1,0 +1,1 @@
+/* ref_mpfr.c — (to be written) */

@@ -1,0 +1,24 @@
+/* reference.h — the MPFR reference: the exact value of an expression at
+ * given inputs, and that value correctly rounded to a target format
+ * (round to nearest even, subnormals and overflow as IEEE 754 says). */
+#ifndef UB_REFERENCE_H
+#define UB_REFERENCE_H
+
+#include "../src/expr.h"
+
+/* Evaluates e with variable k bound to the value of in[k] (bits of dtype
+ * dt).  Writes the correctly rounded result's encoding to *cr (NaN as the
+ * canonical quiet NaN of dt) and the exact value to *exact.  Returns 0, or
+ * UB_RUNTIME when the rounding could not be decided within the precision
+ * cap (never expected; reported, not guessed). */
+int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
+		const uint64_t *in, int nin, uint64_t *cr,
+		struct ub_exact *exact, struct ub_error *err);
+
+/* The same over arrays: inputs[k] all of length n; cr is allocated. */
+int ub_ref_eval_array(const struct ub_expr *e, enum ub_dtype dt,
+		      const struct ub_array *inputs, int nin,
+		      struct ub_array *cr, struct ub_exact *exact,
+		      struct ub_error *err);
+
+#endif

@@ -1,0 +1,1 @@
+/* catalog.c — (to be written) */

@@ -1,0 +1,62 @@
+/* catalog.h — ops as data: the op catalog read from FPCore files.
+ *
+ * An op is one FPCore form:
+ *
+ *   (FPCore atan_bwd (x g)
+ *     :name "atan backward: g / (x*x + 1)"
+ *     :pre (and (<= -inf x inf) (<= -inf g inf))     ; sampling domain
+ *     :torch (let* ([s (* x x)] [t (+ s 1)]) (/ g t)) ; PyTorch eager plan
+ *     :kernel "atan_bwd.cu" :entry "atan_bwd"        ; kernel under test
+ *     :args (x g out n)                              ; kernel parameters
+ *     (/ g (+ (* x x) 1)))                           ; exact math
+ *
+ * The torch plan is a let* whose every binding, and its body, is one
+ * separate elementwise kernel whose result is rounded to the tensor dtype
+ * (R(.) in the shared torch-backward reference); inside one binding the
+ * arithmetic is in float32 (opmath), as PyTorch's kernels do. */
+#ifndef UB_CATALOG_H
+#define UB_CATALOG_H
+
+#include "expr.h"
+
+struct ub_domain {
+	double lo, hi; /* closed interval of values; -inf..inf by default */
+};
+
+struct ub_plan_step {
+	char *name;            /* binding name; "out" for the body */
+	struct ub_expr *e;     /* vars: inputs 0..ninputs-1, then earlier
+				  steps ninputs.. in order */
+};
+
+struct ub_op {
+	char *name, *desc;
+	int ninputs;
+	char *inputs[UB_MAX_INPUTS];
+	struct ub_domain dom[UB_MAX_INPUTS];
+	struct ub_expr *math;  /* vars: inputs */
+	int nsteps;
+	struct ub_plan_step *torch;
+	char *kernel, *entry;  /* kernel file (relative to kernels/) */
+	int nargs;             /* kernel parameters, in order: an input name,
+				  "out" or "n" */
+	char **args;
+	char *file;            /* where it was defined, for messages */
+	int line;
+};
+
+struct ub_catalog {
+	int nops;
+	struct ub_op *ops;
+};
+
+/* Parses FPCore text; errors are "FILE:LINE:COL: message" (UB_USAGE). */
+int ub_catalog_parse(const char *text, const char *file,
+		     struct ub_catalog *cat, struct ub_error *err);
+int ub_catalog_load(const char *path, struct ub_catalog *cat,
+		    struct ub_error *err);
+void ub_catalog_free(struct ub_catalog *cat);
+const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
+				    const char *name);
+
+#endif

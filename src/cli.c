@@ -1,0 +1,1 @@
+/* cli.c — (to be written) */

@@ -1,0 +1,3 @@
+#ifndef UB_CLI_H
+#define UB_CLI_H
+#endif

@@ -1,0 +1,1 @@
+/* codegen.c — (to be written) */

@@ -1,0 +1,3 @@
+#ifndef UB_CODEGEN_H
+#define UB_CODEGEN_H
+#endif

@@ -1,0 +1,1 @@
+/* expr.c — (to be written) */

@@ -1,0 +1,70 @@
+/* expr.h — expressions over real numbers, as read from FPCore text.
+ *
+ * One tree type serves the exact math (evaluated by the MPFR reference),
+ * the torch plan (generated into CUDA kernels) and user ops. */
+#ifndef UB_EXPR_H
+#define UB_EXPR_H
+
+#include "ub.h"
+
+/* Operators, declared once: X(ID, FPCore name, arity, CUDA float function
+ * or NULL for infix/special handling).  Arity -1 means variadic. */
+#define UB_EXPR_OPS(X)                           \
+	X(UB_ADD, "+", 2, NULL)                  \
+	X(UB_SUB, "-", 2, NULL)                  \
+	X(UB_MUL, "*", 2, NULL)                  \
+	X(UB_DIV, "/", 2, NULL)                  \
+	X(UB_NEG, "neg", 1, NULL) /* (- x) */    \
+	X(UB_FMA, "fma", 3, "fmaf")              \
+	X(UB_SQRT, "sqrt", 1, "sqrtf")           \
+	X(UB_RSQRT, "rsqrt", 1, "rsqrtf")        \
+	X(UB_FABS, "fabs", 1, "fabsf")           \
+	X(UB_EXP, "exp", 1, "expf")              \
+	X(UB_EXPM1, "expm1", 1, "expm1f")        \
+	X(UB_LOG, "log", 1, "logf")              \
+	X(UB_LOG1P, "log1p", 1, "log1pf")        \
+	X(UB_SIN, "sin", 1, "sinf")              \
+	X(UB_COS, "cos", 1, "cosf")              \
+	X(UB_TAN, "tan", 1, "tanf")              \
+	X(UB_ASIN, "asin", 1, "asinf")           \
+	X(UB_ACOS, "acos", 1, "acosf")           \
+	X(UB_ATAN, "atan", 1, "atanf")           \
+	X(UB_TANH, "tanh", 1, "tanhf")           \
+	X(UB_ERF, "erf", 1, "erff")              \
+	X(UB_POW, "pow", 2, "powf")              \
+	X(UB_FMIN, "fmin", 2, "fminf")           \
+	X(UB_FMAX, "fmax", 2, "fmaxf")
+
+enum ub_expr_op {
+#define X(id, name, arity, cfun) id,
+	UB_EXPR_OPS(X)
+#undef X
+	UB_NOPS
+};
+
+struct ub_expr_op_info {
+	const char *name;
+	int arity;
+	const char *cfun;
+};
+extern const struct ub_expr_op_info ub_expr_ops[UB_NOPS];
+
+enum ub_expr_kind { UB_E_NUM, UB_E_VAR, UB_E_OP };
+
+struct ub_expr {
+	enum ub_expr_kind kind;
+	enum ub_expr_op op;     /* UB_E_OP */
+	int nargs;
+	struct ub_expr *args[3];
+	char *num;              /* UB_E_NUM: the literal as written ("1",
+				   "1.1283791670955126", "-0.5", "1e-3") */
+	int var;                /* UB_E_VAR: index into the environment */
+};
+
+void ub_expr_free(struct ub_expr *e);
+
+/* Prints the expression back as FPCore text (variables named by `names`). */
+int ub_expr_print(const struct ub_expr *e, const char *const *names,
+		  char *buf, size_t len);
+
+#endif

@@ -1,0 +1,1 @@
+/* inputs.c — (to be written) */

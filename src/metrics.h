@@ -1,0 +1,53 @@
+/* metrics.h — ULP error and bit agreement, per the definitions users rely
+ * on (docs/metrics.md):
+ *
+ *  ulp(v): spacing of the format at the exact value v; the subnormal
+ *    spacing at the bottom; at an exact power of two the smaller spacing
+ *    below it; above the largest finite binade the spacing extends
+ *    (2^(emax-p+1)).
+ *  error(y, v) = |y - v| / ulp(v), for finite y.  When y or the correctly
+ *    rounded result is NaN or inf: agreement (same inf, or both NaN) counts
+ *    as error 0; anything else is a NaN/inf disagreement, counted apart and
+ *    never folded into max_ulp.  (Finite y against an overflowed finite v
+ *    keeps its fractional error.)
+ *  distance(a, b): difference of the encodings mapped to ordered integers
+ *    (+0 and -0 are 1 apart); NaN vs NaN is 0. */
+#ifndef UB_METRICS_H
+#define UB_METRICS_H
+
+#include "ub.h"
+
+double ub_ulp(enum ub_dtype dt, double v);
+
+/* Returns 0 and sets *err for a comparable pair, or 1 for a NaN/inf
+ * disagreement (*err untouched). */
+int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
+		 const struct ub_exact *v, double *err);
+
+/* Bits equal, any NaN equal to any NaN. */
+int ub_same(enum ub_dtype dt, uint64_t a, uint64_t b);
+uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b);
+
+#define UB_HIST_BINS 8 /* [0], (0,0.5], (0.5,1], (1,2], (2,4], (4,16],
+			  (16,256], >256 ulp */
+extern const char *const ub_hist_labels[UB_HIST_BINS];
+
+struct ub_stats {
+	size_t n;
+	double max_ulp;
+	size_t worst;           /* element index of max_ulp (first one) */
+	double sum_ulp;         /* over comparable elements */
+	size_t ncomparable;
+	size_t cr_mismatch, torch_mismatch, nan_mismatch;
+	uint64_t torch_max_dist;
+	size_t hist[UB_HIST_BINS];
+};
+
+/* Accumulates the metrics of results y against the reference (cr, exact)
+ * and, when torch is not NULL, against the torch plan's results. */
+void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
+		      const struct ub_exact *exact,
+		      const struct ub_array *torch, struct ub_stats *st);
+double ub_stats_mean(const struct ub_stats *st);
+
+#endif

@@ -1,0 +1,29 @@
+/* modes.c — the compile mode table (declared in modes.h). */
+#include "modes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct ub_mode_info ub_modes[UB_NMODES] = {
+#define X(id, name, opts, desc) [id] = {name, opts, desc},
+	UB_MODES(X)
+#undef X
+};
+
+int ub_mode_find(const char *name)
+{
+	for (int i = 0; i < UB_NMODES; i++)
+		if (strcmp(ub_modes[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+const char *ub_mode_names(char *buf, unsigned long len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < UB_NMODES && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? ", " : "", ub_modes[i].name);
+	return buf;
+}

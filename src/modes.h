@@ -1,0 +1,41 @@
+/* modes.h — compile modes: each a set of NVRTC options and kernel macros.
+ * X(ID, name, NVRTC options (space-separated), description) */
+#ifndef UB_MODES_H
+#define UB_MODES_H
+
+#define UB_MODES(X)                                                          \
+	X(UB_MODE_FMA, "fma", "",                                            \
+	  "nvcc default (-fmad=true): the compiler may fuse a*b+c into one FMA") \
+	X(UB_MODE_NOFMA, "nofma", "-fmad=false",                             \
+	  "no contraction: every * and + rounds on its own")                  \
+	X(UB_MODE_RN, "rn", "-DUB_MODE_RN",                                  \
+	  "kernel macros use __fmul_rn/__fadd_rn/__fsub_rn/__fdiv_rn (never fused); default flags") \
+	X(UB_MODE_FASTMATH, "fastmath", "-use_fast_math",                    \
+	  "flush-to-zero, approximate division and sqrt, __expf and friends") \
+	X(UB_MODE_FTZ, "ftz", "-ftz=true",                                   \
+	  "flush subnormal inputs and results to zero")                       \
+	X(UB_MODE_APPROXDIV, "approxdiv", "-prec-div=false",                 \
+	  "division by div.full (2 ulp) instead of IEEE div.rn")              \
+	X(UB_MODE_APPROXSQRT, "approxsqrt", "-prec-sqrt=false",              \
+	  "square root by sqrt.approx instead of IEEE sqrt.rn")
+
+enum ub_mode {
+#define X(id, name, opts, desc) id,
+	UB_MODES(X)
+#undef X
+	UB_NMODES
+};
+
+struct ub_mode_info {
+	const char *name, *opts, *desc;
+};
+extern const struct ub_mode_info ub_modes[UB_NMODES];
+
+int ub_mode_find(const char *name); /* -1 if unknown */
+const char *ub_mode_names(char *buf, unsigned long len);
+
+/* PyTorch's own flags for torch plan kernels: nvcc defaults (fma on, IEEE
+ * division and square root). */
+#define UB_TORCH_OPTS ""
+
+#endif

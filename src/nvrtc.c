@@ -1,0 +1,1 @@
+/* nvrtc.c — (to be written) */

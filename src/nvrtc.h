@@ -1,0 +1,3 @@
+#ifndef UB_NVRTC_H
+#define UB_NVRTC_H
+#endif

@@ -1,0 +1,80 @@
+/* ptx.h — the sim backend: a PTX parser and interpreter.
+ *
+ * ptx_parse() reads the PTX text that NVRTC produced, decodes every
+ * instruction once into a compact form (registers resolved to indices,
+ * immediates to constant slots, labels to instruction indices), and
+ * ptx_run() executes one kernel launch thread by thread with the PTX ISA's
+ * semantics: IEEE-exact instructions bit for bit (as on the GPU, NaN results
+ * canonical 0x7fffffff), approximate instructions (div.approx, div.full,
+ * rcp/ex2/... .approx) modelled within their documented error and reported
+ * in ptx_run_info.approx_mask. */
+#ifndef UB_PTX_H
+#define UB_PTX_H
+
+#include "../ub.h"
+
+struct ptx_module;
+
+/* Parses and decodes a whole PTX module.  On error returns UB_RUNTIME with
+ * "ptx:LINE: message" in err. */
+int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err);
+void ptx_free(struct ptx_module *m);
+
+/* Number of .param entries of kernel `entry`, or -1 when there is no such
+ * .entry in the module. */
+int ptx_entry_nparams(const struct ptx_module *m, const char *entry);
+
+/* A region of host memory the kernel may access through ld/st.global.
+ * Global addresses in the interpreted program are host addresses; every
+ * access is checked against these regions, and one outside them stops the
+ * run with an error naming the instruction. */
+struct ptx_buffer {
+	void *base;
+	size_t size;
+	int writable;
+};
+
+struct ptx_launch {
+	unsigned grid[3], block[3];
+	const uint64_t *args; /* one value per .param, stored at the
+				 param's declared width (pointers as u64) */
+	int nargs;
+	const struct ptx_buffer *bufs;
+	int nbufs;
+};
+
+/* Approximate instructions, declared once: X(ID, ptx name).  A run sets
+ * bit ID of approx_mask for each one it executed. */
+#define PTX_APPROX_KINDS(X)                 \
+	X(PTX_AX_DIV_APPROX, "div.approx")  \
+	X(PTX_AX_DIV_FULL, "div.full")      \
+	X(PTX_AX_RCP_APPROX, "rcp.approx")  \
+	X(PTX_AX_SQRT_APPROX, "sqrt.approx") \
+	X(PTX_AX_RSQRT_APPROX, "rsqrt.approx") \
+	X(PTX_AX_EX2_APPROX, "ex2.approx")  \
+	X(PTX_AX_LG2_APPROX, "lg2.approx")  \
+	X(PTX_AX_SIN_APPROX, "sin.approx")  \
+	X(PTX_AX_COS_APPROX, "cos.approx")  \
+	X(PTX_AX_TANH_APPROX, "tanh.approx")
+
+enum ptx_approx_kind {
+#define X(id, name) id,
+	PTX_APPROX_KINDS(X)
+#undef X
+	PTX_AX_COUNT
+};
+const char *ptx_approx_name(int kind);
+
+struct ptx_run_info {
+	uint64_t approx_mask;  /* bit k: approximate kind k was executed */
+	uint64_t insns;        /* instructions executed, all threads */
+};
+
+/* Runs kernel `entry` over the whole grid, one thread after another.
+ * Returns 0, or UB_RUNTIME with a message (bad access, unsupported
+ * instruction reached, ...). */
+int ptx_run(const struct ptx_module *m, const char *entry,
+	    const struct ptx_launch *launch, struct ptx_run_info *info,
+	    struct ub_error *err);
+
+#endif

@@ -1,0 +1,1 @@
+/* ptx_exec.c — (to be written) */

@@ -1,0 +1,1 @@
+/* ptx_float.c — (to be written) */

@@ -1,0 +1,3 @@
+#ifndef UB_PTX_INTERNAL_H
+#define UB_PTX_INTERNAL_H
+#endif

@@ -1,0 +1,1 @@
+/* ptx_parse.c — (to be written) */

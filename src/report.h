@@ -1,0 +1,3 @@
+#ifndef UB_REPORT_H
+#define UB_REPORT_H
+#endif

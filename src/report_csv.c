@@ -1,0 +1,1 @@
+/* report_csv.c — (to be written) */

@@ -1,0 +1,1 @@
+/* run.c — (to be written) */

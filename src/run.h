@@ -1,0 +1,3 @@
+#ifndef UB_RUN_H
+#define UB_RUN_H
+#endif

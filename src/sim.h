@@ -1,0 +1,3 @@
+#ifndef UB_SIM_H
+#define UB_SIM_H
+#endif

@@ -1,0 +1,93 @@
+/* ub.h — types and conventions shared by every stage of ulpbench.
+ *
+ * Error convention: functions return 0 on success or a non-zero exit status
+ * (enum ub_status) and fill a struct ub_error with one line of text, prefixed
+ * by the thing at fault ("x.npy: expected dtype <f4, found <i8").  Only main.c
+ * prints it (as "ulpbench: MSG") and exits. */
+#ifndef UB_H
+#define UB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit statuses, declared once (documented in docs/cli.md). */
+#define UB_STATUSES(X)                                              \
+	X(UB_OK, 0, "success")                                          \
+	X(UB_EXPECT_FAILED, 1, "an accuracy expectation failed")        \
+	X(UB_USAGE, 2, "usage or input error")                          \
+	X(UB_COMPILE, 3, "compile (NVRTC) failure")                     \
+	X(UB_RUNTIME, 4, "kernel execution failed (interpreter or GPU)") \
+	X(UB_IO, 5, "an output file could not be written")
+
+enum ub_status {
+#define X(name, code, text) name = code,
+	UB_STATUSES(X)
+#undef X
+};
+
+struct ub_error {
+	char msg[1024];
+};
+
+/* Sets err->msg (printf style) and returns status; a NULL err is allowed. */
+int ub_fail(struct ub_error *err, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Floating-point formats under test, declared once.
+ * X(ID, name, storage bits, precision p (incl. hidden bit), emin, emax,
+ *   npy descr, CUDA C type) */
+#define UB_DTYPES(X)                                                   \
+	X(UB_F32, "f32", 32, 24, -126, 127, "<f4", "float")              \
+	X(UB_F16, "f16", 16, 11, -14, 15, "<f2", "__half")               \
+	X(UB_BF16, "bf16", 16, 8, -126, 127, "<u2", "__nv_bfloat16")     \
+	X(UB_F64, "f64", 64, 53, -1022, 1023, "<f8", "double")
+
+enum ub_dtype {
+#define X(id, name, bits, prec, emin, emax, npy, ctype) id,
+	UB_DTYPES(X)
+#undef X
+	UB_NDTYPES
+};
+
+struct ub_dtype_info {
+	const char *name;
+	int bits, prec, emin, emax;
+	const char *npy, *ctype;
+};
+extern const struct ub_dtype_info ub_dtypes[UB_NDTYPES];
+
+/* Looks a dtype up by name; -1 if unknown. */
+int ub_dtype_find(const char *name);
+/* "f32, f16, bf16, f64" into buf. */
+const char *ub_dtype_names(char *buf, size_t len);
+
+/* Bit-pattern helpers: every value flows through ulpbench as its encoding
+ * (uint64_t, low bits used), never as a host float, so -0/+0 and NaN
+ * payloads survive. */
+double ub_bits_to_double(enum ub_dtype dt, uint64_t bits); /* exact */
+int ub_bits_isnan(enum ub_dtype dt, uint64_t bits);
+int ub_bits_isinf(enum ub_dtype dt, uint64_t bits);
+
+/* One tensor of one dtype, flattened in C order. */
+struct ub_array {
+	enum ub_dtype dt;
+	size_t n;
+	void *data; /* n elements of ub_dtypes[dt].bits/8 bytes */
+};
+uint64_t ub_array_get(const struct ub_array *a, size_t i);
+void ub_array_set(struct ub_array *a, size_t i, uint64_t bits);
+/* Allocates n elements (zeroed); returns 0 or UB_RUNTIME on ENOMEM. */
+int ub_array_alloc(struct ub_array *a, enum ub_dtype dt, size_t n);
+void ub_array_free(struct ub_array *a);
+
+/* The exact value of a result, for fractional ULP: hi + lo with
+ * |lo| <= ulp(hi)/2 (a double-double).  hi is NaN or +-inf when the exact
+ * value is (0/0, x/0, ...).  For f32, f16 and bf16 hi alone is accurate to
+ * 2^-53 relative, far below what a ULP metric can show. */
+struct ub_exact {
+	double hi, lo;
+};
+
+#define UB_MAX_INPUTS 8
+
+#endif

@@ -1,0 +1,19 @@
+/* suites.h — every Check suite of the unit tests, declared once. */
+#ifndef UB_TEST_SUITES_H
+#define UB_TEST_SUITES_H
+
+#include <check.h>
+
+#define UB_TEST_SUITES(X) \
+	X(ptx)            \
+	X(reference)      \
+	X(catalog)        \
+	X(npy)            \
+	X(metrics)        \
+	X(inputs)
+
+#define X(name) Suite *ub_##name##_suite(void);
+UB_TEST_SUITES(X)
+#undef X
+
+#endif
