@@ -1,1 +1,230 @@
-/* cli.c — (to be written) */
+/* cli.c — option parsing; the table in cli.h drives getopt_long and
+ * --help alike. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LONG_ONLY = 256 };
+
+static const struct {
+	const char *name;
+	int shrt, has_arg;
+	const char *arg, *help;
+} opts[] = {
+#define X(name, shrt, has_arg, arg, help) {name, shrt, has_arg, arg, help},
+	UB_OPTIONS(X)
+#undef X
+};
+#define NOPTS (int)(sizeof opts / sizeof opts[0])
+
+void ub_cli_help(FILE *f)
+{
+	fprintf(f, "usage: ulpbench --op NAME [options]\n"
+		   "Tests a GPU kernel under every compile mode against a correctly rounded\n"
+		   "MPFR reference and against PyTorch's own way of computing it.\n\n");
+	for (int i = 0; i < NOPTS; i++) {
+		char lhs[64];
+		snprintf(lhs, sizeof lhs, "%s%c%s--%s%s%s", opts[i].shrt ? "-" : "   ",
+			 opts[i].shrt ? opts[i].shrt : ' ', opts[i].shrt ? ", " : "",
+			 opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		fprintf(f, "  %-28s %s\n", lhs, opts[i].help);
+	}
+	fprintf(f, "\nExit status: 0 success, 1 an accuracy expectation failed, 2 usage or\n"
+		   "input error, 3 compile (NVRTC) failure, 4 kernel execution failed,\n"
+		   "5 an output file could not be written.\n");
+}
+
+/* Parses a comma-separated list of names with find(); unknown names list
+ * the valid ones. */
+static int parse_list(const char *what, const char *arg, int (*find)(const char *),
+		      const char *valid, int *out, int max, int *n,
+		      struct ub_error *err)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", arg);
+	*n = 0;
+	for (char *save, *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int id = find(tok);
+		if (id < 0)
+			return ub_fail(err, UB_USAGE, "unknown %s '%s' (valid: %s)",
+				       what, tok, valid);
+		for (int i = 0; i < *n; i++)
+			if (out[i] == id)
+				return ub_fail(err, UB_USAGE, "%s '%s' given twice", what, tok);
+		if (*n == max)
+			return ub_fail(err, UB_USAGE, "too many %ss", what);
+		out[(*n)++] = id;
+	}
+	return *n ? 0 : ub_fail(err, UB_USAGE, "empty %s list (valid: %s)", what, valid);
+}
+
+/* "1000", "1e6", "2^20" -> count; errors name the option. */
+static int parse_count(const char *opt, const char *s, uint64_t max,
+		       uint64_t *out, struct ub_error *err)
+{
+	char *end;
+	double v;
+	errno = 0;
+	if (strncmp(s, "2^", 2) == 0)
+		v = ldexp(1, (int)strtol(s + 2, &end, 10));
+	else
+		v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0) || v != floor(v) || v > (double)max)
+		return ub_fail(err, UB_USAGE, "--%s: '%s' is not a whole number "
+			       "from 0 to %llu", opt, s, (unsigned long long)max);
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static int find_dtype(const char *s) { return ub_dtype_find(s); }
+static int find_mode(const char *s) { return ub_mode_find(s); }
+
+static int option(struct ub_cli *cli, const char *name, const char *arg,
+		  struct ub_error *err)
+{
+	struct ub_config *c = &cli->cfg;
+	char valid[256];
+	uint64_t v;
+	int ids[(int)UB_NMODES + (int)UB_NDTYPES], s = 0;
+	if (!strcmp(name, "op")) {
+		cli->op = arg;
+	} else if (!strcmp(name, "mode")) {
+		s = parse_list("mode", arg, find_mode, ub_mode_names(valid, sizeof valid),
+			       ids, UB_NMODES, &c->nmodes, err);
+		for (int i = 0; !s && i < c->nmodes; i++)
+			c->modes[i] = (enum ub_mode)ids[i];
+	} else if (!strcmp(name, "dtype")) {
+		s = parse_list("dtype", arg, find_dtype, ub_dtype_names(valid, sizeof valid),
+			       ids, UB_NDTYPES, &c->ndtypes, err);
+		for (int i = 0; !s && i < c->ndtypes; i++)
+			c->dtypes[i] = (enum ub_dtype)ids[i];
+	} else if (!strcmp(name, "n")) {
+		s = parse_count("n", arg, UINT64_C(1) << 32, &v, err);
+		c->n = (size_t)v;
+		if (!s && v == 0)
+			s = ub_fail(err, UB_USAGE, "-n: need at least one sample");
+	} else if (!strcmp(name, "seed")) {
+		s = parse_count("seed", arg, UINT64_MAX >> 11, &c->seed, err);
+	} else if (!strcmp(name, "input")) {
+		if (cli->ninputs == UB_MAX_INPUTS)
+			return ub_fail(err, UB_USAGE, "--input: at most %d", UB_MAX_INPUTS);
+		if (!strchr(arg, '=') || arg[0] == '=' || !strchr(arg, '=')[1])
+			return ub_fail(err, UB_USAGE, "--input: '%s' is not NAME=FILE.npy", arg);
+		cli->input_spec[cli->ninputs++] = arg;
+	} else if (!strcmp(name, "csv")) {
+		cli->csv = arg;
+	} else if (!strcmp(name, "dump")) {
+		cli->dump = arg;
+	} else if (!strcmp(name, "backend")) {
+		if (strcmp(arg, "sim") && strcmp(arg, "auto"))
+			return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: auto, sim)", arg);
+		c->backend = "sim";
+	} else if (!strcmp(name, "arch")) {
+		if (strncmp(arg, "compute_", 8) && strncmp(arg, "sm_", 3))
+			return ub_fail(err, UB_USAGE, "--arch: '%s' is not compute_NN or sm_NN", arg);
+		c->arch = arg;
+	} else if (!strcmp(name, "catalog")) {
+		cli->catalog = arg;
+	} else {
+		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
+			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},
+			{"list-dtypes", UB_ACT_LIST_DTYPES}, {"help", UB_ACT_HELP},
+			{"version", UB_ACT_VERSION}};
+		for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
+			if (!strcmp(name, acts[i].n))
+				cli->action = acts[i].a;
+	}
+	return s;
+}
+
+static void defaults(struct ub_cli *cli)
+{
+	memset(cli, 0, sizeof *cli);
+	cli->cfg.n = 1000000;
+	cli->cfg.seed = 1;
+	cli->cfg.arch = "compute_90";
+	cli->cfg.backend = "sim";
+	cli->cfg.ndtypes = 1;
+	cli->cfg.dtypes[0] = UB_F32;
+	cli->cfg.nmodes = UB_NMODES;
+	for (int m = 0; m < UB_NMODES; m++)
+		cli->cfg.modes[m] = (enum ub_mode)m;
+}
+
+int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err)
+{
+	struct option lopts[NOPTS + 1];
+	char sopts[2 * NOPTS + 2] = ":";
+	size_t sl = 1;
+	defaults(cli);
+	for (int i = 0; i < NOPTS; i++) {
+		lopts[i] = (struct option){opts[i].name, opts[i].has_arg, NULL,
+					   opts[i].shrt ? opts[i].shrt : LONG_ONLY + i};
+		if (opts[i].shrt) {
+			sopts[sl++] = (char)opts[i].shrt;
+			if (opts[i].has_arg)
+				sopts[sl++] = ':';
+		}
+	}
+	sopts[sl] = '\0';
+	lopts[NOPTS] = (struct option){0};
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int li = -1, c = getopt_long(argc, argv, sopts, lopts, &li);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':')
+			return ub_fail(err, UB_USAGE, "%s '%s' (see --help)",
+				       c == '?' ? "unknown option" : "missing argument for",
+				       argv[optind - 1]);
+		int idx = c >= LONG_ONLY ? c - LONG_ONLY : -1;
+		for (int i = 0; idx < 0 && i < NOPTS; i++)
+			if (opts[i].shrt == c)
+				idx = i;
+		int s = option(cli, opts[idx].name, optarg, err);
+		if (s)
+			return s;
+	}
+	if (optind < argc)
+		return ub_fail(err, UB_USAGE, "unexpected argument '%s' (see --help)",
+			       argv[optind]);
+	if (cli->action == UB_ACT_RUN && !cli->op)
+		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
+	return 0;
+}
+
+int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
+		       struct ub_error *err)
+{
+	struct ub_config *c = &cli->cfg;
+	c->nfiles = 0;
+	for (int i = 0; i < cli->ninputs; i++) {
+		const char *spec = cli->input_spec[i], *eq = strchr(spec, '=');
+		int k = -1;
+		for (int j = 0; j < op->ninputs; j++)
+			if (strlen(op->inputs[j]) == (size_t)(eq - spec) &&
+			    !strncmp(op->inputs[j], spec, (size_t)(eq - spec)))
+				k = j;
+		if (k < 0) {
+			char valid[256] = "";
+			for (int j = 0; j < op->ninputs; j++)
+				snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
+					 "%s%s", j ? ", " : "", op->inputs[j]);
+			return ub_fail(err, UB_USAGE, "--input: %s has no input '%.*s' (valid: %s)",
+				       op->name, (int)(eq - spec), spec, valid);
+		}
+		for (int f = 0; f < c->nfiles; f++)
+			if (c->files[f].input == k)
+				return ub_fail(err, UB_USAGE, "--input: %s given twice",
+					       op->inputs[k]);
+		c->files[c->nfiles++] = (struct ub_input_file){k, eq + 1};
+	}
+	return 0;
+}

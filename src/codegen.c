@@ -1,1 +1,180 @@
-/* codegen.c — (to be written) */
+/* codegen.c — generate the CUDA C kernel of one torch plan step.
+ *
+ * Example (atan_bwd, step t = s + 1, f32):
+ *   extern "C" __global__ void ub_torch_step(const float *v0, const float *v1,
+ *       const float *v2, float *out, long long n)
+ *   { for (long long i = ...; i < n; i += ...) {
+ *       float a2 = v2[i];
+ *       out[i] = (a2 + __int_as_float(0x3f800000));  } }
+ * Constants are written as bit patterns so no decimal-to-binary
+ * conversion by the CUDA front end can differ from ours. */
+#include "codegen.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+
+static void put(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void put(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int n = vsnprintf(b->s ? b->s + b->len : NULL,
+				  b->s ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0 || b->oom)
+			return;
+		if (b->s && b->len + (size_t)n < b->cap) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t cap = (b->cap + (size_t)n + 256) * 2;
+		char *ns = realloc(b->s, cap);
+		if (!ns) {
+			b->oom = 1;
+			return;
+		}
+		b->s = ns;
+		b->cap = cap;
+	}
+}
+
+/* Value of an FPCore constant literal, as a double. */
+static double literal(const char *t)
+{
+	if (strcmp(t, "PI") == 0)
+		return M_PI;
+	if (strcmp(t, "E") == 0)
+		return M_E;
+	if (strcmp(t, "INFINITY") == 0)
+		return INFINITY;
+	if (strcmp(t, "NAN") == 0)
+		return NAN;
+	const char *slash = strchr(t, '/');
+	if (slash)
+		return strtod(t, NULL) / strtod(slash + 1, NULL);
+	return strtod(t, NULL);
+}
+
+static void constant(struct sbuf *b, const char *text, int dbl)
+{
+	double d = literal(text);
+	if (dbl) {
+		uint64_t u;
+		memcpy(&u, &d, sizeof u);
+		put(b, "__longlong_as_double(0x%016llxLL)", (unsigned long long)u);
+	} else {
+		float f = (float)d;
+		uint32_t u;
+		memcpy(&u, &f, sizeof u);
+		put(b, "__int_as_float(0x%08x)", u);
+	}
+}
+
+static const char *const infix[UB_NOPS] = {
+	[UB_ADD] = "+", [UB_SUB] = "-", [UB_MUL] = "*", [UB_DIV] = "/",
+};
+
+static void expr(struct sbuf *b, const struct ub_expr *e, int dbl)
+{
+	switch (e->kind) {
+	case UB_E_NUM: constant(b, e->num, dbl); return;
+	case UB_E_VAR: put(b, "a%d", e->var); return;
+	case UB_E_OP: break;
+	}
+	if (infix[e->op]) {
+		put(b, "(");
+		expr(b, e->args[0], dbl);
+		put(b, " %s ", infix[e->op]);
+		expr(b, e->args[1], dbl);
+		put(b, ")");
+		return;
+	}
+	if (e->op == UB_NEG) {
+		put(b, "(-");
+		expr(b, e->args[0], dbl);
+		put(b, ")");
+		return;
+	}
+	/* float function name; the double one drops the trailing 'f' */
+	const char *f = ub_expr_ops[e->op].cfun;
+	put(b, "%.*s(", (int)(strlen(f) - (size_t)dbl), f);
+	for (int i = 0; i < e->nargs; i++) {
+		if (i)
+			put(b, ", ");
+		expr(b, e->args[i], dbl);
+	}
+	put(b, ")");
+}
+
+/* Load of element i of array v<k> into opmath, and the rounding store. */
+static const char *const load_fmt[UB_NDTYPES] = {
+	[UB_F32] = "v%d[i]", [UB_F64] = "v%d[i]",
+	[UB_F16] = "__half2float(v%d[i])", [UB_BF16] = "__bfloat162float(v%d[i])",
+};
+static const char *const store_fmt[UB_NDTYPES] = {
+	[UB_F32] = "%s", [UB_F64] = "%s",
+	[UB_F16] = "__float2half_rn(%s)", [UB_BF16] = "__float2bfloat16_rn(%s)",
+};
+
+static void uses(const struct ub_expr *e, int *used)
+{
+	if (e->kind == UB_E_VAR)
+		used[e->var] = 1;
+	for (int i = 0; e->kind == UB_E_OP && i < e->nargs; i++)
+		uses(e->args[i], used);
+}
+
+int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
+		    char **src, struct ub_error *err)
+{
+	const struct ub_plan_step *st = &op->torch[k];
+	const char *T = ub_dtypes[dt].ctype;
+	int dbl = dt == UB_F64, nenv = op->ninputs + k;
+	int used[UB_MAX_INPUTS + 64] = {0};
+	if (nenv > (int)(sizeof used / sizeof used[0]))
+		return ub_fail(err, UB_USAGE, "%s: torch plan too long", op->name);
+	uses(st->e, used);
+	struct sbuf b = {0};
+	put(&b, "/* torch plan of %s, step %s (%s): one PyTorch elementwise kernel */\n",
+	    op->name, st->name, ub_dtypes[dt].name);
+	if (dt == UB_F16)
+		put(&b, "#include <cuda_fp16.h>\n");
+	if (dt == UB_BF16)
+		put(&b, "#include <cuda_bf16.h>\n");
+	put(&b, "extern \"C\" __global__ void " UB_STEP_ENTRY "(");
+	for (int v = 0; v < nenv; v++)
+		put(&b, "const %s *v%d, ", T, v);
+	put(&b, "%s *out, long long n)\n{\n", T);
+	put(&b, "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+		"         i < n; i += (long long)blockDim.x * gridDim.x) {\n");
+	for (int v = 0; v < nenv; v++) {
+		if (!used[v])
+			continue;
+		put(&b, "        %s a%d = ", dbl ? "double" : "float", v);
+		put(&b, load_fmt[dt], v);
+		put(&b, ";\n");
+	}
+	struct sbuf e = {0};
+	expr(&e, st->e, dbl);
+	put(&b, "        out[i] = ");
+	put(&b, store_fmt[dt], e.s ? e.s : "");
+	put(&b, ";\n    }\n}\n");
+	free(e.s);
+	if (b.oom || e.oom) {
+		free(b.s);
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	}
+	*src = b.s;
+	return 0;
+}

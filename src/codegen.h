@@ -1,3 +1,20 @@
+/* codegen.h — CUDA C for the torch plan: one elementwise kernel per step. */
 #ifndef UB_CODEGEN_H
 #define UB_CODEGEN_H
+
+#include "catalog.h"
+
+/* Entry name of every generated step kernel. */
+#define UB_STEP_ENTRY "ub_torch_step"
+
+/* Writes (malloc'd *src) the kernel of step k of op's torch plan for dtype
+ * dt.  Parameters: one array per environment variable (the op's inputs,
+ * then steps 0..k-1), then out, then n (long long).  The step loads each
+ * operand into opmath (float; double for f64), evaluates its expression
+ * there, and rounds once to dt on the store, as PyTorch's elementwise
+ * kernels do.  Constants are (float)strtod(literal), as PyTorch converts
+ * host doubles. */
+int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
+		    char **src, struct ub_error *err);
+
 #endif

@@ -1,1 +1,59 @@
-/* dump.c — (to be written) */
+/* dump.c — per-element results as .npy (--dump DIR):
+ * DIR/OP.DTYPE.MODE.npy, DIR/OP.DTYPE.torch.npy, DIR/OP.DTYPE.ref.npy, in
+ * the op's dtype and the inputs' shape.  All-or-nothing: each file is
+ * first written under a hidden staging name, and only when every one was
+ * written are they renamed into place. */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_FILES (UB_NDTYPES * (UB_NMODES + 2))
+
+struct staged {
+	char tmp[4200], final[4200];
+};
+
+static int stage(struct staged *s, const char *dir, const struct ub_result *res,
+		 const struct ub_data *d, const char *what,
+		 const struct ub_array *a, struct ub_error *err)
+{
+	snprintf(s->final, sizeof s->final, "%s/%s.%s.%s.npy", dir,
+		 res->cfg->op->name, ub_dtypes[d->dt].name, what);
+	snprintf(s->tmp, sizeof s->tmp, "%s/.%s.%s.%s.npy.%ld.staging", dir,
+		 res->cfg->op->name, ub_dtypes[d->dt].name, what, (long)getpid());
+	return ub_npy_write(s->tmp, a, &d->shape, err);
+}
+
+int ub_report_dump(const char *dir, const struct ub_result *res,
+		   struct ub_error *err)
+{
+	struct staged files[MAX_FILES];
+	int nf = 0, s = 0;
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return ub_fail(err, UB_IO, "%s: cannot create directory: %s", dir,
+			       strerror(errno));
+	for (int t = 0; !s && t < res->ndata; t++) {
+		const struct ub_data *d = &res->data[t];
+		const struct ub_config *cfg = res->cfg;
+		for (int m = 0; !s && m < d->nmodes; m++)
+			s = stage(&files[nf++], dir, res, d,
+				  ub_modes[cfg->modes[m]].name, &d->out[m], err);
+		if (!s)
+			s = stage(&files[nf++], dir, res, d, "torch", &d->torch, err);
+		if (!s)
+			s = stage(&files[nf++], dir, res, d, "ref", &d->cr, err);
+	}
+	for (int i = 0; !s && i < nf; i++)
+		if (rename(files[i].tmp, files[i].final) != 0)
+			s = ub_fail(err, UB_IO, "%s: cannot write: %s",
+				    files[i].final, strerror(errno));
+	if (s)
+		for (int i = 0; i < nf; i++)
+			unlink(files[i].tmp);
+	return s;
+}

@@ -1,7 +1,150 @@
-/* main.c — the ulpbench command: parse options, run, report, exit. */
-#include "cli.h"
+/* main.c — the ulpbench command: parse options, run, report, exit.
+ * The only place that prints errors ("ulpbench: MSG") and exits. */
+#include "config.h"
 
-int main(void)
+#include "cli.h"
+#include "nvrtc.h"
+#include "outfile.h"
+#include "paths.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int die(const struct ub_error *err, int status)
 {
+	fprintf(stderr, "ulpbench: %s\n", err->msg);
+	return status;
+}
+
+static int load_catalog(const struct ub_cli *cli, struct ub_catalog *cat,
+			struct ub_error *err)
+{
+	char path[4096];
+	if (cli->catalog)
+		return ub_catalog_load(cli->catalog, cat, err);
+	int s = ub_data_path("suites/ops.fpcore", path, sizeof path, err);
+	return s ? s : ub_catalog_load(path, cat, err);
+}
+
+static void list_ops(const struct ub_catalog *cat)
+{
+	for (int i = 0; i < cat->nops; i++) {
+		const struct ub_op *op = &cat->ops[i];
+		const char *names[UB_MAX_INPUTS + 64];
+		char math[512], step[256];
+		int nn = 0;
+		for (int k = 0; k < op->ninputs; k++)
+			names[nn++] = op->inputs[k];
+		ub_expr_print(op->math, names, math, sizeof math);
+		printf("%-12s (", op->name);
+		for (int k = 0; k < op->ninputs; k++)
+			printf("%s%s", k ? " " : "", op->inputs[k]);
+		printf(")  math: %s  torch:", math);
+		for (int k = 0; k < op->nsteps && nn < UB_MAX_INPUTS + 64; k++) {
+			ub_expr_print(op->torch[k].e, names, step, sizeof step);
+			printf(" %s=R%s%s", op->torch[k].name, step,
+			       k + 1 < op->nsteps ? ";" : "");
+			names[nn++] = op->torch[k].name;
+		}
+		printf("\n");
+	}
+}
+
+static int find_op(const struct ub_catalog *cat, const char *name,
+		   const struct ub_op **op, struct ub_error *err)
+{
+	char valid[1024] = "";
+	*op = ub_catalog_find(cat, name);
+	if (*op)
+		return 0;
+	for (int i = 0; i < cat->nops; i++)
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+			 i ? ", " : "", cat->ops[i].name);
+	return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", name, valid);
+}
+
+/* Fails before any work if the dump directory cannot be written. */
+static int check_dump_dir(const char *dir, struct ub_error *err)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return ub_fail(err, UB_IO, "%s: cannot create directory: %s", dir,
+			       strerror(errno));
+	if (access(dir, W_OK | X_OK) != 0)
+		return ub_fail(err, UB_IO, "%s: cannot write: %s", dir, strerror(errno));
 	return 0;
+}
+
+static int run(struct ub_cli *cli, const struct ub_catalog *cat,
+	       struct ub_error *err)
+{
+	const struct ub_op *op;
+	struct ub_outfile csv = {0};
+	struct ub_result res;
+	int s = find_op(cat, cli->op, &op, err);
+	if (!s)
+		s = ub_cli_bind_inputs(cli, op, err);
+	cli->cfg.op = op;
+	if (!s && cli->dump)
+		s = check_dump_dir(cli->dump, err);
+	if (!s && cli->csv)
+		s = ub_outfile_open(&csv, cli->csv, err);
+	if (s)
+		return s;
+	s = ub_run(&cli->cfg, &res, err);
+	if (!s && !(cli->csv && csv.is_stdout))
+		ub_report_table(stdout, &res);
+	if (!s && cli->dump)
+		s = ub_report_dump(cli->dump, &res, err);
+	if (cli->csv) {
+		if (!s) {
+			ub_report_csv(csv.f, &res);
+			s = ub_outfile_commit(&csv, err);
+		} else {
+			ub_outfile_abort(&csv);
+		}
+	}
+	ub_result_free(&res);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	struct ub_cli cli;
+	struct ub_catalog cat = {0};
+	struct ub_error err = {{0}};
+	char buf[256];
+	int s = ub_cli_parse(argc, argv, &cli, &err);
+	if (s)
+		return die(&err, s);
+	switch (cli.action) {
+	case UB_ACT_HELP:
+		ub_cli_help(stdout);
+		return 0;
+	case UB_ACT_VERSION:
+		printf("ulpbench %s (NVRTC %s)\n", PACKAGE_VERSION, ub_nvrtc_version());
+		return 0;
+	case UB_ACT_LIST_MODES:
+		for (int m = 0; m < UB_NMODES; m++)
+			printf("%-11s %-18s %s\n", ub_modes[m].name,
+			       ub_modes[m].opts[0] ? ub_modes[m].opts : "(defaults)",
+			       ub_modes[m].desc);
+		return 0;
+	case UB_ACT_LIST_DTYPES:
+		printf("%s\n", ub_dtype_names(buf, sizeof buf));
+		return 0;
+	default:
+		break;
+	}
+	s = load_catalog(&cli, &cat, &err);
+	if (!s && cli.action == UB_ACT_LIST_OPS)
+		list_ops(&cat);
+	else if (!s)
+		s = run(&cli, &cat, &err);
+	ub_catalog_free(&cat);
+	return s ? die(&err, s) : 0;
 }

@@ -1,1 +1,60 @@
-/* report_table.c — (to be written) */
+/* report_table.c — the aligned table printed on stdout. */
+#include "report.h"
+#include "nvrtc.h"
+#include "ptx/ptx.h"
+
+#include <string.h>
+
+void ub_format_worst(const struct ub_row *row, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	if (!row->has_worst)
+		return;
+	int hex = ub_dtypes[row->dt].bits / 4;
+	for (int k = 0; k < row->nin && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=0x%0*llx",
+					 k ? ";" : "", row->in_names[k], hex,
+					 (unsigned long long)row->worst_in[k]);
+}
+
+void ub_format_approx(uint64_t mask, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < PTX_AX_COUNT && used < len; k++)
+		if (mask >> k & 1)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? "|" : "", ptx_approx_name(k));
+}
+
+void ub_report_table(FILE *f, const struct ub_result *res)
+{
+	const struct ub_config *cfg = res->cfg;
+	enum ub_dtype last = UB_NDTYPES;
+	for (int i = 0; i < res->nrows; i++) {
+		const struct ub_row *r = &res->rows[i];
+		char worst[256], approx[256];
+		if (r->dt != last) {
+			last = r->dt;
+			fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s  backend=%s  "
+				"nvrtc %s %s\n", i ? "\n" : "", r->op,
+				ub_dtypes[r->dt].name, r->st.n,
+				(unsigned long long)cfg->seed, res->inputs, r->backend,
+				ub_nvrtc_version(), cfg->arch);
+			fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %9s  %s\n",
+				"mode", "max_ulp", "mean_ulp", "cr_mismatch",
+				"torch_mismatch", "torch_max_dist", "nan_mismatch",
+				"sim_exact", "worst_input");
+		}
+		ub_format_worst(r, worst, sizeof worst);
+		ub_format_approx(r->approx_mask, approx, sizeof approx);
+		fprintf(f, "%-10s %10.3f %10.4f %11zu %14zu %14llu %12zu %9s  %s\n",
+			r->mode, r->st.max_ulp, ub_stats_mean(&r->st),
+			r->st.cr_mismatch, r->st.torch_mismatch,
+			(unsigned long long)r->st.torch_max_dist, r->st.nan_mismatch,
+			r->sim_exact ? "yes" : "no", worst[0] ? worst : "-");
+		if (!r->sim_exact)
+			fprintf(f, "%-10s (modelled, not GPU bits: %s)\n", "", approx);
+	}
+}

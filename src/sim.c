@@ -1,1 +1,56 @@
-/* sim.c — (to be written) */
+/* sim.c — bind ulpbench arrays to a kernel's parameters and run its PTX on
+ * the interpreter (src/ptx/). */
+#include "sim.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_ARGS 32
+
+int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
+	       int nargs, size_t n, struct ptx_run_info *info,
+	       struct ub_error *err)
+{
+	struct ptx_module *m = NULL;
+	struct ptx_buffer bufs[MAX_ARGS];
+	uint64_t vals[MAX_ARGS];
+	int nbufs = 0, status;
+	if (nargs > MAX_ARGS)
+		return ub_fail(err, UB_USAGE, "%s: more than %d parameters",
+			       entry, MAX_ARGS);
+	status = ptx_parse(ptx, &m, err);
+	if (status)
+		return status;
+	int np = ptx_entry_nparams(m, entry);
+	if (np < 0) {
+		ptx_free(m);
+		return ub_fail(err, UB_USAGE, "%s: no such kernel in the PTX "
+			       "(is it declared extern \"C\" __global__?)", entry);
+	}
+	if (np != nargs) {
+		ptx_free(m);
+		return ub_fail(err, UB_USAGE, "%s: the kernel takes %d parameters, "
+			       "%d are bound", entry, np, nargs);
+	}
+	for (int i = 0; i < nargs; i++) {
+		if (!args[i].arr) {
+			vals[i] = args[i].value;
+			continue;
+		}
+		bufs[nbufs].base = args[i].arr->data;
+		bufs[nbufs].size = args[i].arr->n * (size_t)ub_dtypes[args[i].arr->dt].bits / 8;
+		bufs[nbufs].writable = args[i].writable;
+		vals[i] = (uint64_t)(uintptr_t)args[i].arr->data;
+		nbufs++;
+	}
+	size_t blocks = (n + UB_BLOCK - 1) / UB_BLOCK;
+	struct ptx_launch l = {
+		.grid = {(unsigned)(blocks < 1 ? 1 : blocks > UB_MAX_GRID ? UB_MAX_GRID : blocks), 1, 1},
+		.block = {UB_BLOCK, 1, 1},
+		.args = vals, .nargs = nargs, .bufs = bufs, .nbufs = nbufs,
+	};
+	memset(info, 0, sizeof *info);
+	status = ptx_run(m, entry, &l, info, err);
+	ptx_free(m);
+	return status;
+}

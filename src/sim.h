@@ -1,3 +1,26 @@
+/* sim.h — the sim backend: run a kernel's PTX on the interpreter over
+ * ulpbench arrays. */
 #ifndef UB_SIM_H
 #define UB_SIM_H
+
+#include "ptx/ptx.h"
+
+/* Launch geometry shared by every backend: 256 threads a block and at most
+ * UB_MAX_GRID blocks, so grid-stride kernels run their loops as on a GPU. */
+#define UB_BLOCK 256
+#define UB_MAX_GRID 1024
+
+/* One kernel parameter: an array (read-only or written) or a scalar. */
+struct ub_karg {
+	const struct ub_array *arr; /* NULL: scalar `value` */
+	int writable;
+	uint64_t value;
+};
+
+/* Parses ptx, checks that `entry` exists and takes nargs parameters, and
+ * runs it over n elements.  Errors: UB_RUNTIME naming the entry. */
+int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
+	       int nargs, size_t n, struct ptx_run_info *info,
+	       struct ub_error *err);
+
 #endif

@@ -1,0 +1,18 @@
+/* paths.h — where ulpbench finds its data (kernels/, suites/). */
+#ifndef UB_PATHS_H
+#define UB_PATHS_H
+
+#include "ub.h"
+
+/* Resolves rel ("kernels", "suites/ops.fpcore") against, in order:
+ * $ULPBENCH_DATADIR, the source tree the binary was built from (SRCDIR),
+ * and the installed data directory (PKGDATADIR); the first that exists
+ * wins.  UB_USAGE with the places tried if none does. */
+int ub_data_path(const char *rel, char *out, size_t len,
+		 struct ub_error *err);
+
+/* Reads a whole file into a NUL-terminated malloc'd string (UB_USAGE
+ * "PATH: cannot read: ..." on error). */
+int ub_read_file(const char *path, char **text, struct ub_error *err);
+
+#endif
