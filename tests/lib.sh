@@ -1,0 +1,72 @@
+# lib.sh — helpers for the tests that run the real ulpbench binary.
+# Each test sources this file; $UB is the binary, $SRCDIR the source tree.
+set -u
+: "${UB:?UB must name the ulpbench binary}"
+: "${SRCDIR:?SRCDIR must name the source tree}"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ubtest.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+checks=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+ok() { checks=$((checks + 1)); }
+
+# expect_status CODE DESCRIPTION -- COMMAND...: runs COMMAND, captures
+# stdout/stderr in $TMP/out and $TMP/err, checks the exit status.
+expect_status() {
+	want=$1 desc=$2
+	shift 3
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		fail "$desc: exit $got, expected $want; stderr: $(head -c 300 "$TMP/err")"
+	else
+		ok
+	fi
+}
+
+# expect_err PATTERN DESCRIPTION: stderr is exactly one line matching PATTERN.
+expect_err() {
+	lines=$(wc -l <"$TMP/err")
+	if [ "$lines" -ne 1 ] || ! grep -Eq -- "$1" "$TMP/err"; then
+		fail "$2: stderr should be one line matching '$1', got: $(cat "$TMP/err")"
+	else
+		ok
+	fi
+}
+
+expect_grep() { # PATTERN FILE DESCRIPTION
+	if grep -Eq -- "$1" "$2"; then ok; else fail "$3: no '$1' in $2: $(head -c 400 "$2")"; fi
+}
+
+# mknpy FILE DESCR SHAPE NBYTES [DATAFILE]: a .npy v1.0 file, header as
+# numpy writes it (padded so data starts at a multiple of 64 bytes), data
+# from DATAFILE or zeros.
+mknpy() {
+	hdr="{'descr': '$2', 'fortran_order': False, 'shape': ($3), }"
+	len=${#hdr}
+	pad=$(( (64 - (10 + len + 1) % 64) % 64 ))
+	total=$((len + pad + 1))
+	{
+		printf '\223NUMPY\001\000'
+		printf "\\$(printf %03o $((total % 256)))\\$(printf %03o $((total / 256)))"
+		printf '%s' "$hdr"
+		printf "%${pad}s" ''
+		printf '\n'
+		if [ $# -ge 5 ]; then head -c "$4" "$5"; else head -c "$4" /dev/zero; fi
+	} >"$1"
+}
+
+# csv_field FILE ROW_MODE COLUMN: the value of COLUMN in the row whose mode
+# is ROW_MODE (plain CSV without quoted commas, as ulpbench writes these).
+csv_field() {
+	awk -F, -v mode="$2" -v col="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		$3 == mode { print $(idx[col]); exit }' "$1"
+}
+
+finish() {
+	echo "$checks passed, $failures failed"
+	[ "$failures" -eq 0 ]
+	exit $?
+}
