@@ -117,6 +117,10 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (!strchr(arg, '=') || arg[0] == '=' || !strchr(arg, '=')[1])
 			return ub_fail(err, UB_USAGE, "--input: '%s' is not NAME=FILE.npy", arg);
 		cli->input_spec[cli->ninputs++] = arg;
+	} else if (!strcmp(name, "domain")) {
+		if (cli->ndomains == UB_MAX_INPUTS)
+			return ub_fail(err, UB_USAGE, "--domain: at most %d", UB_MAX_INPUTS);
+		cli->domain_spec[cli->ndomains++] = arg;
 	} else if (!strcmp(name, "csv")) {
 		cli->csv = arg;
 	} else if (!strcmp(name, "dump")) {
@@ -200,6 +204,52 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 	return 0;
 }
 
+/* Index of the input named by spec up to its '=', or a message listing
+ * the valid names. */
+static int input_index(const char *opt, const char *spec, const struct ub_op *op,
+		       int *k, struct ub_error *err)
+{
+	const char *eq = strchr(spec, '=');
+	char valid[256] = "";
+	if (!eq || eq == spec)
+		return ub_fail(err, UB_USAGE, "--%s: '%s' is not NAME=...", opt, spec);
+	for (int j = 0; j < op->ninputs; j++)
+		if (strlen(op->inputs[j]) == (size_t)(eq - spec) &&
+		    !strncmp(op->inputs[j], spec, (size_t)(eq - spec))) {
+			*k = j;
+			return 0;
+		}
+	for (int j = 0; j < op->ninputs; j++)
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
+			 "%s%s", j ? ", " : "", op->inputs[j]);
+	return ub_fail(err, UB_USAGE, "--%s: %s has no input '%.*s' (valid: %s)",
+		       opt, op->name, (int)(eq - spec), spec, valid);
+}
+
+int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
+			 struct ub_error *err)
+{
+	for (int i = 0; i < cli->ndomains; i++) {
+		const char *spec = cli->domain_spec[i];
+		char *colon, *end;
+		int k, s = input_index("domain", spec, op, &k, err);
+		if (s)
+			return s;
+		const char *lo = strchr(spec, '=') + 1;
+		double a = strtod(lo, &colon), b = 0;
+		int good = colon != lo && *colon == ':';
+		if (good) {
+			b = strtod(colon + 1, &end);
+			good = end != colon + 1 && !*end && a <= b;
+		}
+		if (!good)
+			return ub_fail(err, UB_USAGE, "--domain: '%s' is not NAME=LO:HI "
+				       "with LO <= HI (e.g. x=-1:1, x=0:inf)", spec);
+		op->dom[k] = (struct ub_domain){a, b};
+	}
+	return 0;
+}
+
 int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 		       struct ub_error *err)
 {
@@ -207,19 +257,9 @@ int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 	c->nfiles = 0;
 	for (int i = 0; i < cli->ninputs; i++) {
 		const char *spec = cli->input_spec[i], *eq = strchr(spec, '=');
-		int k = -1;
-		for (int j = 0; j < op->ninputs; j++)
-			if (strlen(op->inputs[j]) == (size_t)(eq - spec) &&
-			    !strncmp(op->inputs[j], spec, (size_t)(eq - spec)))
-				k = j;
-		if (k < 0) {
-			char valid[256] = "";
-			for (int j = 0; j < op->ninputs; j++)
-				snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
-					 "%s%s", j ? ", " : "", op->inputs[j]);
-			return ub_fail(err, UB_USAGE, "--input: %s has no input '%.*s' (valid: %s)",
-				       op->name, (int)(eq - spec), spec, valid);
-		}
+		int k, s = input_index("input", spec, op, &k, err);
+		if (s)
+			return s;
 		for (int f = 0; f < c->nfiles; f++)
 			if (c->files[f].input == k)
 				return ub_fail(err, UB_USAGE, "--input: %s given twice",

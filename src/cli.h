@@ -15,6 +15,7 @@
 	X("n", 'n', 1, "N", "random samples per dtype, special values first (default: 1000000)") \
 	X("seed", 0, 1, "S", "random seed (default: 1); printed with every report") \
 	X("input", 'i', 1, "NAME=FILE.npy", "take input NAME from a .npy file instead (repeatable)") \
+	X("domain", 0, 1, "NAME=LO:HI", "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
 	X("csv", 0, 1, "FILE", "write the CSV report to FILE ('-': stdout)") \
 	X("dump", 0, 1, "DIR", "write per-element results as .npy files into DIR") \
 	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter) or auto (default: auto = sim)") \
@@ -37,6 +38,8 @@ struct ub_cli {
 	const char *op, *csv, *dump, *catalog;
 	const char *input_spec[UB_MAX_INPUTS]; /* "NAME=FILE" as given */
 	int ninputs;
+	const char *domain_spec[UB_MAX_INPUTS]; /* "NAME=LO:HI" as given */
+	int ndomains;
 };
 
 /* Parses argv.  Errors: UB_USAGE with one line. */
@@ -48,5 +51,9 @@ void ub_cli_help(FILE *f);
  * valid ones). */
 int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 		       struct ub_error *err);
+
+/* Applies the --domain NAME=LO:HI specs to op's sampling domain. */
+int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
+			 struct ub_error *err);
 
 #endif

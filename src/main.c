@@ -82,13 +82,18 @@ static int check_dump_dir(const char *dir, struct ub_error *err)
 static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	       struct ub_error *err)
 {
-	const struct ub_op *op;
+	const struct ub_op *found;
+	struct ub_op op;
 	struct ub_outfile csv = {0};
 	struct ub_result res;
-	int s = find_op(cat, cli->op, &op, err);
+	int s = find_op(cat, cli->op, &found, err);
+	if (s)
+		return s;
+	op = *found; /* a copy: --domain changes it for this run only */
+	s = ub_cli_apply_domains(cli, &op, err);
 	if (!s)
-		s = ub_cli_bind_inputs(cli, op, err);
-	cli->cfg.op = op;
+		s = ub_cli_bind_inputs(cli, &op, err);
+	cli->cfg.op = &op;
 	if (!s && cli->dump)
 		s = check_dump_dir(cli->dump, err);
 	if (!s && cli->csv)
