@@ -229,8 +229,8 @@ int ub_inputs_generate(enum ub_dtype dt, int nin,
 		static const struct ub_domain all = {-INFINITY, INFINITY};
 		const struct ub_domain *d = dom ? &dom[k] : &all;
 		if (domain_ords(dt, d, &lo[k], &hi[k]))
-			return ub_fail(err, UB_USAGE, "input %d: domain [%g, %g]"
-				       " holds no %s value", k + 1, d->lo,
+			return ub_fail(err, UB_USAGE, "input %d: domain [%.17g, "
+				       "%.17g] holds no %s value", k + 1, d->lo,
 				       d->hi, ub_dtypes[dt].name);
 		ns[k] = ub_special_values(dt, d, sp[k], MAX_SPECIALS);
 		key[k] = mix64(seed + (uint64_t)(k + 1) * GOLDEN);

@@ -451,7 +451,8 @@ static int write_all(FILE *f, const struct ub_array *a, const char *hdr,
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }
 
-/* mkstemp creates mode 0600; give the file what open(0666) would. */
+/* mkstemp creates mode 0600; give the file what open(0666) would.  The
+ * umask can only be read by setting it: not thread-safe, like umask(). */
 static void default_mode(int fd)
 {
 	mode_t mask = umask(022);
