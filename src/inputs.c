@@ -1,1 +1,253 @@
-/* inputs.c — (to be written) */
+/* inputs.c — the points an op is tested at (contract in inputs.h).
+ *
+ * Random samples.  Sample i of input k is a pure function of (seed, k, i):
+ * a counter-based generator, splitmix64's output function applied to
+ *   key_k = mix(seed + (k+1)*G),  r = mix(key_k + (i+1)*G),
+ * G = 0x9e3779b97f4a7c15 (the golden-ratio increment) — i.e. element i of
+ * the splitmix64 stream seeded with key_k.  r is reduced to [0, span] by
+ * rejection (redrawing r = mix(r + G)), so no value is favoured, and added
+ * to the domain's lower end in the ordered-integer order of the encodings
+ * (metrics.h: ub_ordered).  Every encoding between the ends is equally
+ * likely, which gives each binade and the subnormals their share.  The
+ * same bits come out on every platform; n only truncates.
+ *
+ * Domain ends are doubles, read as a closed set of values: lo becomes the
+ * smallest encoding whose value is >= lo, hi the largest whose value is
+ * <= hi (rounding inward; found by bisection over the ordered encodings,
+ * exact for f64).  A zero end is a value, so [0, inf] includes -0 and
+ * [-1, 0] includes +0.  Infinite ends are included: -inf..inf may draw
+ * +-inf (with probability 1/2^31 for f32); NaN never comes from sampling.
+ *
+ * Special values (ub_special_values), in this fixed order, each value then
+ * its negation, skipped when not representable in dt or outside the domain
+ * (+-inf and NaN are always kept), duplicates dropped:
+ *   0, smallest subnormal, largest subnormal, smallest normal, largest
+ *   finite; +inf, -inf, NaN (the default quiet NaN, sign clear); 1, 2,
+ *   0.5; 1+ulp, 1-ulp (the spacing below 1), 2-ulp, 2+ulp; then for
+ *   2^10, 2^-10, 2^60, 2^-60 and 2^emax: the power, its neighbour below and
+ *   its neighbour above.
+ *
+ * ub_inputs_generate puts the special combinations first: for one input
+ * its specials; for two the full cross product (input 0 slowest, input 1
+ * fastest); for three or more, one block per input k in which input k
+ * walks through its specials while every other input takes its random
+ * sample for that element index.  All remaining elements are random. */
+#include "inputs.h"
+#include "metrics.h"
+
+#include <math.h>
+#include <string.h>
+
+#define GOLDEN UINT64_C(0x9e3779b97f4a7c15)
+#define MAX_SPECIALS 64 /* >= the 57 candidates */
+
+static uint64_t mix64(uint64_t z) /* splitmix64's output function */
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, span]: reject r below 2^64 mod (span+1). */
+static uint64_t uniform(uint64_t r, uint64_t span)
+{
+	if (span == UINT64_MAX)
+		return r;
+	uint64_t range = span + 1, reject = (0 - range) % range;
+	while (r < reject)
+		r = mix64(r + GOLDEN);
+	return r % range;
+}
+
+static double value_at(enum ub_dtype dt, int64_t o)
+{
+	return ub_bits_to_double(dt, ub_from_ordered(dt, o));
+}
+
+static uint64_t inf_bits(enum ub_dtype dt)
+{
+	const struct ub_dtype_info *f = &ub_dtypes[dt];
+	int ebits = f->bits - f->prec;
+	return ((UINT64_C(1) << ebits) - 1) << (f->prec - 1);
+}
+
+/* The ordered encoding of the smallest value >= d (up) or the largest
+ * value <= d (!up); d is not NaN. */
+static int64_t round_inward(enum ub_dtype dt, double d, int up)
+{
+	if (d == 0)
+		return up ? -1 : 0; /* -0 : +0 */
+	if (dt == UB_F64) {
+		uint64_t b;
+		memcpy(&b, &d, sizeof b);
+		return ub_ordered(dt, b);
+	}
+	int64_t hi = ub_ordered(dt, inf_bits(dt)), lo = -hi - 1; /* -inf */
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo + !up) / 2;
+		double v = value_at(dt, mid);
+		if (up ? v >= d : !(v <= d))
+			hi = up ? mid : mid - 1;
+		else
+			lo = up ? mid + 1 : mid;
+	}
+	return lo;
+}
+
+/* The domain's ends as ordered encodings; -1 if NaN or empty. */
+static int domain_ords(enum ub_dtype dt, const struct ub_domain *dom,
+		       int64_t *lo, int64_t *hi)
+{
+	static const struct ub_domain all = {-INFINITY, INFINITY};
+	if (!dom)
+		dom = &all;
+	if (isnan(dom->lo) || isnan(dom->hi))
+		return -1;
+	*lo = round_inward(dt, dom->lo, 1);
+	*hi = round_inward(dt, dom->hi, 0);
+	return *lo <= *hi ? 0 : -1;
+}
+
+/* The candidate special values of the file comment, as doubles. */
+static size_t candidates(const struct ub_dtype_info *f, double *c)
+{
+	static const int bins[] = {10, -10, 60, -60, 0 /* emax */};
+	int p = f->prec;
+	double sub = ldexp(1, f->emin - p + 1), norm = ldexp(1, f->emin);
+	double u1 = ldexp(1, 1 - p); /* ulp(1) */
+	size_t k = 0;
+#define PM(v) (c[k++] = (v), c[k++] = -(v))
+	PM(0.0);
+	PM(sub);
+	PM(norm - sub);
+	PM(norm);
+	PM(ldexp(2 - u1, f->emax));
+	c[k++] = INFINITY;
+	c[k++] = -INFINITY;
+	c[k++] = NAN;
+	PM(1.0);
+	PM(2.0);
+	PM(0.5);
+	PM(1 + u1);
+	PM(1 - u1 / 2);
+	PM(2 - u1);
+	PM(2 + 2 * u1);
+	for (size_t b = 0; b < sizeof bins / sizeof bins[0]; b++) {
+		int e = bins[b] ? bins[b] : f->emax;
+		PM(ldexp(1, e));
+		PM(ldexp(1, e) - ldexp(1, e - p));
+		PM(ldexp(1, e) + ldexp(1, e - p + 1));
+	}
+#undef PM
+	return k;
+}
+
+/* The encoding of d when d is exactly representable in dt. */
+static int exact_bits(enum ub_dtype dt, double d, uint64_t *bits)
+{
+	const struct ub_dtype_info *f = &ub_dtypes[dt];
+	if (isnan(d)) { /* default quiet NaN */
+		*bits = inf_bits(dt) | UINT64_C(1) << (f->prec - 2);
+		return 1;
+	}
+	if (d == 0) {
+		*bits = signbit(d) ? UINT64_C(1) << (f->bits - 1) : 0;
+		return 1;
+	}
+	int64_t o = round_inward(dt, d, 1);
+	*bits = ub_from_ordered(dt, o);
+	return value_at(dt, o) == d;
+}
+
+size_t ub_special_values(enum ub_dtype dt, const struct ub_domain *dom,
+			 uint64_t *out, size_t max)
+{
+	double c[MAX_SPECIALS];
+	size_t nc = candidates(&ub_dtypes[dt], c), k = 0;
+	int64_t lo, hi;
+	int empty = domain_ords(dt, dom, &lo, &hi) != 0;
+	for (size_t i = 0; i < nc && k < max; i++) {
+		uint64_t b;
+		if (!exact_bits(dt, c[i], &b))
+			continue;
+		int64_t o = ub_ordered(dt, b);
+		if (!isinf(c[i]) && !isnan(c[i]) && (empty || o < lo || o > hi))
+			continue;
+		size_t j = 0;
+		while (j < k && out[j] != b)
+			j++;
+		if (j == k)
+			out[k++] = b;
+	}
+	return k;
+}
+
+/* Whether input k of element i is a special value, and which (*j). */
+static int special_at(int nin, const size_t *ns, size_t i, int k, size_t *j)
+{
+	if (nin == 1) {
+		*j = i;
+		return i < ns[0];
+	}
+	if (nin == 2) {
+		if (i >= ns[0] * ns[1])
+			return 0;
+		*j = k == 0 ? i / ns[1] : i % ns[1];
+		return 1;
+	}
+	for (int b = 0; b < nin; b++) {
+		if (i < ns[b]) {
+			*j = i;
+			return b == k;
+		}
+		i -= ns[b];
+	}
+	return 0;
+}
+
+static uint64_t random_at(enum ub_dtype dt, uint64_t key, int64_t lo,
+			  int64_t hi, size_t i)
+{
+	uint64_t r = mix64(key + ((uint64_t)i + 1) * GOLDEN);
+	/* true span and lo + u are within range: modular arithmetic is exact
+	 * (the conversion back to int64_t is two's complement in gcc/clang) */
+	uint64_t u = uniform(r, (uint64_t)hi - (uint64_t)lo);
+	return ub_from_ordered(dt, (int64_t)((uint64_t)lo + u));
+}
+
+int ub_inputs_generate(enum ub_dtype dt, int nin,
+		       const struct ub_domain *dom, size_t n, uint64_t seed,
+		       struct ub_array *out, struct ub_error *err)
+{
+	uint64_t sp[UB_MAX_INPUTS][MAX_SPECIALS], key[UB_MAX_INPUTS];
+	size_t ns[UB_MAX_INPUTS];
+	int64_t lo[UB_MAX_INPUTS], hi[UB_MAX_INPUTS];
+	if (nin < 1 || nin > UB_MAX_INPUTS)
+		return ub_fail(err, UB_USAGE, "%d inputs (1 to %d supported)",
+			       nin, UB_MAX_INPUTS);
+	for (int k = 0; k < nin; k++) {
+		static const struct ub_domain all = {-INFINITY, INFINITY};
+		const struct ub_domain *d = dom ? &dom[k] : &all;
+		if (domain_ords(dt, d, &lo[k], &hi[k]))
+			return ub_fail(err, UB_USAGE, "input %d: domain [%.17g, "
+				       "%.17g] holds no %s value", k + 1, d->lo,
+				       d->hi, ub_dtypes[dt].name);
+		ns[k] = ub_special_values(dt, d, sp[k], MAX_SPECIALS);
+		key[k] = mix64(seed + (uint64_t)(k + 1) * GOLDEN);
+	}
+	for (int k = 0; k < nin; k++)
+		if (ub_array_alloc(&out[k], dt, n)) {
+			while (k-- > 0)
+				ub_array_free(&out[k]);
+			return ub_fail(err, UB_RUNTIME, "out of memory for %zu "
+				       "inputs", n);
+		}
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < nin; k++) {
+			size_t j;
+			uint64_t b = special_at(nin, ns, i, k, &j) ? sp[k][j] :
+				random_at(dt, key[k], lo[k], hi[k], i);
+			ub_array_set(&out[k], i, b);
+		}
+	return 0;
+}

@@ -26,7 +26,15 @@ int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 
 /* Bits equal, any NaN equal to any NaN. */
 int ub_same(enum ub_dtype dt, uint64_t a, uint64_t b);
+/* NaN vs a number is UINT64_MAX. */
 uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b);
+
+/* Encodings as ordered integers: +0 -> 0, -0 -> -1, +x -> its magnitude
+ * bits, -x -> -(magnitude bits) - 1, so that a < b as values implies
+ * ub_ordered(a) < ub_ordered(b) and neighbours differ by 1.  NaNs land
+ * beyond +-inf.  ub_from_ordered is the inverse. */
+int64_t ub_ordered(enum ub_dtype dt, uint64_t bits);
+uint64_t ub_from_ordered(enum ub_dtype dt, int64_t o);
 
 #define UB_HIST_BINS 8 /* [0], (0,0.5], (0.5,1], (1,2], (2,4], (4,16],
 			  (16,256], >256 ulp */
@@ -43,8 +51,11 @@ struct ub_stats {
 	size_t hist[UB_HIST_BINS];
 };
 
-/* Accumulates the metrics of results y against the reference (cr, exact)
- * and, when torch is not NULL, against the torch plan's results. */
+/* Computes into st (reset first) the metrics of results y against the
+ * reference (cr, exact) and, when torch is not NULL, against the torch
+ * plan's results.  worst is 0 when no element is comparable; torch
+ * distances are taken over pairs where neither is NaN (NaN against a
+ * number still counts in torch_mismatch). */
 void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 		      const struct ub_exact *exact,
 		      const struct ub_array *torch, struct ub_stats *st);
