@@ -15,10 +15,16 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 		const uint64_t *in, int nin, uint64_t *cr,
 		struct ub_exact *exact, struct ub_error *err);
 
-/* The same over arrays: inputs[k] all of length n; cr is allocated. */
+/* The same over arrays: inputs[k] all of dtype dt and length n; cr is
+ * allocated (n elements of dt); exact, when not NULL, has room for n. */
 int ub_ref_eval_array(const struct ub_expr *e, enum ub_dtype dt,
 		      const struct ub_array *inputs, int nin,
 		      struct ub_array *cr, struct ub_exact *exact,
 		      struct ub_error *err);
+
+/* Frees the calling thread's cache of MPFR variables (and MPFR's own
+ * caches); the next evaluation rebuilds it.  Optional: for leak checkers
+ * and threads that are done evaluating. */
+void ub_ref_release(void);
 
 #endif
