@@ -139,7 +139,7 @@ static void number(struct ub_ival *r, const char *s)
 {
 	char *end;
 	long v = strtol(s, &end, 10);
-	if (!*end && end - s < 18) {
+	if (!*end && end - s < 18 && v != 0) { /* "-0" goes to mpfr_strtofr */
 		mpfr_set_si(r->lo, v, MPFR_RNDN); /* exact at p >= 64 */
 		ub_iv_from_ternary(r, 0);
 	} else if (!strcmp(s, "PI")) {
@@ -242,9 +242,7 @@ static void exact_value(struct cache *c, const struct ub_ival *r,
 	if (mpfr_get_prec(c->mid) != c->prec + 2)
 		mpfr_set_prec(c->mid, c->prec + 2);
 	mpfr_add(c->mid, r->lo, r->hi, MPFR_RNDN);
-	mpfr_div_2ui(c->mid, c->mid, 1, MPFR_RNDN);
-	if (mpfr_zero_p(c->mid)) /* keeps the point's sign: -0 + -0 = -0 */
-		mpfr_set(c->mid, r->lo, MPFR_RNDN);
+	mpfr_div_2ui(c->mid, c->mid, 1, MPFR_RNDN); /* a zero point keeps its sign */
 	x->hi = mpfr_get_d(c->mid, MPFR_RNDN);
 	if (isinf(x->hi))
 		return;

@@ -60,11 +60,9 @@ static int input_index(const struct ub_op *op, const char *name)
 /* The infinities :pre accepts as a symbol: +1, -1, or 0 if none. */
 static int infinity(const char *s)
 {
-	static const char *const names[] = {"inf", "+inf", "INFINITY", "+INFINITY"};
-	for (int i = 0; i < 4; i++)
-		if (strcmp(s, names[i]) == 0 || (s[0] == '-' && strcmp(s + 1, names[i]) == 0))
-			return s[0] == '-' ? -1 : 1;
-	return 0;
+	int sign = *s == '-' ? -1 : 1;
+	s += *s == '-' || *s == '+';
+	return strcmp(s, "inf") == 0 || strcmp(s, "INFINITY") == 0 ? sign : 0;
 }
 
 /* A numeric bound of :pre: a number, an infinity, or (- bound). */
@@ -145,19 +143,24 @@ static int clause(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	return 0;
 }
 
-static int pre(const struct ub_cat_ctx *c, const struct ub_sx *x,
-	       struct ub_op *op)
+/* TRUE, a clause, or (and ...) of those. */
+static int constraint(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		      struct ub_op *op)
 {
 	int st = 0;
 	if (ub_sx_is(x, "TRUE"))
 		return 0;
-	if (x->kind == UB_SX_LIST && x->n && ub_sx_is(&x->kids[0], "and"))
-		for (int i = 1; i < x->n && !st; i++)
-			st = clause(c, &x->kids[i], op);
-	else if (x->kind == UB_SX_LIST && x->n)
-		st = clause(c, x, op);
-	else
-		st = not_intervals(c, x);
+	if (x->kind != UB_SX_LIST || !x->n || !ub_sx_is(&x->kids[0], "and"))
+		return clause(c, x, op);
+	for (int i = 1; i < x->n && !st; i++)
+		st = constraint(c, &x->kids[i], op);
+	return st;
+}
+
+static int pre(const struct ub_cat_ctx *c, const struct ub_sx *x,
+	       struct ub_op *op)
+{
+	int st = constraint(c, x, op);
 	for (int i = 0; i < op->ninputs && !st; i++)
 		if (!(op->dom[i].lo <= op->dom[i].hi))
 			st = fail_at(c, x, ":pre: empty domain for '%s'", op->inputs[i]);

@@ -122,35 +122,40 @@ static int oom(struct rd *r)
 	return ub_fail(r->err, UB_RUNTIME, "%s: out of memory", r->file);
 }
 
+/* The length of the string starting at q (after its quote), unescaped;
+ * -1 if it does not end. */
+static long string_length(const char *q)
+{
+	long n = 0;
+	for (; *q != '"'; q++, n++) {
+		if (!*q)
+			return -1;
+		q += *q == '\\' && q[1];
+	}
+	return n;
+}
+
 static int read_string(struct rd *r, struct ub_sx *x)
 {
-	int line = r->line, col = r->col;
-	size_t n = 0;
-	char *s = malloc(strlen(r->p) + 1);
-	if (!s)
+	long len = string_length(r->p + 1), n = 0;
+	if (len < 0)
+		return ub_sx_fail(r->err, r->file, r->line, r->col,
+				  "unterminated string");
+	if (!(x->text = malloc((size_t)len + 1)))
 		return oom(r);
+	x->kind = UB_SX_STR;
 	advance(r); /* the opening quote */
-	while (*r->p != '"') {
-		if (!*r->p) {
-			free(s);
-			return ub_sx_fail(r->err, r->file, line, col,
-					  "unterminated string");
-		}
+	for (; *r->p != '"'; advance(r)) {
 		if (*r->p == '\\') {
-			if (r->p[1] != '"' && r->p[1] != '\\') {
-				free(s);
+			if (r->p[1] != '"' && r->p[1] != '\\')
 				return ub_sx_fail(r->err, r->file, r->line, r->col,
 						  "unknown escape in string (only \\\" and \\\\)");
-			}
 			advance(r);
 		}
-		s[n++] = *r->p;
-		advance(r);
+		x->text[n++] = *r->p;
 	}
 	advance(r);
-	s[n] = '\0';
-	x->kind = UB_SX_STR;
-	x->text = s;
+	x->text[n] = '\0';
 	return 0;
 }
 

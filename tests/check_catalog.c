@@ -110,13 +110,14 @@ START_TEST(test_domain_and_props)
 {
 	struct ub_catalog cat;
 	parse_ok("(FPCore f (x y z w)\n"
-		 " :pre (and (<= -1 x 1) (< 0 y) (>= 2 z) (<= (- INFINITY) x)\n"
+		 " :pre (and (and (<= -1 x 1)) (< 0 y +inf) (>= 2 z) (<= (- INFINITY) x)\n"
 		 "           (> 10 w -1/4) (<= w 1e300))\n"
 		 " :cuda-note (anything [goes] \"here\") :torch (+ x y)\n"
 		 " (- x))", &cat);
 	const struct ub_op *op = &cat.ops[0];
 	ck_assert(op->dom[0].lo == -1 && op->dom[0].hi == 1);
-	ck_assert(op->dom[1].lo == 0x1p-1074 && op->dom[1].hi == INFINITY); /* (0, inf] */
+	/* (0, inf): strict bounds exclude 0 and inf, the next doubles inward */
+	ck_assert(op->dom[1].lo == 0x1p-1074 && op->dom[1].hi == 0x1.fffffffffffffp+1023);
 	ck_assert(op->dom[2].lo == -INFINITY && op->dom[2].hi == 2);
 	/* (-1/4, 10) intersected with [.., 1e300]: strict bounds move by one
 	 * double (ulp(0.25)/2 below 0.25 is 2^-55, ulp(10) is 2^-49) */

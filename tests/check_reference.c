@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../reference/ref_internal.h"
 #include "../reference/reference.h"
 #include "../src/catalog.h"
 
@@ -162,6 +163,18 @@ static const struct {
 	{"(atan a)", UB_F32, {0x80000000}, 0x80000000},
 	{"(sin a)", UB_F32, {0x80000000}, 0x80000000},
 	{"(sin a)", UB_F32, {0x7f800000}, NAN32},
+	/* exp(0x1.fffffep127) = 2^(4.9e38) is finite but beyond MPFR's
+	 * exponent range: an enclosure with an infinite bound.  0 * finite is
+	 * 0 with the sign of the product, 1/finite rounds to +0, finite + -inf
+	 * is -inf, 1 * finite overflows f32 */
+	{"(* b (exp a))", UB_F32, {0x7f7fffff, 0x00000000}, 0x00000000},
+	{"(* b (exp a))", UB_F32, {0x7f7fffff, 0x80000000}, 0x80000000},
+	{"(* b (exp a))", UB_F32, {0x7f7fffff, 0x3f800000}, 0x7f800000},
+	{"(/ b (exp a))", UB_F32, {0x7f7fffff, 0x3f800000}, 0x00000000},
+	{"(+ (exp a) b)", UB_F32, {0x7f7fffff, 0xff800000}, 0xff800000},
+	/* NaN meets an inexact 1/3: pow(1/3, NaN) = NaN, fmin(1/3, NaN) = 1/3 */
+	{"(pow (/ a 3) b)", UB_F32, {0x3f800000, 0x7fc00000}, NAN32},
+	{"(fmin (/ a 3) b)", UB_F32, {0x3f800000, 0x7fc00000}, 0x3eaaaaab},
 	/* constants and literals */
 	{"PI", UB_F32, {0}, 0x40490fdb},
 	{"(* 2 PI)", UB_F32, {0}, 0x40c90fdb},
@@ -171,6 +184,7 @@ static const struct {
 	{"0x1.8p1", UB_F32, {0}, 0x40400000},
 	{"1e-3", UB_F32, {0}, 0x3a83126f},
 	{"(- -0.5)", UB_F32, {0}, 0x3f000000},
+	{"(+ a -0)", UB_F32, {0x80000000}, 0x80000000}, /* -0 + -0 = -0 */
 };
 
 START_TEST(test_rows)
@@ -413,6 +427,109 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* The interval layer on its own: for random enclosures [x - d, x + d]
+ * (and points), every value of the operator at points of the arguments'
+ * intervals, computed by MPFR at 400 bits, lies in the result, and
+ * lo <= hi.  This checks soundness, which a wrong but lucky enclosure
+ * would hide from the rounding tests above. */
+static const struct {
+	enum ub_expr_op op;
+	int (*f1)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+	int (*f2)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+} encl[] = {
+	{UB_NEG, mpfr_neg, NULL},     {UB_SQRT, mpfr_sqrt, NULL},
+	{UB_RSQRT, mpfr_rec_sqrt, NULL}, {UB_FABS, mpfr_abs, NULL},
+	{UB_EXP, mpfr_exp, NULL},     {UB_EXPM1, mpfr_expm1, NULL},
+	{UB_LOG, mpfr_log, NULL},     {UB_LOG1P, mpfr_log1p, NULL},
+	{UB_SIN, mpfr_sin, NULL},     {UB_COS, mpfr_cos, NULL},
+	{UB_TAN, mpfr_tan, NULL},     {UB_ASIN, mpfr_asin, NULL},
+	{UB_ACOS, mpfr_acos, NULL},   {UB_ATAN, mpfr_atan, NULL},
+	{UB_TANH, mpfr_tanh, NULL},   {UB_ERF, mpfr_erf, NULL},
+	{UB_ADD, NULL, mpfr_add},     {UB_SUB, NULL, mpfr_sub},
+	{UB_MUL, NULL, mpfr_mul},     {UB_DIV, NULL, mpfr_div},
+	{UB_POW, NULL, mpfr_pow},     {UB_FMIN, NULL, mpfr_min},
+	{UB_FMAX, NULL, mpfr_max},    {UB_FMA, NULL, NULL},
+};
+
+/* An argument: a random float, half the time scaled into [0.5, 1) so that
+ * asin, acos and log1p see their domains; a point (mode) or x +- 2^-90 x. */
+static void random_arg(struct ub_ival *a, double *x, int point, uint64_t *s)
+{
+	*x = ub_bits_to_double(UB_F32, random_finite(UB_F32, s));
+	if (next(s) >> 63 && *x != 0)
+		*x = ldexp(*x, -ilogb(*x) - 1);
+	mpfr_set_d(a->lo, *x, MPFR_RNDN);
+	mpfr_set_d(a->hi, *x, MPFR_RNDN);
+	if (point)
+		return;
+	if (*x == 0) {
+		mpfr_set_si_2exp(a->lo, -1, -200, MPFR_RNDN);
+		mpfr_set_si_2exp(a->hi, 1, -200, MPFR_RNDN);
+		return;
+	}
+	mpfr_set_d(a->lo, ldexp(fabs(*x), -90), MPFR_RNDN);
+	mpfr_sub_d(a->hi, a->lo, -*x, MPFR_RNDU); /* x + d */
+	mpfr_sub_d(a->lo, a->lo, *x, MPFR_RNDU);
+	mpfr_neg(a->lo, a->lo, MPFR_RNDD);        /* x - d */
+}
+
+static void exact_at(int i, mpfr_ptr v, mpfr_srcptr *p)
+{
+	if (encl[i].f1)
+		encl[i].f1(v, p[0], MPFR_RNDN);
+	else if (encl[i].f2)
+		encl[i].f2(v, p[0], p[1], MPFR_RNDN);
+	else
+		mpfr_fma(v, p[0], p[1], p[2], MPFR_RNDN);
+}
+
+START_TEST(test_enclosure)
+{
+	enum ub_expr_op op = encl[_i].op;
+	int n = ub_expr_ops[op].arity, refined = 0, trials = 600;
+	double x[3] = {0, 0, 0};
+	struct ub_ival arg[3], r;
+	const struct ub_ival *a[3] = {&arg[0], &arg[1], &arg[2]};
+	mpfr_t t, v;
+	uint64_t seed = 0x3c6ef372fe94f82bULL + (uint64_t)_i;
+	for (int k = 0; k < 3; k++)
+		mpfr_inits2(127, arg[k].lo, arg[k].hi, (mpfr_ptr)0);
+	mpfr_inits2(127, r.lo, r.hi, t, (mpfr_ptr)0);
+	mpfr_init2(v, 400);
+	for (int k = 0; k < trials; k++) {
+		int mode = k % (n + 1); /* 0: no point, else argument mode-1 */
+		for (int j = 0; j < n; j++)
+			random_arg(&arg[j], &x[j], mode == j + 1, &seed);
+		if (ub_iv_apply(op, &r, a, t) == UB_IV_REFINE) {
+			refined++;
+			continue;
+		}
+		int nan = mpfr_nan_p(r.lo) != 0;
+		ck_assert_msg(nan || mpfr_lessequal_p(r.lo, r.hi), "%s: lo > hi",
+			      ub_expr_ops[op].name);
+		for (int c = 0; c < (1 << n); c++) { /* every corner */
+			mpfr_srcptr p[3];
+			for (int j = 0; j < n; j++)
+				p[j] = c >> j & 1 ? arg[j].hi : arg[j].lo;
+			exact_at(_i, v, p);
+			int in = nan ? mpfr_nan_p(v) != 0
+				     : mpfr_lessequal_p(r.lo, v) && mpfr_lessequal_p(v, r.hi);
+			ck_assert_msg(in, "%s(%a, %a, %a) mode %d: corner %d = %a "
+				      "outside [%a, %a]", ub_expr_ops[op].name, x[0],
+				      x[1], x[2], mode, c, mpfr_get_d(v, MPFR_RNDN),
+				      mpfr_get_d(r.lo, MPFR_RNDD), mpfr_get_d(r.hi, MPFR_RNDU));
+		}
+	}
+	/* refined by design: pow of a negative base whose exponent is not a
+	 * point (it might be an integer), about a third of pow's trials */
+	ck_assert_msg(refined < trials / (op == UB_POW ? 2 : 8), "%s: %d of %d refined",
+		      ub_expr_ops[op].name, refined, trials);
+	for (int k = 0; k < 3; k++)
+		mpfr_clears(arg[k].lo, arg[k].hi, (mpfr_ptr)0);
+	mpfr_clears(r.lo, r.hi, t, v, (mpfr_ptr)0);
+}
+END_TEST
+
 static void teardown(void)
 {
 	ub_ref_release();
@@ -428,6 +545,7 @@ Suite *ub_reference_suite(void)
 	tcase_add_test(tc, test_exact_third);
 	tcase_add_loop_test(tc, test_random_quotients, 0, UB_NDTYPES);
 	tcase_add_loop_test(tc, test_transcendental, 0, sizeof funcs / sizeof funcs[0]);
+	tcase_add_loop_test(tc, test_enclosure, 0, sizeof encl / sizeof encl[0]);
 	tcase_add_test(tc, test_array);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);
