@@ -8,9 +8,11 @@
 
 /* Evaluates e with variable k bound to the value of in[k] (bits of dtype
  * dt).  Writes the correctly rounded result's encoding to *cr (NaN as the
- * canonical quiet NaN of dt) and the exact value to *exact.  Returns 0, or
- * UB_RUNTIME when the rounding could not be decided within the precision
- * cap (never expected; reported, not guessed). */
+ * canonical quiet NaN of dt) and the exact value to *exact (NULL allowed:
+ * faster when the rounding is decided early).  Returns 0, UB_USAGE when e
+ * uses a variable >= nin, or UB_RUNTIME when the rounding could not be
+ * decided within the precision cap (never expected for the catalog's
+ * expressions; reported, not guessed: exp(x) - exp(x) is one such case). */
 int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 		const uint64_t *in, int nin, uint64_t *cr,
 		struct ub_exact *exact, struct ub_error *err);
