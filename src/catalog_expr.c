@@ -83,6 +83,15 @@ static int symbol(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	return *out ? 0 : ub_cat_oom(c);
 }
 
+/* A binding [name expr] of let, let* or a :torch plan. */
+static int binding(const struct ub_cat_ctx *c, const struct ub_sx *b)
+{
+	if (b->kind == UB_SX_LIST && b->n == 2 && b->kids[0].kind == UB_SX_SYM)
+		return 0;
+	return ub_sx_fail(c->err, c->file, b->line, b->col,
+			  "expected a binding [name expr]");
+}
+
 /* (let ([n e] ...) body) and let*: each binding's tree replaces its name. */
 static int let(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	       const struct ub_scope *sc, int seq, struct ub_expr **out)
@@ -99,12 +108,8 @@ static int let(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	int st = 0;
 	for (int i = 0; i < b->n && !st; i++) {
 		const struct ub_sx *bi = &b->kids[i];
-		if (bi->kind != UB_SX_LIST || bi->n != 2 ||
-		    bi->kids[0].kind != UB_SX_SYM) {
-			st = ub_sx_fail(c->err, c->file, bi->line, bi->col,
-					"expected a binding [name expr]");
+		if ((st = binding(c, bi)) != 0)
 			break;
-		}
 		st = ub_cat_expr(c, &bi->kids[1], seq ? inner : sc, &nodes[i].val);
 		nodes[i].name = bi->kids[0].text;
 		nodes[i].up = inner;
@@ -228,12 +233,8 @@ int ub_cat_plan(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	int st = 0;
 	for (int i = 0; i < nb && !st; i++) {
 		const struct ub_sx *bi = &x->kids[1].kids[i];
-		if (bi->kind != UB_SX_LIST || bi->n != 2 ||
-		    bi->kids[0].kind != UB_SX_SYM) {
-			st = ub_sx_fail(c->err, c->file, bi->line, bi->col,
-					"expected a binding [name expr]");
+		if ((st = binding(c, bi)) != 0)
 			break;
-		}
 		op->nsteps++;
 		st = step(c, bi->kids[0].text, &bi->kids[1], seq ? inner : inputs,
 			  &op->torch[i]);
