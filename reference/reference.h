@@ -8,17 +8,25 @@
 
 /* Evaluates e with variable k bound to the value of in[k] (bits of dtype
  * dt).  Writes the correctly rounded result's encoding to *cr (NaN as the
- * canonical quiet NaN of dt) and the exact value to *exact.  Returns 0, or
- * UB_RUNTIME when the rounding could not be decided within the precision
- * cap (never expected; reported, not guessed). */
+ * canonical quiet NaN of dt) and the exact value to *exact (NULL allowed:
+ * faster when the rounding is decided early).  Returns 0, UB_USAGE when e
+ * uses a variable >= nin, or UB_RUNTIME when the rounding could not be
+ * decided within the precision cap (never expected for the catalog's
+ * expressions; reported, not guessed: exp(x) - exp(x) is one such case). */
 int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 		const uint64_t *in, int nin, uint64_t *cr,
 		struct ub_exact *exact, struct ub_error *err);
 
-/* The same over arrays: inputs[k] all of length n; cr is allocated. */
+/* The same over arrays: inputs[k] all of dtype dt and length n; cr is
+ * allocated (n elements of dt); exact, when not NULL, has room for n. */
 int ub_ref_eval_array(const struct ub_expr *e, enum ub_dtype dt,
 		      const struct ub_array *inputs, int nin,
 		      struct ub_array *cr, struct ub_exact *exact,
 		      struct ub_error *err);
+
+/* Frees the calling thread's cache of MPFR variables (and MPFR's own
+ * caches); the next evaluation rebuilds it.  Optional: for leak checkers
+ * and threads that are done evaluating. */
+void ub_ref_release(void);
 
 #endif

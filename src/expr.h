@@ -61,9 +61,18 @@ struct ub_expr {
 	int var;                /* UB_E_VAR: index into the environment */
 };
 
+/* Constructors; each returns NULL when out of memory.  ub_expr_new_op takes
+ * ownership of args (freed on failure too). */
+struct ub_expr *ub_expr_new_num(const char *text);
+struct ub_expr *ub_expr_new_var(int var);
+struct ub_expr *ub_expr_new_op(enum ub_expr_op op, int nargs,
+			       struct ub_expr *const *args);
+struct ub_expr *ub_expr_copy(const struct ub_expr *e); /* deep copy */
 void ub_expr_free(struct ub_expr *e);
 
-/* Prints the expression back as FPCore text (variables named by `names`). */
+/* Prints the expression back as FPCore text (variables named by `names`,
+ * or v0, v1, ... when names is NULL; UB_NEG as (- x)).  Returns the length
+ * of the whole text, as snprintf does: a result >= len means truncated. */
 int ub_expr_print(const struct ub_expr *e, const char *const *names,
 		  char *buf, size_t len);
 

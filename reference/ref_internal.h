@@ -1,0 +1,36 @@
+/* ref_internal.h — interval arithmetic for the MPFR reference (see the
+ * argument at the top of ref_mpfr.c). */
+#ifndef UB_REF_INTERNAL_H
+#define UB_REF_INTERNAL_H
+
+#include <mpfr.h>
+
+#include "../src/expr.h"
+
+/* A closed interval [lo, hi] holding the exact value of a subexpression.
+ * A point (lo and hi equal, zeros of the same sign) is that exact value,
+ * infinities and signed zeros included; NaN is the point lo = hi = NaN.
+ * In any other interval an infinite endpoint is only a bound: the exact
+ * value is finite (MPFR overflowed beyond 2^(2^62)). */
+struct ub_ival {
+	mpfr_t lo, hi;
+};
+
+/* ub_iv_apply's answer besides 0: the interval would not be sound or not
+ * useful at this precision (it may contain a pole, an extremum, a zero
+ * whose sign matters); the caller retries at a higher precision. */
+#define UB_IV_REFINE (-1)
+
+int ub_iv_point(const struct ub_ival *a);
+
+/* Sets a to the number x was rounded to with ternary value t (the sign of
+ * x - exact): a point when t = 0, else [x, next] or [previous, x]. */
+void ub_iv_from_ternary(struct ub_ival *a, int t);
+
+/* r = op(a[0], ...) as an enclosure at r's precision; r must not be one of
+ * the arguments.  t is scratch at r's precision.  Returns 0 or
+ * UB_IV_REFINE. */
+int ub_iv_apply(enum ub_expr_op op, struct ub_ival *r,
+		const struct ub_ival *const *a, mpfr_ptr t);
+
+#endif

@@ -1,0 +1,37 @@
+/* catalog_internal.h — what catalog.c and catalog_expr.c share: the parse
+ * context and the scope of names an expression may use. */
+#ifndef UB_CATALOG_INTERNAL_H
+#define UB_CATALOG_INTERNAL_H
+
+#include "catalog.h"
+#include "sexp.h"
+
+struct ub_cat_ctx {
+	const char *file;
+	struct ub_error *err;
+};
+
+/* A name in scope: a variable (val NULL) or a let binding whose tree is
+ * copied where the name is used.  Innermost first, linked outward. */
+struct ub_scope {
+	const char *name;
+	int var;
+	struct ub_expr *val;
+	const struct ub_scope *up;
+};
+
+/* x as an expression over the names of sc; *out is NULL on error. */
+int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		const struct ub_scope *sc, struct ub_expr **out);
+
+/* The :torch plan x into op->torch / op->nsteps; inputs is the scope of
+ * op's inputs. */
+int ub_cat_plan(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		const struct ub_scope *inputs, struct ub_op *op);
+
+/* A short description of x for messages: "symbol 'y'", "a string", ... */
+const char *ub_cat_what(const struct ub_sx *x, char *buf, size_t len);
+
+int ub_cat_oom(const struct ub_cat_ctx *c);
+
+#endif
