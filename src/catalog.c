@@ -3,7 +3,8 @@
  * A file holds any number of (FPCore NAME (ARGS...) :key value ... BODY)
  * forms.  Known properties: :name (description), :pre (per-input domain,
  * below), :torch (the plan, catalog_expr.c), :kernel, :entry and :args
- * (the kernel binding); any other property is skipped, as FPCore allows.
+ * (the kernel binding), :dtypes (what the kernel is written for, default
+ * (f32)); any other property is skipped, as FPCore allows.
  * :pre is one clause or (and clause...), each clause a comparison chain
  * such as (<= lo x hi), (< lo x), (>= hi x lo) with exactly one input and
  * numeric bounds (numbers, inf, -inf, INFINITY, (- INFINITY)); a strict
@@ -20,7 +21,8 @@
 /* The properties ulpbench reads, declared once. */
 #define UB_PROPS(X)                                                          \
 	X(P_NAME, ":name") X(P_PRE, ":pre") X(P_TORCH, ":torch")             \
-	X(P_KERNEL, ":kernel") X(P_ENTRY, ":entry") X(P_ARGS, ":args")
+	X(P_KERNEL, ":kernel") X(P_ENTRY, ":entry") X(P_ARGS, ":args")      \
+	X(P_DTYPES, ":dtypes")
 
 enum prop {
 #define X(id, key) id,
@@ -194,6 +196,28 @@ static int args(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	return 0;
 }
 
+/* :dtypes (f32 bf16): the dtypes the kernel under test is written for. */
+static int dtypes(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		  struct ub_op *op)
+{
+	char valid[64];
+	if (x->kind != UB_SX_LIST || x->n == 0)
+		return fail_at(c, x, "%s: expected a list such as (f32 f16)", ":dtypes");
+	op->kernel_dtypes = 0;
+	for (int i = 0; i < x->n; i++) {
+		const struct ub_sx *a = &x->kids[i];
+		int dt = a->kind == UB_SX_SYM ? ub_dtype_find(a->text) : -1;
+		if (dt < 0) {
+			ub_dtype_names(valid, sizeof valid);
+			return ub_sx_fail(c->err, c->file, a->line, a->col,
+					  ":dtypes: unknown dtype '%s' (valid: %s)",
+					  a->kind == UB_SX_SYM ? a->text : "(...)", valid);
+		}
+		op->kernel_dtypes |= 1u << dt;
+	}
+	return 0;
+}
+
 /* (x g ...): at most UB_MAX_INPUTS distinct symbols, in scope order. */
 static int inputs(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		  struct ub_op *op, struct ub_scope *sc)
@@ -259,6 +283,9 @@ static int apply(const struct ub_cat_ctx *c, const struct ub_sx *p[NPROPS],
 		st = dup_string(c, p[P_ENTRY], ":entry", &op->entry);
 	if (!st && p[P_ARGS])
 		st = args(c, p[P_ARGS], op);
+	op->kernel_dtypes = 1u << UB_F32;
+	if (!st && p[P_DTYPES])
+		st = dtypes(c, p[P_DTYPES], op);
 	return st;
 }
 

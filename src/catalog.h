@@ -8,6 +8,7 @@
  *     :torch (let* ([s (* x x)] [t (+ s 1)]) (/ g t)) ; PyTorch eager plan
  *     :kernel "atan_bwd.cu" :entry "atan_bwd"        ; kernel under test
  *     :args (x g out n)                              ; kernel parameters
+ *     :dtypes (f32)                                  ; what it is written for
  *     (/ g (+ (* x x) 1)))                           ; exact math
  *
  * The torch plan is a let* whose every binding, and its body, is one
@@ -38,6 +39,8 @@ struct ub_op {
 	int nsteps;
 	struct ub_plan_step *torch;
 	char *kernel, *entry;  /* kernel file (relative to kernels/) */
+	unsigned kernel_dtypes; /* bit dt: the kernel is written for dtype dt
+				   (:dtypes, default f32 only) */
 	int nargs;             /* kernel parameters, in order: an input name,
 				  "out" or "n" */
 	char **args;

@@ -68,6 +68,24 @@ static int find_op(const struct ub_catalog *cat, const char *name,
 	return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", name, valid);
 }
 
+/* Every requested dtype must be one the kernel under test is written for. */
+static int check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
+			struct ub_error *err)
+{
+	char valid[64] = "";
+	for (int t = 0; t < UB_NDTYPES; t++)
+		if (op->kernel_dtypes >> t & 1)
+			snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
+				 "%s%s", valid[0] ? ", " : "", ub_dtypes[t].name);
+	for (int t = 0; t < cfg->ndtypes; t++)
+		if (!(op->kernel_dtypes >> cfg->dtypes[t] & 1))
+			return ub_fail(err, UB_USAGE, "%s: kernel %s is written for %s "
+				       "only (its :dtypes in the catalog), not %s",
+				       op->name, op->kernel, valid,
+				       ub_dtypes[cfg->dtypes[t]].name);
+	return 0;
+}
+
 /* Fails before any work if the dump directory cannot be written. */
 static int check_dump_dir(const char *dir, struct ub_error *err)
 {
@@ -90,7 +108,9 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	if (s)
 		return s;
 	op = *found; /* a copy: --domain changes it for this run only */
-	s = ub_cli_apply_domains(cli, &op, err);
+	s = check_dtypes(&cli->cfg, &op, err);
+	if (!s)
+		s = ub_cli_apply_domains(cli, &op, err);
 	if (!s)
 		s = ub_cli_bind_inputs(cli, &op, err);
 	cli->cfg.op = &op;
