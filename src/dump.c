@@ -1,6 +1,7 @@
 /* dump.c — per-element results as .npy (--dump DIR):
  * DIR/OP.DTYPE.MODE.npy, DIR/OP.DTYPE.torch.npy, DIR/OP.DTYPE.ref.npy, in
- * the op's dtype and the inputs' shape.  All-or-nothing: each file is
+ * the op's dtype and the inputs' shape, and the inputs themselves as
+ * DIR/OP.DTYPE.input.NAME.npy (so a run can be replayed with --input).  All-or-nothing: each file is
  * first written under a hidden staging name, and only when every one was
  * written are they renamed into place. */
 #include "report.h"
@@ -12,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_FILES (UB_NDTYPES * (UB_NMODES + 2))
+#define MAX_FILES (UB_NDTYPES * (UB_NMODES + 2 + UB_MAX_INPUTS))
 
 struct staged {
 	char tmp[4200], final[4200];
@@ -47,6 +48,11 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 			s = stage(&files[nf++], dir, res, d, "torch", &d->torch, err);
 		if (!s)
 			s = stage(&files[nf++], dir, res, d, "ref", &d->cr, err);
+		for (int k = 0; !s && k < d->nin; k++) {
+			char what[128];
+			snprintf(what, sizeof what, "input.%s", cfg->op->inputs[k]);
+			s = stage(&files[nf++], dir, res, d, what, &d->in[k], err);
+		}
 	}
 	for (int i = 0; !s && i < nf; i++)
 		if (rename(files[i].tmp, files[i].final) != 0)

@@ -28,6 +28,16 @@ void ub_format_approx(uint64_t mask, char *buf, size_t len)
 						 used ? "|" : "", ptx_approx_name(k));
 }
 
+/* Fixed notation while it fits the column, else 4 significant digits. */
+static const char *num(char *buf, size_t len, double v, int decimals)
+{
+	if (v < 1e5)
+		snprintf(buf, len, "%.*f", decimals, v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
 void ub_report_table(FILE *f, const struct ub_result *res)
 {
 	const struct ub_config *cfg = res->cfg;
@@ -49,8 +59,10 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 		}
 		ub_format_worst(r, worst, sizeof worst);
 		ub_format_approx(r->approx_mask, approx, sizeof approx);
-		fprintf(f, "%-10s %10.3f %10.4f %11zu %14zu %14llu %12zu %9s  %s\n",
-			r->mode, r->st.max_ulp, ub_stats_mean(&r->st),
+		char mx[32], mean[32];
+		fprintf(f, "%-10s %10s %10s %11zu %14zu %14llu %12zu %9s  %s\n",
+			r->mode, num(mx, sizeof mx, r->st.max_ulp, 3),
+			num(mean, sizeof mean, ub_stats_mean(&r->st), 4),
 			r->st.cr_mismatch, r->st.torch_mismatch,
 			(unsigned long long)r->st.torch_max_dist, r->st.nan_mismatch,
 			r->sim_exact ? "yes" : "no", worst[0] ? worst : "-");
