@@ -39,8 +39,8 @@ START_TEST(test_shipped_atan_bwd)
 	const struct ub_op *op = ub_catalog_find(&cat, "atan_bwd");
 	ck_assert_ptr_nonnull(op);
 	ck_assert_ptr_null(ub_catalog_find(&cat, "no_such_op"));
-	/* (FPCore atan_bwd (x g) ...) on line 11 of ops.fpcore */
-	ck_assert_int_eq(op->line, 11);
+	/* (FPCore atan_bwd (x g) ...) on line 12 of ops.fpcore */
+	ck_assert_int_eq(op->line, 12);
 	ck_assert_str_eq(op->desc, "atan backward: g / (x*x + 1)");
 	ck_assert_int_eq(op->ninputs, 2);
 	ck_assert_str_eq(op->inputs[0], "x");
@@ -70,6 +70,7 @@ START_TEST(test_shipped_atan_bwd)
 	const char *args[] = {"x", "g", "out", "n"};
 	for (int i = 0; i < 4; i++)
 		ck_assert_str_eq(op->args[i], args[i]);
+	ck_assert_uint_eq(op->kernel_dtypes, 1u << UB_F32); /* :dtypes (f32) */
 	ub_catalog_free(&cat);
 }
 END_TEST
@@ -200,6 +201,8 @@ static const struct {
 	{"(FPCore f (x) ())", "1:15", "empty expression"},
 	{"(FPCore f (x) \"s\")", "1:15", "expected an expression, found a string"},
 	{"(FPCore f (x) (+ x 1/00))", "1:20", "zero denominator"},
+	{"(FPCore f (x) :dtypes (f32 f8) x)", "1:28", ":dtypes: unknown dtype 'f8' (valid: f32, f16, bf16, f64)"},
+	{"(FPCore f (x) :dtypes f32 x)", "1:23", ":dtypes: expected a list"},
 };
 
 START_TEST(test_malformed)
@@ -215,6 +218,19 @@ START_TEST(test_malformed)
 		      strstr(err.msg, bad[_i].msg),
 		      "for\n%s\nwant \"%s...%s\", got \"%s\"", bad[_i].text, want,
 		      bad[_i].msg, err.msg);
+}
+END_TEST
+
+/* :dtypes sets one bit per dtype; without it the kernel is f32 only. */
+START_TEST(test_dtypes)
+{
+	struct ub_catalog cat;
+	parse_ok("(FPCore f (x) :dtypes (bf16 f32) x)", &cat);
+	ck_assert_uint_eq(cat.ops[0].kernel_dtypes, (1u << UB_BF16) | (1u << UB_F32));
+	ub_catalog_free(&cat);
+	parse_ok("(FPCore f (x) x)", &cat);
+	ck_assert_uint_eq(cat.ops[0].kernel_dtypes, 1u << UB_F32);
+	ub_catalog_free(&cat);
 }
 END_TEST
 
@@ -252,6 +268,7 @@ Suite *ub_catalog_suite(void)
 	tcase_add_test(tc, test_plan_let);
 	tcase_add_test(tc, test_many_ops);
 	tcase_add_loop_test(tc, test_malformed, 0, sizeof bad / sizeof bad[0]);
+	tcase_add_test(tc, test_dtypes);
 	tcase_add_test(tc, test_load_missing);
 	tcase_add_test(tc, test_print_truncates);
 	suite_add_tcase(s, tc);
