@@ -10,7 +10,8 @@
 	X(catalog)        \
 	X(npy)            \
 	X(metrics)        \
-	X(inputs)
+	X(inputs)         \
+	X(pipeline)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)
