@@ -5,10 +5,11 @@
 
 #include "ptx/ptx.h"
 
-/* Launch geometry shared by every backend: 256 threads a block and at most
- * UB_MAX_GRID blocks, so grid-stride kernels run their loops as on a GPU. */
+/* Launch geometry shared by every backend: 256 threads a block and one
+ * thread per element (ceil(n/256) blocks, up to CUDA's grid limit), so
+ * grid-stride kernels and one-thread-per-element kernels both work. */
 #define UB_BLOCK 256
-#define UB_MAX_GRID 1024
+#define UB_MAX_GRID 2147483647u
 
 /* One kernel parameter: an array (read-only or written) or a scalar. */
 struct ub_karg {
