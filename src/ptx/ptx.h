@@ -41,6 +41,8 @@ struct ptx_launch {
 	int nargs;
 	const struct ptx_buffer *bufs;
 	int nbufs;
+	uint64_t budget;      /* instructions one thread may run before the
+				 run stops with an error; 0: 2^28 */
 };
 
 /* Approximate instructions, declared once: X(ID, ptx name).  A run sets
@@ -68,6 +70,9 @@ const char *ptx_approx_name(int kind);
 struct ptx_run_info {
 	uint64_t approx_mask;  /* bit k: approximate kind k was executed */
 	uint64_t insns;        /* instructions executed, all threads */
+	uint64_t unmarked_fp;  /* f32/f64 mul, add, sub executed without a
+				  rounding modifier: ptxas may fuse such a
+				  pair into an FMA, so a GPU may differ */
 };
 
 /* Runs kernel `entry` over the whole grid, one thread after another.
