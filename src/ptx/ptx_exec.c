@@ -92,7 +92,7 @@ static int do_ld(struct ctx *c, const struct ptx_insn *in)
 		uint64_t v = 0;
 		memcpy(&v, p + i * bytes, bytes);   /* little-endian host */
 		if (in->flags & PTX_F_SEXT)
-			v = (uint64_t)ptx_sext(v, in->bits) & ptx_mask(in->sbits);
+			v = (uint64_t)ptx_sext(v, in->bits) & ptx_mask(in->rbits);
 		R[i ? in->src[i] : in->dst] = v;
 	}
 	return 0;
@@ -170,6 +170,14 @@ static inline void setp_out(uint64_t *R, const struct ptx_insn *in, int t)
 	}
 	R[in->dst] = (uint64_t)p;
 	R[in->src[3]] = (uint64_t)q;
+}
+
+/* A narrow signed cvt result, sign-extended to its register's width. */
+static inline uint64_t cvt_ext(const struct ptx_insn *in, uint64_t r)
+{
+	if (in->flags & PTX_F_SEXT)
+		return (uint64_t)ptx_sext(r, in->bits) & ptx_mask(in->rbits);
+	return r;
 }
 
 /* mov {d0, d1, ..}, a / mov d, {a0, a1, ..}: element i in bits i*w.. */
@@ -319,13 +327,12 @@ static int run_thread(struct ctx *c)
 		vmcase(MOV) D = A & M; vmbreak;
 		vmcase(MOV_PACK) vmcase(MOV_UNPACK) do_pack(R, in); vmbreak;
 		vmcase(CVT_II)
-			if (in->flags & PTX_F_SAT)
-				D = ptx_cvt(in, A);
-			else
-				D = (SG ? (uint64_t)ptx_sext(A, in->sbits)
-					: A & ptx_mask(in->sbits)) & M;
+			D = cvt_ext(in, (in->flags & PTX_F_SAT) ? ptx_cvt(in, A) :
+				(SG ? (uint64_t)ptx_sext(A, in->sbits)
+				    : A & ptx_mask(in->sbits)) & M);
 			vmbreak;
-		vmcase(CVT_IF) vmcase(CVT_FI) vmcase(CVT_FF) D = ptx_cvt(in, A); vmbreak;
+		vmcase(CVT_IF) D = cvt_ext(in, ptx_cvt(in, A)); vmbreak;
+		vmcase(CVT_FI) vmcase(CVT_FF) D = ptx_cvt(in, A); vmbreak;
 		vmcase(LD_PARAM) vmcase(LD_GLOBAL) vmcase(LD_LOCAL) vmcase(LD_GENERIC)
 			if ((rc = do_ld(c, in)) != 0)
 				goto out;

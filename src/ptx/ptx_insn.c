@@ -418,9 +418,11 @@ static int opds_mem(struct ptx_pstate *st, struct ptx_insn *in, int ty, int ld)
 	in->dst = v[0];
 	for (int i = 1; i < n; i++)
 		in->src[i] = v[i];
-	in->sbits = ld ? st->f->width[v[0]] : 0;
-	if (ld && (in->flags & PTX_F_SIGNED) && in->sbits > in->bits)
-		in->flags |= PTX_F_SEXT;
+	if (ld) {
+		in->rbits = st->f->width[v[0]];
+		if ((in->flags & PTX_F_SIGNED) && in->rbits > in->bits)
+			in->flags |= PTX_F_SEXT;
+	}
 	return 0;
 }
 
@@ -480,7 +482,15 @@ static int operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 	case PTX_S_SLCT:
 		return opds_dn(st, in, 2, ty) || want(st, ",") ||
 		       opd_src(st, m->ty[1], &in->src[2]);
-	case PTX_S_CVT: return opds_dn(st, in, 1, m->ty[1]);
+	case PTX_S_CVT:
+		if (opds_dn(st, in, 1, m->ty[1]))
+			return UB_RUNTIME;
+		/* PTX relaxed type rules: a narrow signed integer result is
+		 * sign-extended to a wider destination register. */
+		in->rbits = st->f->width[in->dst];
+		if ((in->flags & PTX_F_DSIGNED) && in->rbits > in->bits)
+			in->flags |= PTX_F_SEXT;
+		return 0;
 	case PTX_S_PACK: case PTX_S_UNPACK: return opds_pack(st, in, sh == PTX_S_PACK);
 	case PTX_S_LD: case PTX_S_ST: return opds_mem(st, in, ty, sh == PTX_S_LD);
 	case PTX_S_BRA: {
@@ -517,7 +527,11 @@ static const char *check_rnd(struct ptx_insn *in, const struct mnem *m)
 		return "rounding modifier not allowed";
 	if (!r && optional)
 		in->flags |= PTX_F_UNMARKED;
-	if (!r && needs && !(op == PTX_FMA_F32 && m->mad))
+	/* mad.f32/.f64 without a modifier: the ISA maps legacy mad.f64 to
+	 * mad.rn.f64 and requires one for mad.f32 on sm_20+; we accept both
+	 * as .rn, which is fma.rn (mad.rnd.f32 "is identical to"
+	 * fma.rnd.f32 on sm_20 and later). */
+	if (!r && needs && !m->mad)
 		return "needs a rounding modifier";
 	in->rnd = (uint8_t)(r ? r : PTX_RND_RN);
 	return NULL;
@@ -534,6 +548,7 @@ static const char *check_cvt(struct ptx_insn *in, const struct mnem *m)
 	in->aux = (uint8_t)s;
 	in->bits = tyinfo[d].bits;
 	in->sbits = tyinfo[s].bits;
+	in->flags &= (uint16_t)~PTX_F_SIGNED;
 	if (tyinfo[s].kind == 'S')
 		in->flags |= PTX_F_SIGNED;
 	if (tyinfo[d].kind == 'S')

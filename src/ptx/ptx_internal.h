@@ -75,7 +75,8 @@ enum {
 	PTX_F_DSIGNED = 1 << 5,  /* cvt: signed integer destination */
 	PTX_F_NEGC = 1 << 6,     /* setp: the combining predicate is !c */
 	PTX_F_SRC_F32 = 1 << 7,  /* slct: c is .f32 */
-	PTX_F_SEXT = 1 << 8      /* ld: sign-extend to the register width */
+	PTX_F_SEXT = 1 << 8      /* ld, cvt: a narrow signed result is
+				    sign-extended to the register width */
 };
 
 /* setp combining operation (aux field). */
@@ -86,12 +87,12 @@ struct ptx_insn {
 	uint16_t flags;    /* PTX_F_* */
 	uint8_t rnd;       /* enum ptx_rnd (float ops: never NONE) */
 	uint8_t bits;      /* operand width; cvt/ld: destination width */
-	uint8_t sbits;     /* cvt: source width; ld: register width */
+	uint8_t sbits;     /* cvt: source width */
 	uint8_t cmp;       /* setp: enum ptx_cmp; testp: enum ptx_testp */
 	uint8_t aux;       /* setp: PTX_BOOL_*; cvt: source type; ld/st: vector length */
 	uint8_t dtype;     /* cvt: destination type (enum ptx_type) */
 	uint8_t gneg;      /* guard: 1 runs when the predicate is 0 (@!p) */
-	uint8_t pad;
+	uint8_t rbits;     /* ld, cvt: width of the destination register */
 	uint32_t guard;    /* slot of the guard predicate */
 	uint32_t dst;      /* slot of d (setp: p) */
 	uint32_t src[4];   /* slots of a, b, c, d; setp: a, b, c, q;

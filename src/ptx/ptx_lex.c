@@ -66,16 +66,18 @@ static int push(struct ptx_tok **v, size_t *n, size_t *cap, const char *s,
 	return 0;
 }
 
-/* Skips a comment at *s if there is one; 1 if skipped, -1 if unterminated. */
+/* Skips a comment at *s if there is one; 1 if skipped, -1 (nothing
+ * moved) if it is unterminated. */
 static int skip_comment(const char **s, uint32_t *line)
 {
 	const char *p = *s;
+	uint32_t l = *line;
 	if (p[0] == '/' && p[1] == '/') {
 		while (*p && *p != '\n')
 			p++;
 	} else if (p[0] == '/' && p[1] == '*') {
 		for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
-			*line += *p == '\n';
+			l += *p == '\n';
 		if (!*p)
 			return -1;
 		p += 2;
@@ -83,6 +85,7 @@ static int skip_comment(const char **s, uint32_t *line)
 		return 0;
 	}
 	*s = p;
+	*line = l;
 	return 1;
 }
 
@@ -102,7 +105,7 @@ int ptx_lex(const char *text, struct ptx_tok **out, size_t *nout,
 		} else if (isspace(c)) {
 			s++;
 		} else if ((k = skip_comment(&s, &line)) != 0) {
-			if (k < 0)
+			if (k < 0)   /* s and line were left at its start */
 				rc = ub_fail(err, UB_RUNTIME,
 					     "ptx:%u: unterminated comment", line);
 		} else if (c == '"') {
