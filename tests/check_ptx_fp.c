@@ -264,6 +264,46 @@ static const struct ptx_case fp_approx[] = {
 	{ "@%p0 ex2.approx.f32 %x3, %x1", 0, ONE, 0, 'x', 0, 0, 0 },
 };
 
+/* f16 (p = 11: an ulp of [1, 2) is 2^-10) and bf16 (p = 8: 2^-7).
+ * W = 1 + 2^-6 (0x3c10): W*W = 1 + 2^-5 + 2^-12, so fma(W, W, -1) =
+ * 2^-5 + 2^-12 exactly (0x2808: 2^-12 is 8 ulps of 2^-5), while RN(W*W)
+ * drops the quarter ulp 2^-12 (0x3c20) and - 1 leaves 2^-5 (0x2800).
+ * bf16 V = 1 + 2^-4 (0x3f88): fma(V, V, -1) = 2^-3 + 2^-8 = 0x3e04. */
+static const struct ptx_case fp_half[] = {
+	/* 1 + 2^-11 ties to even 1; (1 + 2^-10) + 2^-11 ties up to 0x3c02. */
+	{ "add.rn.f16 %h3, %h0, %h1", 0x3c00, 0x1000, 0, 'h', 0x3c00, 0, 0 },
+	{ "add.rn.f16 %h3, %h0, %h1", 0x3c01, 0x1000, 0, 'h', 0x3c02, 0, 0 },
+	{ "add.f16 %h3, %h0, %h1", 0x3c01, 0x1000, 0, 'h', 0x3c02, 0, 0 },
+	{ "sub.rn.f16 %h3, %h0, %h1", 0x3c00, 0x3c00, 0, 'h', 0, 0, 0 },
+	{ "mul.rn.f16 %h3, %h0, %h1", 0x3c10, 0x3c10, 0, 'h', 0x3c20, 0, 0 },
+	{ "fma.rn.f16 %h3, %h0, %h1, %h2", 0x3c10, 0x3c10, 0xbc00, 'h', 0x2808, 0, 0 },
+	{ "mul.rn.f16 %h4, %h0, %h1; add.rn.f16 %h3, %h4, %h2", 0x3c10, 0x3c10, 0xbc00,
+	  'h', 0x2800, 0, 0 },
+	/* 65504 + 65504 overflows to inf; inf - inf is NaN (ASSUMPTION: 0x7fff). */
+	{ "add.rn.f16 %h3, %h0, %h1", 0x7bff, 0x7bff, 0, 'h', 0x7c00, 0, 0 },
+	{ "add.rn.f16 %h3, %h0, %h1", 0x7c00, 0xfc00, 0, 'h', 0x7fff, 0, 0 },
+	/* .ftz: 2^-24 + 0 -> +0; 2^-14 * 0.5 = 2^-15 (0x0200) flushed. */
+	{ "add.rn.ftz.f16 %h3, %h0, %h1", 0x0001, 0, 0, 'h', 0, 0, 0 },
+	{ "add.rn.f16 %h3, %h0, %h1", 0x0001, 0, 0, 'h', 0x0001, 0, 0 },
+	{ "mul.rn.ftz.f16 %h3, %h0, %h1", 0x0400, 0x3800, 0, 'h', 0, 0, 0 },
+	{ "mul.rn.f16 %h3, %h0, %h1", 0x0400, 0x3800, 0, 'h', 0x0200, 0, 0 },
+	{ "add.rn.sat.f16 %h3, %h0, %h1", 0x3c00, 0x3c00, 0, 'h', 0x3c00, 0, 0 },
+	/* x2: each half alone, low half first: 1 + 2^-11 -> 1 (0x3c00) and
+	 * 1 + 2^-10 exact (0x3c01). */
+	{ "add.rn.f16x2 %x3, %x0, %x1", 0x3c003c00, 0x14001000, 0, 'x', 0x3c013c00, 0, 0 },
+	{ "neg.f16 %h3, %h0", 0x3c00, 0, 0, 'h', 0xbc00, 0, 0 },
+	{ "abs.f16 %h3, %h0", 0xbc00, 0, 0, 'h', 0x3c00, 0, 0 },
+	{ "min.f16 %h3, %h0, %h1", 0x8000, 0, 0, 'h', 0x8000, 0, 0 },
+	{ "max.f16 %h3, %h0, %h1", 0x7e00, 0x3c00, 0, 'h', 0x3c00, 0, 0 },
+	{ "setp.lt.f16 %p3, %h0, %h1", 0x3c00, 0x4000, 0, 'p', 1, 0, 0 },
+	/* bf16: 1 + 2^-8 (0x3b80) ties to even 1 (0x3f80); 0x3f81 + 2^-8 to
+	 * 0x3f82. */
+	{ "add.rn.bf16 %h3, %h0, %h1", 0x3f80, 0x3b80, 0, 'h', 0x3f80, 0, 0 },
+	{ "add.rn.bf16 %h3, %h0, %h1", 0x3f81, 0x3b80, 0, 'h', 0x3f82, 0, 0 },
+	{ "fma.rn.bf16 %h3, %h0, %h1, %h2", 0x3f88, 0x3f88, 0xbf80, 'h', 0x3e04, 0, 0 },
+	{ "setp.gt.bf16 %p3, %h0, %h1", 0x3f80, 0x3f81, 0, 'p', 0, 0, 0 },
+};
+
 #define TABLE_TEST(name)                                                 \
 	START_TEST(test_##name) { ptx_check_case(&name[_i]); }           \
 	END_TEST
@@ -274,6 +314,7 @@ TABLE_TEST(fp_minmax)
 TABLE_TEST(fp_setp)
 TABLE_TEST(fp_f64)
 TABLE_TEST(fp_approx)
+TABLE_TEST(fp_half)
 
 #define ADD_TABLE(tc, name) \
 	tcase_add_loop_test(tc, test_##name, 0, (int)(sizeof name / sizeof *name))
@@ -288,5 +329,6 @@ TCase *ptx_fp_tcase(void)
 	ADD_TABLE(tc, fp_setp);
 	ADD_TABLE(tc, fp_f64);
 	ADD_TABLE(tc, fp_approx);
+	ADD_TABLE(tc, fp_half);
 	return tc;
 }

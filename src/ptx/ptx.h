@@ -70,7 +70,7 @@ const char *ptx_approx_name(int kind);
 struct ptx_run_info {
 	uint64_t approx_mask;  /* bit k: approximate kind k was executed */
 	uint64_t insns;        /* instructions executed, all threads */
-	uint64_t unmarked_fp;  /* f32/f64 mul, add, sub executed without a
+	uint64_t unmarked_fp;  /* f16/bf16/f32/f64 mul, add, sub executed without a
 				  rounding modifier: ptxas may fuse such a
 				  pair into an FMA, so a GPU may differ */
 };

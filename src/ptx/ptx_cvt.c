@@ -3,7 +3,7 @@
  *
  * Method: the source is decoded exactly into sign * mag * 2^exp (a float's
  * significand, or an integer's magnitude), then rounded ONCE to the
- * destination with the requested mode by round_fmt, so no conversion ever
+ * destination with the requested mode by ptx_round, so no conversion ever
  * rounds twice (f64 -> f16 or s64 -> bf16 included) and the host's
  * rounding mode plays no part.  Float -> integer rounds to an integral
  * value (.rni = nearest even, .rzi, .rmi, .rpi), saturates to the
@@ -14,35 +14,25 @@
  * (assumed), f16 and bf16 0x7fff (assumed; to verify on a GPU). */
 #include "ptx_num.h"
 
-/* Binary formats: precision p (with the hidden bit), emin, emax, bits. */
-struct fmt {
-	int p, emin, emax, bits;
-};
-static const struct fmt F16 = { 11, -14, 15, 16 }, BF16 = { 8, -126, 127, 16 },
+static const struct ptx_fmt F16 = { 11, -14, 15, 16 }, BF16 = { 8, -126, 127, 16 },
 	F32 = { 24, -126, 127, 32 }, F64 = { 53, -1022, 1023, 64 };
 
-static const struct fmt *fmt_of(int ty)
+const struct ptx_fmt *ptx_fmt_of(int ty)
 {
 	switch (ty) {
-	case PTX_T_F16: return &F16;
-	case PTX_T_BF16: return &BF16;
+	case PTX_T_F16: case PTX_T_F16X2: return &F16;
+	case PTX_T_BF16: case PTX_T_BF16X2: return &BF16;
 	case PTX_T_F32: return &F32;
 	default: return &F64;
 	}
 }
 
-/* A value sign * mag * 2^exp; cls: 0 zero, 1 finite, 2 infinite, 3 NaN. */
-struct val {
-	int cls, sign, exp;
-	uint64_t mag;
-};
-
-static struct val decode(const struct fmt *f, uint64_t b)
+struct ptx_val ptx_decode(const struct ptx_fmt *f, uint64_t b)
 {
 	int fb = f->p - 1, eb = f->bits - 1 - fb;
 	uint64_t m = b & ptx_mask((unsigned)fb), emax_field = ptx_mask((unsigned)eb);
 	uint64_t e = (b >> fb) & emax_field;
-	struct val v = { 1, (int)((b >> (f->bits - 1)) & 1), 0, m };
+	struct ptx_val v = { 1, (int)((b >> (f->bits - 1)) & 1), 0, m };
 	if (e == emax_field)
 		v.cls = m ? 3 : 2;
 	else if (e == 0)
@@ -53,7 +43,7 @@ static struct val decode(const struct fmt *f, uint64_t b)
 }
 
 /* Rounds v to format f with mode rnd (PTX_RND_RN..RP), once. */
-static uint64_t round_fmt(const struct fmt *f, struct val v, int rnd)
+uint64_t ptx_round(const struct ptx_fmt *f, struct ptx_val v, int rnd)
 {
 	uint64_t sign = (uint64_t)v.sign << (f->bits - 1);
 	uint64_t inf = (uint64_t)(f->emax - f->emin + 2) << (f->p - 1);
@@ -96,7 +86,7 @@ static uint64_t round_fmt(const struct fmt *f, struct val v, int rnd)
 }
 
 /* The exact value of a decoded float (any source format fits a double). */
-static double val_double(struct val v)
+double ptx_val_double(struct ptx_val v)
 {
 	if (v.cls == 3)
 		return NAN;
@@ -106,9 +96,9 @@ static double val_double(struct val v)
 	return v.sign ? -d : d;
 }
 
-static struct val int_val(uint64_t a, unsigned bits, int is_signed)
+static struct ptx_val int_val(uint64_t a, unsigned bits, int is_signed)
 {
-	struct val v = { 1, 0, 0, a & ptx_mask(bits) };
+	struct ptx_val v = { 1, 0, 0, a & ptx_mask(bits) };
 	if (is_signed && ptx_sext(a, bits) < 0)
 		v.sign = 1, v.mag = 0 - (uint64_t)ptx_sext(a, bits);
 	v.cls = v.mag != 0;
@@ -118,7 +108,7 @@ static struct val int_val(uint64_t a, unsigned bits, int is_signed)
 /* Integer <- integer with .sat: clamp to the destination range. */
 static uint64_t cvt_sat_int(const struct ptx_insn *in, uint64_t a)
 {
-	struct val v = int_val(a, in->sbits, (in->flags & PTX_F_SIGNED) != 0);
+	struct ptx_val v = int_val(a, in->sbits, (in->flags & PTX_F_SIGNED) != 0);
 	unsigned db = in->bits;
 	int ds = (in->flags & PTX_F_DSIGNED) != 0;
 	uint64_t max = ds ? ptx_mask(db - 1) : ptx_mask(db);
@@ -151,11 +141,11 @@ static uint64_t cvt_float_int(const struct ptx_insn *in, double d)
 }
 
 /* Float -> same float type with .rni/.rzi/.rmi/.rpi: an integral value. */
-static struct val round_integral(struct val v, int rnd)
+static struct ptx_val round_integral(struct ptx_val v, int rnd)
 {
 	if (v.cls != 1)
 		return v;
-	double d = val_double(v), r;
+	double d = ptx_val_double(v), r;
 	switch (rnd) {
 	case PTX_RND_RZI: r = trunc(d); break;
 	case PTX_RND_RMI: r = floor(d); break;
@@ -163,7 +153,7 @@ static struct val round_integral(struct val v, int rnd)
 	default: r = nearbyint(d); break;
 	}
 	/* r is integral and no wider than d: exact in the source format. */
-	return decode(&F64, ptx_bits64(r));
+	return ptx_decode(&F64, ptx_bits64(r));
 }
 
 static int is_ftz_f32(const struct ptx_insn *in, int ty)
@@ -172,38 +162,38 @@ static int is_ftz_f32(const struct ptx_insn *in, int ty)
 }
 
 /* .sat on a float result: [0, 1], NaN and -0 -> +0 (see ptx_num.h). */
-static struct val sat_val(struct val v)
+static struct ptx_val sat_val(struct ptx_val v)
 {
-	double d = val_double(v);
+	double d = ptx_val_double(v);
 	if (!(d > 0.0))
-		return (struct val){ 0, 0, 0, 0 };
+		return (struct ptx_val){ 0, 0, 0, 0 };
 	if (d >= 1.0)
-		return (struct val){ 1, 0, 0, 1 };
+		return (struct ptx_val){ 1, 0, 0, 1 };
 	return v;
 }
 
 uint64_t ptx_cvt(const struct ptx_insn *in, uint64_t a)
 {
 	int sty = in->aux, dty = in->dtype;
-	struct val v;
+	struct ptx_val v;
 	if (in->op == PTX_CVT_II)
 		return cvt_sat_int(in, a);
 	if (in->op == PTX_CVT_FI) {
 		v = int_val(a, in->sbits, (in->flags & PTX_F_SIGNED) != 0);
 	} else {
-		v = decode(fmt_of(sty), a);
+		v = ptx_decode(ptx_fmt_of(sty), a);
 		if (is_ftz_f32(in, sty) && v.cls == 1 && v.mag < (1ull << 23))
 			v.cls = 0;                          /* subnormal input */
 		if (in->op == PTX_CVT_IF)
-			return cvt_float_int(in, val_double(v));
+			return cvt_float_int(in, ptx_val_double(v));
 	}
-	const struct fmt *f = fmt_of(dty);
+	const struct ptx_fmt *f = ptx_fmt_of(dty);
 	int rnd = in->rnd;
 	if (rnd >= PTX_RND_RNI)
 		v = round_integral(v, rnd), rnd = PTX_RND_RN;
 	if (in->flags & PTX_F_SAT)
 		v = sat_val(v);
-	uint64_t r = round_fmt(f, v, rnd ? rnd : PTX_RND_RN);
+	uint64_t r = ptx_round(f, v, rnd ? rnd : PTX_RND_RN);
 	if (is_ftz_f32(in, dty) && (r & 0x7f800000u) == 0)
 		r &= 0x80000000u;                           /* subnormal result */
 	return r;

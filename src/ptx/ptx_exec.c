@@ -324,6 +324,17 @@ static int run_thread(struct ctx *c)
 			D = (uint64_t)testp(ptx_f64(A), fabs(ptx_f64(A)) < 0x1p-1022 &&
 					    ptx_f64(A) != 0.0, in->cmp);
 			vmbreak;
+		vmcase(ADD_H) vmcase(SUB_H) vmcase(MUL_H)
+			unmarked += (in->flags & PTX_F_UNMARKED) != 0;
+			D = ptx_half_op(in, A, B, C);
+			vmbreak;
+		vmcase(FMA_H) vmcase(NEG_H) vmcase(ABS_H) vmcase(MIN_H) vmcase(MAX_H)
+			D = ptx_half_op(in, A, B, C);
+			vmbreak;
+		vmcase(SETP_H)
+			setp_out(R, in, ptx_fcmp(ptx_half_value(in, A),
+						 ptx_half_value(in, B), in->cmp));
+			vmbreak;
 		vmcase(MOV) D = A & M; vmbreak;
 		vmcase(MOV_PACK) vmcase(MOV_UNPACK) do_pack(R, in); vmbreak;
 		vmcase(CVT_II)

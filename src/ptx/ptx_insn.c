@@ -1,13 +1,11 @@
 /* ptx_insn.c — decodes one PTX instruction statement into a struct
- * ptx_insn: the mnemonic into an opcode (ptx_ops.h) with its type, rounding
- * mode and flags, every operand into a register-file slot (immediates and
- * symbol addresses become constant slots), memory operands into base slot
- * plus offset, branch targets into label references resolved at the end of
- * the kernel.  Anything outside the supported subset is an error naming
- * the instruction, never a guess. */
+ * ptx_insn: the guard, the mnemonic into an opcode (ptx_ops.h) with its
+ * types, rounding mode and flags, checked against the ISA's rules for
+ * rounding modifiers; the operands are decoded by ptx_operand.c.  Anything
+ * outside the supported subset is an error naming the instruction
+ * ("ptx:LINE: unsupported instruction 'xyz.abc'"), never a guess. */
 #include "ptx_internal.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,12 +16,6 @@ enum ptx_variant {
 };
 enum { PTX_TM_INT = 1, PTX_TM_PRED = 2, PTX_TM_F32 = 4, PTX_TM_F64 = 8,
        PTX_TM_H = 16, PTX_TM_BITS = 3, PTX_TM_ANY = 31 };
-enum ptx_shape {
-	PTX_S_A, PTX_S_AB, PTX_S_ABC, PTX_S_CNT, PTX_S_WIDE, PTX_S_WIDE3,
-	PTX_S_SHIFT, PTX_S_BFE, PTX_S_BFI, PTX_S_SETP, PTX_S_SELP, PTX_S_SLCT,
-	PTX_S_TESTP, PTX_S_MOV, PTX_S_PACK, PTX_S_UNPACK, PTX_S_CVT, PTX_S_LD,
-	PTX_S_ST, PTX_S_BRA, PTX_S_NONE
-};
 
 static const struct {
 	const char *base;
@@ -59,11 +51,6 @@ static const char *const cmp_names[] = {
 static const char *const testp_names[] = {
 #define X(id, name) name,
 	PTX_TESTPS(X)
-#undef X
-};
-static const char *const sreg_names[] = {
-#define X(id, name) name,
-	PTX_SREGS(X)
 #undef X
 };
 
@@ -213,299 +200,9 @@ static const struct ptx_tok *cur(struct ptx_pstate *st)
 	return &st->t[st->pos];
 }
 
-static int want(struct ptx_pstate *st, const char *p)
+static int is_half_op(int op)
 {
-	if (ptx_tok_is(cur(st), p)) {
-		st->pos++;
-		return 0;
-	}
-	return ptx_perr(st, cur(st)->line, "expected '%s', found '%.*s'", p,
-			(int)cur(st)->len, cur(st)->s);
-}
-
-/* Declared register, or special register, named by t; 0 if none. */
-static int find_reg(struct ptx_pstate *st, const struct ptx_tok *t,
-		    uint32_t *slot)
-{
-	for (int i = st->nregs - 1; i >= 0; i--) {
-		const struct ptx_regdecl *d = &st->regs[i];
-		if (!d->count) {
-			if (t->len == d->len && !memcmp(t->s, d->name, d->len))
-				return *slot = d->base, 1;
-			continue;
-		}
-		if (t->len <= d->len || memcmp(t->s, d->name, d->len))
-			continue;
-		uint32_t k = d->len, v = 0;
-		if (t->s[k] == '0' && t->len > k + 1)
-			continue;
-		while (k < t->len && isdigit((unsigned char)t->s[k]) && v < d->count)
-			v = v * 10 + (uint32_t)(t->s[k++] - '0');
-		if (k == t->len && v < d->count)
-			return *slot = d->base + v, 1;
-	}
-	for (int i = 0; i < PTX_NSREGS; i++)
-		if (ptx_tok_is(t, sreg_names[i]))
-			return *slot = PTX_SLOT_SREG + (uint32_t)i, 1;
-	return 0;
-}
-
-/* A destination register (or `_`). */
-static int opd_dst(struct ptx_pstate *st, uint32_t *slot)
-{
-	const struct ptx_tok *t = cur(st);
-	if (ptx_tok_is(t, "_"))
-		*slot = PTX_SLOT_SINK;
-	else if (t->kind != PTX_TK_WORD || t->s[0] != '%' || !find_reg(st, t, slot))
-		return ptx_perr(st, t->line, "undeclared register '%.*s'",
-				(int)t->len, t->s);
-	else if (*slot < PTX_SLOT_FIRST)
-		return ptx_perr(st, t->line, "'%.*s' is read-only", (int)t->len, t->s);
-	st->pos++;
-	return 0;
-}
-
-/* Address of a .param/.local/module symbol as a constant slot. */
-static int sym_slot(struct ptx_pstate *st, const struct ptx_tok *t,
-		    uint32_t *slot)
-{
-	for (int i = st->nsyms - 1; i >= 0; i--) {
-		const struct ptx_sym *s = &st->syms[i];
-		if (s->len != t->len || memcmp(s->name, t->s, t->len))
-			continue;
-		if (ptx_new_slot(st, s->value, 64, slot))
-			return UB_RUNTIME;
-		if (s->space != 'l')
-			return 0;
-		struct ptx_func *f = st->f;
-		int cap = f->nrelocs;
-		if (ptx_grow(&f->relocs, &cap, f->nrelocs + 1, sizeof *f->relocs))
-			return ptx_perr(st, t->line, "out of memory");
-		f->relocs[f->nrelocs++] = (struct ptx_reloc){ *slot, s->value };
-		return 0;
-	}
-	return ptx_perr(st, t->line, "unknown symbol '%.*s'", (int)t->len, t->s);
-}
-
-/* A source: register, special register, immediate of type ty, symbol. */
-static int opd_src(struct ptx_pstate *st, int ty, uint32_t *slot)
-{
-	const struct ptx_tok *t = cur(st);
-	uint64_t v;
-	if (ptx_imm(st, ty, &v) == 0)
-		return ptx_new_slot(st, v, tyinfo[ty].bits, slot);
-	if (t->kind == PTX_TK_WORD && t->s[0] == '%') {
-		if (!find_reg(st, t, slot))
-			return ptx_perr(st, t->line, "undeclared register '%.*s'",
-					(int)t->len, t->s);
-		st->pos++;
-		return 0;
-	}
-	if (t->kind != PTX_TK_WORD)
-		return ptx_perr(st, t->line, "bad operand '%.*s'", (int)t->len, t->s);
-	st->pos++;
-	return sym_slot(st, t, slot);
-}
-
-/* A predicate source, optionally negated with '!' when neg is not NULL. */
-static int opd_pred(struct ptx_pstate *st, uint32_t *slot, int *neg)
-{
-	if (neg && (*neg = ptx_tok_is(cur(st), "!")))
-		st->pos++;
-	const struct ptx_tok *t = cur(st);
-	if (t->kind != PTX_TK_WORD || t->s[0] != '%' || !find_reg(st, t, slot))
-		return ptx_perr(st, t->line, "undeclared register '%.*s'",
-				(int)t->len, t->s);
-	st->pos++;
-	return 0;
-}
-
-/* [base], [base+off], [base+-off], [sym+off], [imm]. */
-static int opd_mem(struct ptx_pstate *st, uint32_t *base, int64_t *off)
-{
-	uint64_t v;
-	*off = 0;
-	if (want(st, "["))
-		return UB_RUNTIME;
-	if (ptx_imm(st, PTX_T_U64, &v) == 0) {
-		if (ptx_new_slot(st, v, 64, base))
-			return UB_RUNTIME;
-	} else if (opd_src(st, PTX_T_U64, base)) {
-		return UB_RUNTIME;
-	}
-	if (ptx_tok_is(cur(st), "+")) {
-		st->pos++;
-		if (ptx_imm(st, PTX_T_S64, &v) < 0)
-			return ptx_perr(st, cur(st)->line, "bad address offset");
-		*off = (int64_t)v;
-	}
-	return want(st, "]");
-}
-
-/* {r0, r1, ...}: destinations (dst) or sources of type ty. */
-static int opd_list(struct ptx_pstate *st, uint32_t *slots, int *n, int dst,
-		    int ty)
-{
-	*n = 0;
-	if (want(st, "{"))
-		return UB_RUNTIME;
-	do {
-		if (*n && want(st, ","))
-			return UB_RUNTIME;
-		if (*n == 4)
-			return ptx_perr(st, cur(st)->line, "vector too long");
-		if (dst ? opd_dst(st, &slots[*n]) : opd_src(st, ty, &slots[*n]))
-			return UB_RUNTIME;
-		++*n;
-	} while (!ptx_tok_is(cur(st), "}"));
-	st->pos++;
-	return 0;
-}
-
-/* d, then n sources of type ty. */
-static int opds_dn(struct ptx_pstate *st, struct ptx_insn *in, int n, int ty)
-{
-	if (opd_dst(st, &in->dst))
-		return UB_RUNTIME;
-	for (int i = 0; i < n; i++)
-		if (want(st, ",") || opd_src(st, ty, &in->src[i]))
-			return UB_RUNTIME;
-	return 0;
-}
-
-/* setp: p[|q], a, b[, [!]c] */
-static int opds_setp(struct ptx_pstate *st, struct ptx_insn *in, int ty)
-{
-	int neg = 0;
-	in->src[3] = PTX_SLOT_SINK;
-	if (opd_dst(st, &in->dst))
-		return UB_RUNTIME;
-	if (ptx_tok_is(cur(st), "|")) {
-		st->pos++;
-		if (opd_dst(st, &in->src[3]))
-			return UB_RUNTIME;
-	}
-	if (want(st, ",") || opd_src(st, ty, &in->src[0]) || want(st, ",") ||
-	    opd_src(st, ty, &in->src[1]))
-		return UB_RUNTIME;
-	if (in->aux != PTX_BOOL_NONE &&
-	    (want(st, ",") || opd_pred(st, &in->src[2], &neg)))
-		return UB_RUNTIME;
-	if (neg)
-		in->flags |= PTX_F_NEGC;
-	return 0;
-}
-
-/* ld: d or {d0, ..}, [a]   st: [a], b or {b0, ..}.  Data registers go to
- * dst, src[1..3]; the address base to src[0]. */
-static int opds_mem(struct ptx_pstate *st, struct ptx_insn *in, int ty, int ld)
-{
-	uint32_t v[4] = { 0 };
-	int n = 1;
-	if (!ld && (opd_mem(st, &in->src[0], &in->off) || want(st, ",")))
-		return UB_RUNTIME;
-	if (ptx_tok_is(cur(st), "{")) {
-		if (opd_list(st, v, &n, ld, ty))
-			return UB_RUNTIME;
-	} else if (ld ? opd_dst(st, &v[0]) : opd_src(st, ty, &v[0])) {
-		return UB_RUNTIME;
-	}
-	if (ld && (want(st, ",") || opd_mem(st, &in->src[0], &in->off)))
-		return UB_RUNTIME;
-	if (n != (in->aux ? in->aux : 1))
-		return ptx_perr(st, cur(st)->line, "vector length mismatch");
-	in->aux = (uint8_t)n;
-	in->dst = v[0];
-	for (int i = 1; i < n; i++)
-		in->src[i] = v[i];
-	if (ld) {
-		in->rbits = st->f->width[v[0]];
-		if ((in->flags & PTX_F_SIGNED) && in->rbits > in->bits)
-			in->flags |= PTX_F_SEXT;
-	}
-	return 0;
-}
-
-/* mov d, {a, b, ..} and mov {d0, d1, ..}, a. */
-static int opds_pack(struct ptx_pstate *st, struct ptx_insn *in, int pack)
-{
-	uint32_t v[4];
-	int n;
-	if (pack) {
-		if (opd_dst(st, &in->dst) || want(st, ",") ||
-		    opd_list(st, v, &n, 0, PTX_T_B64))
-			return UB_RUNTIME;
-		memcpy(in->src, v, sizeof v);
-	} else {
-		if (opd_list(st, v, &n, 1, 0) || want(st, ",") ||
-		    opd_src(st, PTX_T_B64, &in->src[0]))
-			return UB_RUNTIME;
-		in->dst = v[0];
-		for (int i = 1; i < n; i++)
-			in->src[i] = v[i];
-	}
-	if (n < 2 || in->bits % n)
-		return ptx_perr(st, cur(st)->line, "bad vector for mov");
-	in->aux = (uint8_t)n;
-	return 0;
-}
-
-/* Operands of shape sh; ty is the instruction's (first) type. */
-static int operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
-		    const struct mnem *m)
-{
-	int ty = m->ty[0], wide = ty + 1;   /* u16 -> u32, s32 -> s64 */
-	switch (sh) {
-	case PTX_S_A: case PTX_S_MOV: return opds_dn(st, in, 1, ty);
-	case PTX_S_AB: return opds_dn(st, in, 2, ty);
-	case PTX_S_ABC: return opds_dn(st, in, 3, ty);
-	case PTX_S_CNT: case PTX_S_TESTP: return opds_dn(st, in, 1, ty);
-	case PTX_S_WIDE: return opds_dn(st, in, 2, ty);
-	case PTX_S_WIDE3:
-		return opds_dn(st, in, 2, ty) || want(st, ",") ||
-		       opd_src(st, wide, &in->src[2]);
-	case PTX_S_SHIFT: case PTX_S_BFE: case PTX_S_BFI: {
-		int nt = sh == PTX_S_BFI ? 2 : 1, n = sh == PTX_S_SHIFT ? 2 :
-			 sh == PTX_S_BFE ? 3 : 4;
-		if (opd_dst(st, &in->dst))
-			return UB_RUNTIME;
-		for (int i = 0; i < n; i++)
-			if (want(st, ",") ||
-			    opd_src(st, i < nt ? ty : PTX_T_U32, &in->src[i]))
-				return UB_RUNTIME;
-		return 0;
-	}
-	case PTX_S_SETP: return opds_setp(st, in, ty);
-	case PTX_S_SELP:
-		return opds_dn(st, in, 2, ty) || want(st, ",") ||
-		       opd_pred(st, &in->src[2], NULL);
-	case PTX_S_SLCT:
-		return opds_dn(st, in, 2, ty) || want(st, ",") ||
-		       opd_src(st, m->ty[1], &in->src[2]);
-	case PTX_S_CVT:
-		if (opds_dn(st, in, 1, m->ty[1]))
-			return UB_RUNTIME;
-		/* PTX relaxed type rules: a narrow signed integer result is
-		 * sign-extended to a wider destination register. */
-		in->rbits = st->f->width[in->dst];
-		if ((in->flags & PTX_F_DSIGNED) && in->rbits > in->bits)
-			in->flags |= PTX_F_SEXT;
-		return 0;
-	case PTX_S_PACK: case PTX_S_UNPACK: return opds_pack(st, in, sh == PTX_S_PACK);
-	case PTX_S_LD: case PTX_S_ST: return opds_mem(st, in, ty, sh == PTX_S_LD);
-	case PTX_S_BRA: {
-		const struct ptx_tok *t = cur(st);
-		if (t->kind != PTX_TK_WORD)
-			return ptx_perr(st, t->line, "expected a label");
-		if (ptx_grow(&st->refs, &st->cap_refs, st->nrefs + 1, sizeof *st->refs))
-			return ptx_perr(st, t->line, "out of memory");
-		st->refs[st->nrefs++] = (struct ptx_labelref){ st->f->ncode,
-			t->line, t->s, t->len };
-		st->pos++;
-		return 0;
-	}
-	default: return 0;
-	}
+	return opdesc[op].types == PTX_TM_H;
 }
 
 /* Rounding rules of the float forms (PTX ISA, per instruction):
@@ -515,15 +212,19 @@ static int operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 static const char *check_rnd(struct ptx_insn *in, const struct mnem *m)
 {
 	int op = in->op, r = m->rnd;
-	int fl = opdesc[op].types == PTX_TM_F32 || opdesc[op].types == PTX_TM_F64;
-	int needs = op == PTX_FMA_F32 || op == PTX_FMA_F64 || op == PTX_DIV_F32 ||
+	int fl = opdesc[op].types == PTX_TM_F32 || opdesc[op].types == PTX_TM_F64 ||
+		 is_half_op(op);
+	int needs = op == PTX_FMA_F32 || op == PTX_FMA_F64 || op == PTX_FMA_H ||
+		    op == PTX_DIV_F32 ||
 		    op == PTX_DIV_F64 || op == PTX_RCP_F32 || op == PTX_RCP_F64 ||
 		    op == PTX_SQRT_F32 || op == PTX_SQRT_F64;
 	int optional = op == PTX_ADD_F32 || op == PTX_ADD_F64 || op == PTX_SUB_F32 ||
-		       op == PTX_SUB_F64 || op == PTX_MUL_F32 || op == PTX_MUL_F64;
+		       op == PTX_SUB_F64 || op == PTX_MUL_F32 || op == PTX_MUL_F64 ||
+		       op == PTX_ADD_H || op == PTX_SUB_H || op == PTX_MUL_H;
 	if (!fl)
 		return r ? "rounding modifier not allowed" : NULL;
-	if (r > PTX_RND_RP || (r && !needs && !optional))
+	if (r > PTX_RND_RP || (r && !needs && !optional) ||
+	    (r > PTX_RND_RN && is_half_op(op)))
 		return "rounding modifier not allowed";
 	if (!r && optional)
 		in->flags |= PTX_F_UNMARKED;
@@ -544,6 +245,9 @@ static const char *check_cvt(struct ptx_insn *in, const struct mnem *m)
 	int r = m->rnd, d = m->ty[0], s = m->ty[1];
 	if (m->nty != 2 || tyinfo[d].kind == 'P' || tyinfo[s].kind == 'P')
 		return "bad cvt types";
+	if (d == PTX_T_F16X2 || d == PTX_T_BF16X2 || s == PTX_T_F16X2 ||
+	    s == PTX_T_BF16X2)
+		return "packed cvt not supported";
 	in->dtype = (uint8_t)d;
 	in->aux = (uint8_t)s;
 	in->bits = tyinfo[d].bits;
@@ -571,8 +275,12 @@ static const char *check_cvt(struct ptx_insn *in, const struct mnem *m)
 static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 {
 	int ty = m->ty[0], op = in->op;
-	int fl = opdesc[op].types == PTX_TM_F32 || opdesc[op].types == PTX_TM_F64;
+	int fl = opdesc[op].types == PTX_TM_F32 || opdesc[op].types == PTX_TM_F64 ||
+		 is_half_op(op);
 	in->bits = tyinfo[ty].bits;
+	in->dtype = (uint8_t)ty;
+	if (op == PTX_SETP_H && in->bits != 16)
+		return "packed setp not supported";
 	in->flags |= (uint16_t)m->flags;
 	if (tyinfo[ty].kind == 'S')
 		in->flags |= PTX_F_SIGNED;
@@ -610,7 +318,7 @@ int ptx_decode_insn(struct ptx_pstate *st)
 	int neg = 0;
 	if (ptx_tok_is(t, "@")) {
 		st->pos++;
-		if (opd_pred(st, &in.guard, &neg))
+		if (ptx_opd_pred(st, &in.guard, &neg))
 			return UB_RUNTIME;
 		in.gneg = (uint8_t)neg;
 	}
@@ -629,7 +337,8 @@ int ptx_decode_insn(struct ptx_pstate *st)
 	if (why)
 		return ptx_perr(st, line, "unsupported instruction '%.*s': %s",
 				(int)mt->len, mt->s, why);
-	if (operands(st, &in, opdesc[op].shape, &m) || want(st, ";"))
+	if (ptx_operands(st, &in, opdesc[op].shape, m.ty) ||
+	    ptx_expect(st, ";"))
 		return UB_RUNTIME;
 	return ptx_emit(st, &in, line, mt);
 }

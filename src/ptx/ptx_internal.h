@@ -65,6 +65,19 @@ enum {
 	PTX_SLOT_FIRST = 2 + PTX_NSREGS      /* first declared register */
 };
 
+/* Operand layouts (ptx_ops.h's last column), parsed by ptx_operand.c:
+ * A d,a  AB d,a,b  ABC d,a,b,c  CNT d(u32),a  WIDE d(2n),a,b
+ * WIDE3 d(2n),a,b,c(2n)  SHIFT d,a,b(u32)  BFE d,a,b(u32),c(u32)
+ * BFI d,a,b,c(u32),d(u32)  SETP p[|q],a,b[,[!]c]  SELP d,a,b,c(pred)
+ * SLCT d,a,b,c(2nd type)  TESTP p,a  MOV d,a  PACK d,{a,..}  UNPACK {d,..},a
+ * CVT d,a(2nd type)  LD d|{d,..},[a+off]  ST [a+off],b|{b,..}  BRA label */
+enum ptx_shape {
+	PTX_S_A, PTX_S_AB, PTX_S_ABC, PTX_S_CNT, PTX_S_WIDE, PTX_S_WIDE3,
+	PTX_S_SHIFT, PTX_S_BFE, PTX_S_BFI, PTX_S_SETP, PTX_S_SELP, PTX_S_SLCT,
+	PTX_S_TESTP, PTX_S_MOV, PTX_S_PACK, PTX_S_UNPACK, PTX_S_CVT, PTX_S_LD,
+	PTX_S_ST, PTX_S_BRA, PTX_S_NONE
+};
+
 /* Instruction flags. */
 enum {
 	PTX_F_FTZ = 1 << 0,      /* .ftz */
@@ -155,6 +168,26 @@ float ptx_f32_approx(int op, float a, float b, int ftz);
  * ptx_type), with the rounding, FTZ and saturation of `in`. */
 uint64_t ptx_cvt(const struct ptx_insn *in, uint64_t a);
 
+/* Binary formats and exact values (ptx_cvt.c), for cvt and the 16-bit
+ * float arithmetic of ptx_half.c. */
+struct ptx_fmt {
+	int p, emin, emax, bits;   /* precision (hidden bit included) */
+};
+struct ptx_val {                   /* (-1)^sign * mag * 2^exp */
+	int cls, sign, exp;        /* cls: 0 zero, 1 finite, 2 inf, 3 NaN */
+	uint64_t mag;
+};
+const struct ptx_fmt *ptx_fmt_of(int ty);   /* f16, bf16 (x2 too), f32, f64 */
+struct ptx_val ptx_decode(const struct ptx_fmt *f, uint64_t bits);
+/* Rounds v once to format f (PTX_RND_RN..RP); NaN gives the canonical NaN
+ * of the format (all ones but the sign). */
+uint64_t ptx_round(const struct ptx_fmt *f, struct ptx_val v, int rnd);
+double ptx_val_double(struct ptx_val v);   /* exact for v of <= 53 bits */
+/* f16/bf16 (and x2) arithmetic, min/max/neg/abs, and values (ptx_half.c). */
+uint64_t ptx_half_op(const struct ptx_insn *in, uint64_t a, uint64_t b,
+		     uint64_t c);
+double ptx_half_value(const struct ptx_insn *in, uint64_t a);
+
 /* Lexer (ptx_lex.c). */
 enum ptx_tok_kind { PTX_TK_END, PTX_TK_WORD, PTX_TK_STRING, PTX_TK_PUNCT };
 struct ptx_tok {
@@ -226,6 +259,14 @@ int ptx_type_kind(int ty);   /* 'B' 'U' 'S' 'F' 'H' 'P' (ptx_ops.h) */
 /* Appends *in to the function's code, with its line and mnemonic. */
 int ptx_emit(struct ptx_pstate *st, const struct ptx_insn *in,
 	     uint32_t line, const struct ptx_tok *mnem);
+/* The operands of shape `sh` (enum ptx_shape) into in; types[0..1] are
+ * the instruction's types (ptx_operand.c). */
+int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
+		 const int *types);
+/* A predicate register, negated with '!' when neg is not NULL. */
+int ptx_opd_pred(struct ptx_pstate *st, uint32_t *slot, int *neg);
+/* Consumes the token p or fails with "expected 'p', found '...'". */
+int ptx_expect(struct ptx_pstate *st, const char *p);
 /* Decodes one instruction statement starting at st->pos (after an
  * optional guard), appending it to st->f->code. */
 int ptx_decode_insn(struct ptx_pstate *st);

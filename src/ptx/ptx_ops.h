@@ -33,8 +33,8 @@
 	X(S64, "s64", 64, S)          \
 	X(F16, "f16", 16, H)          \
 	X(BF16, "bf16", 16, H)        \
-	X(F16X2, "f16x2", 32, B)      \
-	X(BF16X2, "bf16x2", 32, B)    \
+	X(F16X2, "f16x2", 32, H)      \
+	X(BF16X2, "bf16x2", 32, H)    \
 	X(F32, "f32", 32, F)          \
 	X(F64, "f64", 64, F)
 
@@ -78,7 +78,8 @@
  * Variants: _ none, LO HI WIDE (integer mul/mad), APPROX FULL (float),
  * PARAM GLOBAL LOCAL GENERIC (state space of ld/st; .const and no space
  * are GENERIC), II IF FI FF (cvt: integer/float destination.source).
- * Types: INT = b/u/s 8-64, BITS = INT + pred, ANY = every type.
+ * Types: INT = b/u/s 8-64, BITS = INT + pred, H = f16, bf16, f16x2,
+ * bf16x2, ANY = every type.
  * Shapes name the operand layout (see ptx_insn.c). */
 #define PTX_OPS(X)                                                          \
 	/* --- [int] integer arithmetic; .s/.u/.b 16, 32, 64 bits --- */    \
@@ -162,6 +163,18 @@
 	X(COPYSIGN_F64, "copysign", _, F64, AB) /* as COPYSIGN_F32 */       \
 	X(TESTP_F32, "testp", _, F32, TESTP) /* p = a is finite/infinite/... */ \
 	X(TESTP_F64, "testp", _, F64, TESTP) /* as TESTP_F32 */             \
+	/* --- 9.7.4 half precision: f16, bf16, and x2 (per 16-bit half); \
+	 * exact a*b+c rounded once (ptx_half.c) --- */                     \
+	X(ADD_H, "add", _, H, AB)        /* d = RN(a + b); FTZ (f16), .sat. \
+					    No modifier: may be fused (HFMA2) */ \
+	X(SUB_H, "sub", _, H, AB)        /* d = RN(a - b) */                \
+	X(MUL_H, "mul", _, H, AB)        /* d = RN(a * b) */                \
+	X(FMA_H, "fma", _, H, ABC)       /* d = RN(a * b + c), one rounding */ \
+	X(NEG_H, "neg", _, H, A)         /* d = -a */                       \
+	X(ABS_H, "abs", _, H, A)         /* d = |a| */                      \
+	X(MIN_H, "min", _, H, AB)        /* as MIN_F32 */                   \
+	X(MAX_H, "max", _, H, AB)        /* as MAX_F32 */                   \
+	X(SETP_H, "setp", _, H, SETP)    /* as SETP_F32 (scalar f16, bf16) */ \
 	/* --- [data] moves, conversions, memory --- */                     \
 	X(MOV, "mov", _, ANY, MOV)       /* d = a (register, immediate,     \
 					    special register, symbol address); \
