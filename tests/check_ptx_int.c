@@ -110,6 +110,16 @@ static const struct ptx_case int_logic[] = {
 	{ "mov.b64 {%x3, %x4}, %y0", 0x2222222211111111, 0, 0, 'x', 0x11111111, 0, 0 },
 	{ "mov.b32 {%h4, %h3}, %x0", 0xbbbbaaaa, 0, 0, 'h', 0xbbbb, 0, 0 },
 	{ "mov.u32 %x3, %laneid", 0, 0, 0, 'x', 0, 0, 0 },
+	/* ld: vectors (element i at address + i * size, little endian); .s8
+	 * and .s16 sign-extend to the register's width, .u8 zero-extends
+	 * (PTX relaxed type rules for ld destinations). */
+	{ "ld.global.v2.b32 {%x3, %x4}, [%a0]", 0x2222222211111111, 0, 0, 'x',
+	  0x11111111, 0, 0 },
+	{ "ld.global.v2.b32 {%x4, %x3}, [%a0+8]", 0, 0x2222222211111111, 0, 'x',
+	  0x22222222, 0, 0 },
+	{ "ld.global.s8 %x3, [%a0]", 0x80, 0, 0, 'x', 0xffffff80, 0, 0 },
+	{ "ld.global.u8 %x3, [%a0]", 0x80, 0, 0, 'x', 0x80, 0, 0 },
+	{ "ld.global.s16 %y3, [%a0+8]", 0, 0x8000, 0, 'y', 0xffffffffffff8000, 0, 0 },
 	{ "mov.u32 %x3, %ntid.x", 0, 0, 0, 'x', 1, 0, 0 },
 };
 

@@ -7,7 +7,16 @@
  * semantics: IEEE-exact instructions bit for bit (as on the GPU, NaN results
  * canonical 0x7fffffff), approximate instructions (div.approx, div.full,
  * rcp/ex2/... .approx) modelled within their documented error and reported
- * in ptx_run_info.approx_mask. */
+ * in ptx_run_info.approx_mask.  Float mul/add/sub without a rounding
+ * modifier run as .rn and are counted in ptx_run_info.unmarked_fp, since
+ * ptxas may fuse them into an FMA on the GPU.
+ *
+ * Supported: the PTX that NVRTC/nvcc emit for elementwise kernels (see
+ * ptx_ops.h for every instruction form): integer, f16/bf16/f32/f64
+ * arithmetic, setp/selp, cvt between all widths, ld/st .global .local
+ * .param .const and generic, module .global/.const tables, bra/ret/exit.
+ * Not supported (a clear error at parse time): calls, .shared memory and
+ * barriers, atomics, warp shuffles, textures. */
 #ifndef UB_PTX_H
 #define UB_PTX_H
 

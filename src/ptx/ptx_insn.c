@@ -284,9 +284,10 @@ static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 	in->flags |= (uint16_t)m->flags;
 	if (tyinfo[ty].kind == 'S')
 		in->flags |= PTX_F_SIGNED;
-	if ((m->flags & PTX_F_FTZ) && !fl && opdesc[op].shape != PTX_S_CVT)
+	int f64 = opdesc[op].types == PTX_TM_F64;   /* f64: no .ftz, no .sat */
+	if ((m->flags & PTX_F_FTZ) && (!fl || f64) && opdesc[op].shape != PTX_S_CVT)
 		return ".ftz not allowed";
-	if ((m->flags & PTX_F_SAT) && !fl && opdesc[op].shape != PTX_S_CVT)
+	if ((m->flags & PTX_F_SAT) && (!fl || f64) && opdesc[op].shape != PTX_S_CVT)
 		return ".sat not supported";
 	if ((m->flags & PTX_F_NAN) && op != PTX_MIN_F32 && op != PTX_MAX_F32 &&
 	    op != PTX_MIN_F64 && op != PTX_MAX_F64)
