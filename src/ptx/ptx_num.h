@@ -81,9 +81,12 @@ static inline double ptx_sat64(double x)
 	return x > 1.0 ? 1.0 : x;
 }
 
-/* The register bits of an f32 result: .ftz flush (the result judged tiny
- * after rounding, as the rounded value is what we flush; the ISA does not
- * say which, to verify on a GPU), .sat, then NaN made canonical. */
+/* The register bits of an f32 result: .ftz, .sat, then NaN made
+ * canonical.  .ftz flushes a result whose ROUNDED value (rounded as IEEE
+ * does, to the subnormal grid) is below 2^-126, so an exact value just
+ * below 2^-126 that rounds up to 2^-126 is kept: tininess judged after
+ * rounding.  The ISA does not say which (reference/cuda-accuracy.md);
+ * this is an assumption to verify on a GPU. */
 static inline uint64_t ptx_res32(float r, unsigned flags)
 {
 	if (flags & PTX_F_FTZ)
