@@ -1,8 +1,150 @@
-/* check_ptx.c — unit tests of the ptx module (to be written). */
-#include "suites.h"
+/* check_ptx.c — the ptx suite: the one-instruction kernel harness used by
+ * check_ptx_fp.c and check_ptx_int.c, parse errors, memory checks and the
+ * instruction budget.  Expected values are stated with their source next
+ * to each table. */
+#include "check_ptx.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char harness_head[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+	"\t.reg .pred %p<5>;\n\t.reg .pred %q<5>;\n\t.reg .b16 %h<5>;\n"
+	"\t.reg .b32 %x<5>;\n\t.reg .b64 %y<5>;\n\t.reg .b64 %a<2>;\n"
+	"\tld.param.u64 %a0, [pin];\n\tld.param.u64 %a1, [pout];\n"
+	"\tld.global.b64 %y0, [%a0];\n\tld.global.b64 %y1, [%a0+8];\n"
+	"\tld.global.b64 %y2, [%a0+16];\n\tld.global.b32 %x0, [%a0];\n"
+	"\tld.global.b32 %x1, [%a0+8];\n\tld.global.b32 %x2, [%a0+16];\n"
+	"\tld.global.b16 %h0, [%a0];\n\tld.global.b16 %h1, [%a0+8];\n"
+	"\tld.global.b16 %h2, [%a0+16];\n\tsetp.ne.b64 %p0, %y0, 0;\n"
+	"\tsetp.ne.b64 %p1, %y1, 0;\n\tsetp.ne.b64 %p2, %y2, 0;\n"
+	"\tmov.b64 %y3, 0;\n\tmov.b32 %x3, 0;\n\tmov.b16 %h3, 0;\n"
+	"\tmov.pred %p3, 0;\n\tmov.pred %q3, 0;\n";
+static const char harness_tail[] =
+	";\n\tst.global.b64 [%a1], %y3;\n\tst.global.b32 [%a1+8], %x3;\n"
+	"\tst.global.b16 [%a1+16], %h3;\n\tselp.b32 %x4, 1, 0, %p3;\n"
+	"\tst.global.b32 [%a1+24], %x4;\n\tselp.b32 %x4, 1, 0, %q3;\n"
+	"\tst.global.b32 [%a1+28], %x4;\n\tret;\n}\n";
+
+/* Distance between two f32 encodings in ulps (ordered integers). */
+static uint64_t ulp_dist32(uint32_t a, uint32_t b)
+{
+	int64_t ia = a >> 31 ? -(int64_t)(a & 0x7fffffff) : (int64_t)a;
+	int64_t ib = b >> 31 ? -(int64_t)(b & 0x7fffffff) : (int64_t)b;
+	return (uint64_t)(ia > ib ? ia - ib : ib - ia);
+}
+
+void ptx_check_case(const struct ptx_case *k)
+{
+	char src[4096];
+	struct ub_error err;
+	struct ptx_module *m;
+	snprintf(src, sizeof src, "%s\t%s%s", harness_head, k->insn, harness_tail);
+	int rc = ptx_parse(src, &m, &err);
+	ck_assert_msg(rc == 0, "%s: parse failed: %s", k->insn, err.msg);
+	uint64_t in[3] = { k->a, k->b, k->c };
+	unsigned char out[32] = { 0 };
+	struct ptx_buffer bufs[2] = { { in, sizeof in, 0 }, { out, sizeof out, 1 } };
+	uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, args, 2, bufs, 2, 0 };
+	struct ptx_run_info info;
+	rc = ptx_run(m, "k", &l, &info, &err);
+	ptx_free(m);
+	ck_assert_msg(rc == 0, "%s: run failed: %s", k->insn, err.msg);
+	uint64_t y = 0, got;
+	uint32_t x = 0, p = 0, q = 0;
+	uint16_t h = 0;
+	memcpy(&y, out, 8), memcpy(&x, out + 8, 4), memcpy(&h, out + 16, 2);
+	memcpy(&p, out + 24, 4), memcpy(&q, out + 28, 4);
+	switch (k->out) {
+	case 'x': got = x; break;
+	case 'y': got = y; break;
+	case 'h': got = h; break;
+	case 'p': got = p; break;
+	default: got = q; break;
+	}
+	int ok = k->ulps ? ulp_dist32((uint32_t)got, (uint32_t)k->want) <= k->ulps
+			 : got == k->want;
+	ck_assert_msg(ok, "%s (a=0x%" PRIx64 " b=0x%" PRIx64 " c=0x%" PRIx64
+		      "): got 0x%" PRIx64 ", want 0x%" PRIx64 " (%u ulps)",
+		      k->insn, k->a, k->b, k->c, got, k->want, k->ulps);
+	ck_assert_msg(info.approx_mask == k->mask, "%s: approx_mask 0x%" PRIx64
+		      ", want 0x%" PRIx64, k->insn, info.approx_mask, k->mask);
+}
+
+char *ptx_read_data(const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/tests/data/ptx/%s", SRCDIR, name);
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *s = malloc((size_t)n + 1);
+	ck_assert(s != NULL);
+	ck_assert(fread(s, 1, (size_t)n, f) == (size_t)n);
+	s[n] = 0;
+	fclose(f);
+	return s;
+}
+
+/* Parse errors: each PTX text and a part its one-line message must hold. */
+static const struct {
+	const char *ptx, *msg;
+} bad_ptx[] = {
+	{ ".version 9.0\n.target sm_90\n.entry k()\n{\n.reg .b32 %r<2>;\n"
+	  "frobnicate.b32 %r0, %r1;\n}\n",
+	  "ptx:6: unsupported instruction 'frobnicate.b32'" },
+	{ ".entry k()\n{\n.reg .f32 %f<2>;\nadd.rn.f32 %f0, %f1, %f2;\n}\n",
+	  "ptx:4: undeclared register '%f2'" },
+	{ ".entry k()\n{\n.reg .pred %p<2>;\n@%p0 bra $L__nowhere;\nret;\n}\n",
+	  "ptx:4: unknown label '$L__nowhere'" },
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\natom.global.add.u32 %r0, [%r1], 1;\n}\n",
+	  "ptx:4: unsupported instruction 'atom.global.add.u32'" },
+	{ ".entry k()\n{\n.reg .f32 %f<2>;\ndiv.f32 %f0, %f1, %f1;\n}\n",
+	  "ptx:4: unsupported instruction 'div.f32': needs a rounding modifier" },
+	{ ".entry k()\n{\n.reg .f64 %d<2>;\nadd.rn.ftz.f64 %d0, %d1, %d1;\n}\n",
+	  "ptx:4: unsupported instruction 'add.rn.ftz.f64': .ftz not allowed" },
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\nadd.sat.s32 %r0, %r1, %r1;\n}\n",
+	  "unsupported instruction 'add.sat.s32': .sat not supported" },
+	{ ".entry k()\n{\n.reg .f32 %f<2>;\nadd.rni.f32 %f0, %f1, %f1;\n}\n",
+	  "unsupported instruction 'add.rni.f32': rounding modifier not allowed" },
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %r0, %clock;\n}\n",
+	  "ptx:4: undeclared register '%clock'" },
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %tid.x, %r0;\n}\n",
+	  "ptx:4: '%tid.x' is read-only" },
+	{ ".entry k()\n{\n.shared .b8 s[16];\nret;\n}\n",
+	  "ptx:3: .shared memory is not supported" },
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r0, %r1, 1\n}\n",
+	  "ptx:5: expected ';', found '}'" },
+	{ ".entry k()\n{\n/* open comment\nret;\n}\n", "ptx:3: unterminated comment" },
+};
+
+START_TEST(parse_errors)
+{
+	struct ub_error err = { "" };
+	struct ptx_module *m = NULL;
+	int rc = ptx_parse(bad_ptx[_i].ptx, &m, &err);
+	ck_assert_int_eq(rc, UB_RUNTIME);
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(err.msg, bad_ptx[_i].msg) != NULL,
+		      "message '%s' lacks '%s'", err.msg, bad_ptx[_i].msg);
+}
+END_TEST
 
 Suite *ub_ptx_suite(void)
 {
 	Suite *s = suite_create("ptx");
+	TCase *tc = tcase_create("parse_errors");
+	tcase_add_loop_test(tc, parse_errors, 0,
+			    (int)(sizeof bad_ptx / sizeof *bad_ptx));
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, ptx_fp_tcase());
+	suite_add_tcase(s, ptx_int_tcase());
+	suite_add_tcase(s, ptx_kernel_tcase());
 	return s;
 }

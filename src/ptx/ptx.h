@@ -7,7 +7,16 @@
  * semantics: IEEE-exact instructions bit for bit (as on the GPU, NaN results
  * canonical 0x7fffffff), approximate instructions (div.approx, div.full,
  * rcp/ex2/... .approx) modelled within their documented error and reported
- * in ptx_run_info.approx_mask. */
+ * in ptx_run_info.approx_mask.  Float mul/add/sub without a rounding
+ * modifier run as .rn and are counted in ptx_run_info.unmarked_fp, since
+ * ptxas may fuse them into an FMA on the GPU.
+ *
+ * Supported: the PTX that NVRTC/nvcc emit for elementwise kernels (see
+ * ptx_ops.h for every instruction form): integer, f16/bf16/f32/f64
+ * arithmetic, setp/selp, cvt between all widths, ld/st .global .local
+ * .param .const and generic, module .global/.const tables, bra/ret/exit.
+ * Not supported (a clear error at parse time): calls, .shared memory and
+ * barriers, atomics, warp shuffles, textures. */
 #ifndef UB_PTX_H
 #define UB_PTX_H
 
@@ -41,6 +50,8 @@ struct ptx_launch {
 	int nargs;
 	const struct ptx_buffer *bufs;
 	int nbufs;
+	uint64_t budget;      /* instructions one thread may run before the
+				 run stops with an error; 0: 2^28 */
 };
 
 /* Approximate instructions, declared once: X(ID, ptx name).  A run sets
@@ -68,6 +79,9 @@ const char *ptx_approx_name(int kind);
 struct ptx_run_info {
 	uint64_t approx_mask;  /* bit k: approximate kind k was executed */
 	uint64_t insns;        /* instructions executed, all threads */
+	uint64_t unmarked_fp;  /* f16/bf16/f32/f64 mul, add, sub executed without a
+				  rounding modifier: ptxas may fuse such a
+				  pair into an FMA, so a GPU may differ */
 };
 
 /* Runs kernel `entry` over the whole grid, one thread after another.

@@ -1,1 +1,106 @@
-/* ptx_float.c — (to be written) */
+/* ptx_float.c — float arithmetic in the directed rounding modes, and the
+ * models of the approximate instructions.
+ *
+ * Directed modes (.rz/.rm/.rp): the host computes the same IEEE operation
+ * in that mode (fesetround), which is exact by IEEE 754: one correctly
+ * rounded result, no error of our own.  Operands pass through volatile
+ * variables so the compiler can neither fold nor move the operation across
+ * the mode switch (GCC's -frounding-math alone does not promise that).
+ * The caller's mode is always round-to-nearest again on return.
+ *
+ * Approximate instructions (div.approx, div.full, rcp/sqrt/rsqrt/ex2/lg2/
+ * sin/cos/tanh .approx) run on the GPU's special function unit, whose
+ * output bits are not documented.  What we compute is a MODEL, not the
+ * GPU's bits: the correctly rounded (or nearly: computed in double, then
+ * rounded to float) value of the same math, which lies within the
+ * documented error of the instruction.  Every run that executes one says
+ * so in ptx_run_info.approx_mask. */
+#include "ptx_num.h"
+
+#include <fenv.h>
+
+static const int fe_mode[] = {
+	[PTX_RND_RN] = FE_TONEAREST, [PTX_RND_RZ] = FE_TOWARDZERO,
+	[PTX_RND_RM] = FE_DOWNWARD, [PTX_RND_RP] = FE_UPWARD
+};
+
+float ptx_f32_rnd(int fop, int rnd, float a, float b, float c)
+{
+	volatile float va = a, vb = b, vc = c, vr = 0.0f;
+	fesetround(fe_mode[rnd]);
+	switch (fop) {
+	case PTX_FOP_ADD: vr = va + vb; break;
+	case PTX_FOP_SUB: vr = va - vb; break;
+	case PTX_FOP_MUL: vr = va * vb; break;
+	case PTX_FOP_FMA: vr = fmaf(va, vb, vc); break;
+	case PTX_FOP_DIV: vr = va / vb; break;
+	case PTX_FOP_RCP: vr = 1.0f / va; break;
+	case PTX_FOP_SQRT: vr = sqrtf(va); break;
+	}
+	fesetround(FE_TONEAREST);
+	return vr;
+}
+
+double ptx_f64_rnd(int fop, int rnd, double a, double b, double c)
+{
+	volatile double va = a, vb = b, vc = c, vr = 0.0;
+	fesetround(fe_mode[rnd]);
+	switch (fop) {
+	case PTX_FOP_ADD: vr = va + vb; break;
+	case PTX_FOP_SUB: vr = va - vb; break;
+	case PTX_FOP_MUL: vr = va * vb; break;
+	case PTX_FOP_FMA: vr = fma(va, vb, vc); break;
+	case PTX_FOP_DIV: vr = va / vb; break;
+	case PTX_FOP_RCP: vr = 1.0 / va; break;
+	case PTX_FOP_SQRT: vr = sqrt(va); break;
+	}
+	fesetround(FE_TONEAREST);
+	return vr;
+}
+
+/* div.approx.f32 (PTX ISA [fp] div): "a * (1/b)", max 2 ulp for |b| in
+ * [2^-126, 2^126]; for 2^126 < |b| < 2^128 the result is 0 (NaN if a is
+ * infinite).  Model: RN(a * RN(1/b)), each flushed with .ftz; the zero
+ * gets the sign of a*b (the ISA says only "0"). */
+static float div_approx(float a, float b, int ftz)
+{
+	float ab = fabsf(b);
+	if (ab > 0x1p126f && ab < INFINITY) {
+		if (isinf(a) || a != a)
+			return NAN;
+		return signbit(a) != signbit(b) ? -0.0f : 0.0f;
+	}
+	float r = 1.0f / b;
+	if (ftz)
+		r = ptx_ftz32(r);
+	return a * r;
+}
+
+float ptx_f32_approx(int op, float a, float b, int ftz)
+{
+	float r;
+	if (ftz) {
+		a = ptx_ftz32(a);
+		b = ptx_ftz32(b);
+	}
+	switch (op) {
+	case PTX_DIV_APPROX_F32: r = div_approx(a, b, ftz); break;
+	/* div.full.f32: 2 ulp documented; model: the IEEE quotient. */
+	case PTX_DIV_FULL_F32: r = a / b; break;
+	/* rcp.approx.f32: 1 ulp documented. */
+	case PTX_RCP_APPROX_F32: r = 1.0f / a; break;
+	/* sqrt.approx.f32: 2^-23 relative documented. */
+	case PTX_SQRT_APPROX_F32: r = sqrtf(a); break;
+	/* rsqrt.approx.f32: 2^-22.9 relative; rsqrt(-0) = -inf. */
+	case PTX_RSQRT_APPROX_F32: r = (float)(1.0 / sqrt((double)a)); break;
+	/* ex2.approx.f32: 2 ulp; lg2.approx.f32: 2^-22 abs/rel. */
+	case PTX_EX2_APPROX_F32: r = (float)exp2((double)a); break;
+	case PTX_LG2_APPROX_F32: r = (float)log2((double)a); break;
+	/* sin/cos.approx.f32: 2^-20.5 absolute on [-2pi, 2pi]. */
+	case PTX_SIN_APPROX_F32: r = (float)sin((double)a); break;
+	case PTX_COS_APPROX_F32: r = (float)cos((double)a); break;
+	/* tanh.approx.f32: 2^-11 relative (sm_75 and later). */
+	default: r = (float)tanh((double)a); break;
+	}
+	return ftz ? ptx_ftz32(r) : r;
+}

@@ -1,3 +1,274 @@
+/* ptx_internal.h — the decoded form of a PTX module, shared by the parser
+ * (ptx_lex.c, ptx_parse.c, ptx_insn.c) and the interpreter (ptx_exec.c,
+ * ptx_float.c).
+ *
+ * Every operand of a decoded instruction is a slot index into one uint64_t
+ * register file per thread: slot 0 holds the constant 1 (the guard of an
+ * unguarded instruction), then come the special registers (%tid.x, ...),
+ * a sink for `_`, and, in declaration order, the declared registers and
+ * the immediates (constants whose value never changes).  A value of n bits
+ * sits in the low n bits of its slot; predicates are 0 or 1. */
 #ifndef UB_PTX_INTERNAL_H
 #define UB_PTX_INTERNAL_H
+
+#include "ptx.h"
+#include "ptx_ops.h"
+
+#include <stdint.h>
+
+enum ptx_op {
+#define X(id, base, var, types, shape) PTX_##id,
+	PTX_OPS(X)
+#undef X
+	PTX_NOPS
+};
+
+enum ptx_type {
+#define X(id, name, bits, kind) PTX_T_##id,
+	PTX_TYPES(X)
+#undef X
+	PTX_NTYPES
+};
+
+enum ptx_rnd {
+	PTX_RND_NONE,
+#define X(id, name) PTX_RND_##id,
+	PTX_RNDS(X)
+#undef X
+};
+
+enum ptx_cmp {
+#define X(id, name) PTX_CMP_##id,
+	PTX_CMPS(X)
+#undef X
+	PTX_NCMPS
+};
+
+enum ptx_testp {
+#define X(id, name) PTX_TP_##id,
+	PTX_TESTPS(X)
+#undef X
+};
+
+enum ptx_sreg {
+#define X(id, name) PTX_SR_##id,
+	PTX_SREGS(X)
+#undef X
+	PTX_NSREGS
+};
+
+/* Fixed slots. */
+enum {
+	PTX_SLOT_TRUE = 0,                   /* constant 1 */
+	PTX_SLOT_SREG = 1,                   /* PTX_NSREGS special registers */
+	PTX_SLOT_SINK = 1 + PTX_NSREGS,      /* `_`: written, never read */
+	PTX_SLOT_FIRST = 2 + PTX_NSREGS      /* first declared register */
+};
+
+/* Operand layouts (ptx_ops.h's last column), parsed by ptx_operand.c:
+ * A d,a  AB d,a,b  ABC d,a,b,c  CNT d(u32),a  WIDE d(2n),a,b
+ * WIDE3 d(2n),a,b,c(2n)  SHIFT d,a,b(u32)  BFE d,a,b(u32),c(u32)
+ * BFI d,a,b,c(u32),d(u32)  SETP p[|q],a,b[,[!]c]  SELP d,a,b,c(pred)
+ * SLCT d,a,b,c(2nd type)  TESTP p,a  MOV d,a  PACK d,{a,..}  UNPACK {d,..},a
+ * CVT d,a(2nd type)  LD d|{d,..},[a+off]  ST [a+off],b|{b,..}  BRA label */
+enum ptx_shape {
+	PTX_S_A, PTX_S_AB, PTX_S_ABC, PTX_S_CNT, PTX_S_WIDE, PTX_S_WIDE3,
+	PTX_S_SHIFT, PTX_S_BFE, PTX_S_BFI, PTX_S_SETP, PTX_S_SELP, PTX_S_SLCT,
+	PTX_S_TESTP, PTX_S_MOV, PTX_S_PACK, PTX_S_UNPACK, PTX_S_CVT, PTX_S_LD,
+	PTX_S_ST, PTX_S_BRA, PTX_S_NONE
+};
+
+/* Instruction flags. */
+enum {
+	PTX_F_FTZ = 1 << 0,      /* .ftz */
+	PTX_F_SAT = 1 << 1,      /* .sat */
+	PTX_F_SIGNED = 1 << 2,   /* .s type (integer ops, cvt source) */
+	PTX_F_UNMARKED = 1 << 3, /* float mul/add/sub without rounding modifier */
+	PTX_F_NAN = 1 << 4,      /* min/max .NaN */
+	PTX_F_DSIGNED = 1 << 5,  /* cvt: signed integer destination */
+	PTX_F_NEGC = 1 << 6,     /* setp: the combining predicate is !c */
+	PTX_F_SRC_F32 = 1 << 7,  /* slct: c is .f32 */
+	PTX_F_SEXT = 1 << 8      /* ld, cvt: a narrow signed result is
+				    sign-extended to the register width */
+};
+
+/* setp combining operation (aux field). */
+enum { PTX_BOOL_NONE, PTX_BOOL_AND, PTX_BOOL_OR, PTX_BOOL_XOR };
+
+struct ptx_insn {
+	uint16_t op;       /* enum ptx_op */
+	uint16_t flags;    /* PTX_F_* */
+	uint8_t rnd;       /* enum ptx_rnd (float ops: never NONE) */
+	uint8_t bits;      /* operand width; cvt/ld: destination width */
+	uint8_t sbits;     /* cvt: source width */
+	uint8_t cmp;       /* setp: enum ptx_cmp; testp: enum ptx_testp */
+	uint8_t aux;       /* setp: PTX_BOOL_*; cvt: source type; ld/st: vector length */
+	uint8_t dtype;     /* cvt: destination type (enum ptx_type) */
+	uint8_t gneg;      /* guard: 1 runs when the predicate is 0 (@!p) */
+	uint8_t rbits;     /* ld, cvt: width of the destination register */
+	uint32_t guard;    /* slot of the guard predicate */
+	uint32_t dst;      /* slot of d (setp: p) */
+	uint32_t src[4];   /* slots of a, b, c, d; setp: a, b, c, q;
+			      ld vector: further destinations */
+	int64_t off;       /* ld/st: address offset; bra: target index */
+};
+
+/* A kernel parameter in the param buffer. */
+struct ptx_param {
+	char *name;
+	uint32_t offset, size;   /* bytes */
+};
+
+/* A module-level .global or .const array (read-only for the kernel). */
+struct ptx_var {
+	char *name;
+	unsigned char *data;
+	size_t size;
+};
+
+/* A constant slot whose value is an address in the thread's local buffer,
+ * patched when a run knows where that buffer is. */
+struct ptx_reloc {
+	uint32_t slot;
+	uint64_t offset;
+};
+
+struct ptx_func {
+	char *name;
+	struct ptx_param *params;
+	int nparams;
+	uint32_t param_size;
+	struct ptx_insn *code;
+	uint32_t ncode;
+	uint32_t *lines;         /* source line of each instruction */
+	char **text;             /* mnemonic of each instruction (messages) */
+	uint32_t nslots;
+	uint64_t *init;          /* initial value of every slot */
+	uint8_t *width;          /* declared width of every slot, in bits */
+	struct ptx_reloc *relocs;
+	int nrelocs;
+	size_t local_size;       /* bytes of .local per thread */
+};
+
+struct ptx_module {
+	struct ptx_func *funcs;
+	int nfuncs;
+	struct ptx_var *vars;
+	int nvars;
+};
+
+/* Conversions and rounding-mode arithmetic (ptx_float.c). */
+enum ptx_fop { PTX_FOP_ADD, PTX_FOP_SUB, PTX_FOP_MUL, PTX_FOP_FMA,
+	       PTX_FOP_DIV, PTX_FOP_RCP, PTX_FOP_SQRT };
+float ptx_f32_rnd(int fop, int rnd, float a, float b, float c);
+double ptx_f64_rnd(int fop, int rnd, double a, double b, double c);
+/* Approximate f32 instruction `op` (PTX_DIV_APPROX_F32, ...), modelled. */
+float ptx_f32_approx(int op, float a, float b, int ftz);
+/* cvt of the value bits `a` from type stype to type dtype (enum
+ * ptx_type), with the rounding, FTZ and saturation of `in`. */
+uint64_t ptx_cvt(const struct ptx_insn *in, uint64_t a);
+
+/* Binary formats and exact values (ptx_cvt.c), for cvt and the 16-bit
+ * float arithmetic of ptx_half.c. */
+struct ptx_fmt {
+	int p, emin, emax, bits;   /* precision (hidden bit included) */
+};
+struct ptx_val {                   /* (-1)^sign * mag * 2^exp */
+	int cls, sign, exp;        /* cls: 0 zero, 1 finite, 2 inf, 3 NaN */
+	uint64_t mag;
+};
+const struct ptx_fmt *ptx_fmt_of(int ty);   /* f16, bf16 (x2 too), f32, f64 */
+struct ptx_val ptx_decode(const struct ptx_fmt *f, uint64_t bits);
+/* Rounds v once to format f (PTX_RND_RN..RP); NaN gives the canonical NaN
+ * of the format (all ones but the sign). */
+uint64_t ptx_round(const struct ptx_fmt *f, struct ptx_val v, int rnd);
+double ptx_val_double(struct ptx_val v);   /* exact for v of <= 53 bits */
+/* f16/bf16 (and x2) arithmetic, min/max/neg/abs, and values (ptx_half.c). */
+uint64_t ptx_half_op(const struct ptx_insn *in, uint64_t a, uint64_t b,
+		     uint64_t c);
+double ptx_half_value(const struct ptx_insn *in, uint64_t a);
+
+/* Lexer (ptx_lex.c). */
+enum ptx_tok_kind { PTX_TK_END, PTX_TK_WORD, PTX_TK_STRING, PTX_TK_PUNCT };
+struct ptx_tok {
+	const char *s;     /* text (not terminated) */
+	uint32_t len;
+	uint32_t line;
+	uint8_t kind;
+};
+int ptx_lex(const char *text, struct ptx_tok **out, size_t *n,
+	    struct ub_error *err);
+
+/* Parser state shared by ptx_parse.c and ptx_insn.c. */
+struct ptx_regdecl {
+	const char *name;  /* prefix, e.g. "%f" (points into the text) */
+	uint32_t len;
+	uint32_t base;     /* first slot */
+	uint32_t count;    /* 0: a single register named exactly `name` */
+	uint8_t bits;
+};
+struct ptx_sym {           /* .param / .local / module variable */
+	const char *name;
+	uint32_t len;
+	uint8_t space;     /* 'p' param, 'l' local, 'g' global/const */
+	uint64_t value;    /* param/local offset, or host address */
+};
+struct ptx_labelref {
+	uint32_t insn, line;
+	const char *name;
+	uint32_t len;
+};
+struct ptx_label {
+	const char *name;
+	uint32_t len, insn;
+};
+
+struct ptx_pstate {
+	const struct ptx_tok *t;   /* all tokens */
+	size_t pos, ntok;
+	struct ub_error *err;
+	struct ptx_module *m;
+	struct ptx_func *f;        /* function being decoded */
+	uint32_t cap_code, cap_slots;
+	struct ptx_regdecl *regs;
+	int nregs, cap_regs;
+	struct ptx_sym *syms;
+	int nsyms, cap_syms, nsyms_module;
+	struct ptx_label *labels;
+	int nlabels, cap_labels;
+	struct ptx_labelref *refs;
+	int nrefs, cap_refs;
+};
+
+/* Grows *p (of *cap elements of size sz) to hold n; 0 or UB_RUNTIME. */
+int ptx_grow(void *p, int *cap, int n, size_t sz);
+/* "ptx:LINE: ..." into st->err; returns UB_RUNTIME. */
+int ptx_perr(struct ptx_pstate *st, uint32_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int ptx_tok_is(const struct ptx_tok *t, const char *s);
+/* New slot of `bits` bits holding `value` initially. */
+int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
+		 uint32_t *slot);
+/* Immediate at the current token (an optional '-' and a literal:
+ * 123, 0x7f, 0f3F800000, 0d3FF0000000000000, 1.5), converted to type ty
+ * (enum ptx_type) and advanced past; 0, or -1 with the position unchanged
+ * when the token is not a literal. */
+int ptx_imm(struct ptx_pstate *st, int ty, uint64_t *v);
+unsigned ptx_type_bits(int ty);
+int ptx_type_kind(int ty);   /* 'B' 'U' 'S' 'F' 'H' 'P' (ptx_ops.h) */
+/* Appends *in to the function's code, with its line and mnemonic. */
+int ptx_emit(struct ptx_pstate *st, const struct ptx_insn *in,
+	     uint32_t line, const struct ptx_tok *mnem);
+/* The operands of shape `sh` (enum ptx_shape) into in; types[0..1] are
+ * the instruction's types (ptx_operand.c). */
+int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
+		 const int *types);
+/* A predicate register, negated with '!' when neg is not NULL. */
+int ptx_opd_pred(struct ptx_pstate *st, uint32_t *slot, int *neg);
+/* Consumes the token p or fails with "expected 'p', found '...'". */
+int ptx_expect(struct ptx_pstate *st, const char *p);
+/* Decodes one instruction statement starting at st->pos (after an
+ * optional guard), appending it to st->f->code. */
+int ptx_decode_insn(struct ptx_pstate *st);
+
 #endif

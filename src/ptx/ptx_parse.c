@@ -1,1 +1,621 @@
-/* ptx_parse.c — (to be written) */
+/* ptx_parse.c — reads a PTX module: directives, kernels (.entry), their
+ * parameters and register declarations, local and module-level arrays
+ * (with initializers), labels.  Instructions are decoded by ptx_insn.c.
+ *
+ * Accepted and ignored: .version, .target, .address_size, .file, .loc,
+ * .pragma, .section (skipped whole), linkage (.visible .weak .extern) and
+ * performance directives (.maxntid, .reqntid, ...).  .func bodies are
+ * skipped (a `call` is an unsupported instruction).  .shared memory is
+ * rejected: the interpreter runs threads one after another, so shared
+ * memory with barriers cannot be modelled. */
+#include "ptx_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ptx_grow(void *p, int *cap, int n, size_t sz)
+{
+	void **pp = p;
+	if (n <= *cap)
+		return 0;
+	int nc = *cap ? *cap : 16;
+	while (nc < n)
+		nc *= 2;
+	void *nv = realloc(*pp, (size_t)nc * sz);
+	if (!nv)
+		return UB_RUNTIME;
+	*pp = nv;
+	*cap = nc;
+	return 0;
+}
+
+int ptx_perr(struct ptx_pstate *st, uint32_t line, const char *fmt, ...)
+{
+	char buf[900];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return ub_fail(st->err, UB_RUNTIME, "ptx:%u: %s", line, buf);
+}
+
+int ptx_tok_is(const struct ptx_tok *t, const char *s)
+{
+	return t->kind != PTX_TK_END && strlen(s) == t->len &&
+	       memcmp(t->s, s, t->len) == 0;
+}
+
+static const struct ptx_tok *cur(struct ptx_pstate *st)
+{
+	return &st->t[st->pos];
+}
+
+static int expect(struct ptx_pstate *st, const char *s)
+{
+	const struct ptx_tok *t = cur(st);
+	if (!ptx_tok_is(t, s))
+		return ptx_perr(st, t->line, "expected '%s', found '%.*s'", s,
+				(int)t->len, t->s);
+	st->pos++;
+	return 0;
+}
+
+static char *dup_tok(const struct ptx_tok *t)
+{
+	char *s = malloc(t->len + 1u);
+	if (s) {
+		memcpy(s, t->s, t->len);
+		s[t->len] = 0;
+	}
+	return s;
+}
+
+/* Skips the rest of the current line (directives without ';'). */
+static void skip_line(struct ptx_pstate *st)
+{
+	uint32_t line = cur(st)->line;
+	while (cur(st)->kind != PTX_TK_END && cur(st)->line == line)
+		st->pos++;
+}
+
+/* Skips to just past the next ';', or past a balanced {...} group. */
+static int skip_stmt(struct ptx_pstate *st)
+{
+	int depth = 0;
+	for (;; st->pos++) {
+		const struct ptx_tok *t = cur(st);
+		if (t->kind == PTX_TK_END)
+			return ptx_perr(st, t->line, "unexpected end of input");
+		if (ptx_tok_is(t, "{"))
+			depth++;
+		else if (ptx_tok_is(t, "}") && --depth == 0)
+			break;
+		else if (ptx_tok_is(t, ";") && depth == 0)
+			break;
+	}
+	st->pos++;
+	return 0;
+}
+
+/* Type name (".f32") at the current token, or -1. */
+static int type_at(struct ptx_pstate *st)
+{
+	static const char *names[] = {
+#define X(id, name, bits, kind) "." name,
+		PTX_TYPES(X)
+#undef X
+	};
+	for (int i = 0; i < PTX_NTYPES; i++)
+		if (ptx_tok_is(cur(st), names[i]))
+			return i;
+	return -1;
+}
+
+/* A decimal count such as the 21 of %f<21>; -1 if not one. */
+static long count_at(struct ptx_pstate *st)
+{
+	const struct ptx_tok *t = cur(st);
+	char buf[24];
+	if (t->kind != PTX_TK_WORD || t->len >= sizeof buf)
+		return -1;
+	memcpy(buf, t->s, t->len);
+	buf[t->len] = 0;
+	char *end;
+	long v = strtol(buf, &end, 0);
+	if (*end || v < 0 || v > (1L << 24))
+		return -1;
+	st->pos++;
+	return v;
+}
+
+static int add_sym(struct ptx_pstate *st, const struct ptx_tok *name,
+		   int space, uint64_t value)
+{
+	if (ptx_grow(&st->syms, &st->cap_syms, st->nsyms + 1, sizeof *st->syms))
+		return ptx_perr(st, name->line, "out of memory");
+	st->syms[st->nsyms++] = (struct ptx_sym){ name->s, name->len,
+						  (uint8_t)space, value };
+	return 0;
+}
+
+int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
+		 uint32_t *slot)
+{
+	struct ptx_func *f = st->f;
+	if (f->nslots == st->cap_slots) {
+		uint32_t nc = st->cap_slots ? st->cap_slots * 2 : 256;
+		uint64_t *ni = nc < (1u << 28) ?
+			realloc(f->init, nc * sizeof *ni) : NULL;
+		if (ni)
+			f->init = ni;
+		uint8_t *nw = ni ? realloc(f->width, nc) : NULL;
+		if (!nw)
+			return ub_fail(st->err, UB_RUNTIME, "ptx: out of memory");
+		f->width = nw;
+		st->cap_slots = nc;
+	}
+	f->init[f->nslots] = value;
+	f->width[f->nslots] = (uint8_t)bits;
+	*slot = f->nslots++;
+	return 0;
+}
+
+/* .reg .type name<N>, name2, ...; */
+static int parse_reg(struct ptx_pstate *st)
+{
+	uint32_t line = cur(st)->line;
+	st->pos++;
+	int ty = type_at(st);
+	if (ty < 0)
+		return ptx_perr(st, line, "unsupported register type '%.*s'",
+				(int)cur(st)->len, cur(st)->s);
+	st->pos++;
+	unsigned bits = ptx_type_bits(ty);
+	for (;;) {
+		const struct ptx_tok *name = cur(st);
+		if (name->kind != PTX_TK_WORD)
+			return ptx_perr(st, line, "expected a register name");
+		st->pos++;
+		long count = 0;
+		if (ptx_tok_is(cur(st), "<")) {
+			st->pos++;
+			if ((count = count_at(st)) < 0)
+				return ptx_perr(st, line, "bad register count");
+			if (expect(st, ">"))
+				return UB_RUNTIME;
+		}
+		if (ptx_grow(&st->regs, &st->cap_regs, st->nregs + 1, sizeof *st->regs))
+			return ptx_perr(st, line, "out of memory");
+		struct ptx_regdecl *d = &st->regs[st->nregs++];
+		*d = (struct ptx_regdecl){ name->s, name->len, st->f->nslots,
+					   (uint32_t)count, (uint8_t)bits };
+		for (long i = 0; i < (count ? count : 1); i++) {
+			uint32_t slot;
+			if (ptx_new_slot(st, 0, bits, &slot))
+				return UB_RUNTIME;
+		}
+		if (!ptx_tok_is(cur(st), ","))
+			break;
+		st->pos++;
+	}
+	return expect(st, ";");
+}
+
+/* [.align N] .type name[dims] — shared by .param, .local and module
+ * variables.  Sets *size in bytes, *align, *type; *open for name[]. */
+static int parse_decl(struct ptx_pstate *st, const struct ptx_tok **name,
+		      size_t *size, unsigned *align, int *type, int *open)
+{
+	uint32_t line = cur(st)->line;
+	long al = 0;
+	*open = 0;
+	if (ptx_tok_is(cur(st), ".align")) {
+		st->pos++;
+		if ((al = count_at(st)) <= 0)
+			return ptx_perr(st, line, "bad .align");
+	}
+	int ty = type_at(st);
+	if (ty < 0)
+		return ptx_perr(st, line, "unsupported type '%.*s'",
+				(int)cur(st)->len, cur(st)->s);
+	st->pos++;
+	*type = ty;
+	unsigned elem = ptx_type_bits(ty) / 8 ? ptx_type_bits(ty) / 8 : 1;
+	*name = cur(st);
+	if ((*name)->kind != PTX_TK_WORD)
+		return ptx_perr(st, line, "expected a name");
+	st->pos++;
+	size_t n = 1;
+	while (ptx_tok_is(cur(st), "[")) {
+		st->pos++;
+		long d = 0;
+		if (ptx_tok_is(cur(st), "]"))
+			*open = 1;
+		else if ((d = count_at(st)) < 0)
+			return ptx_perr(st, line, "bad array size");
+		if (expect(st, "]"))
+			return UB_RUNTIME;
+		n *= (size_t)d;
+	}
+	*size = n * elem;
+	*align = al ? (unsigned)al : elem;
+	return 0;
+}
+
+static size_t align_up(size_t v, unsigned a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* .local [.align N] .type name[N]; */
+static int parse_local(struct ptx_pstate *st)
+{
+	const struct ptx_tok *name;
+	size_t size;
+	unsigned align;
+	int open, ty;
+	uint32_t line = cur(st)->line;
+	st->pos++;
+	if (parse_decl(st, &name, &size, &align, &ty, &open))
+		return UB_RUNTIME;
+	if (open)
+		return ptx_perr(st, line, ".local array needs a size");
+	size_t off = align_up(st->f->local_size, align);
+	st->f->local_size = off + size;
+	if (add_sym(st, name, 'l', off))
+		return UB_RUNTIME;
+	return expect(st, ";");
+}
+
+/* Module-level .global / .const: [.align N] .type name[N] [= {v, ...}]; */
+static int parse_var(struct ptx_pstate *st)
+{
+	const struct ptx_tok *name;
+	size_t size;
+	unsigned align;
+	int open, ty;
+	uint32_t line = cur(st)->line;
+	st->pos++;
+	if (parse_decl(st, &name, &size, &align, &ty, &open))
+		return UB_RUNTIME;
+	unsigned elem = ptx_type_bits(ty) >= 8 ? ptx_type_bits(ty) / 8 : 1;
+	uint64_t vals[4096];
+	size_t n = 0;
+	if (ptx_tok_is(cur(st), "=")) {
+		st->pos++;
+		int brace = ptx_tok_is(cur(st), "{");
+		st->pos += brace;
+		do {
+			if (n && ptx_tok_is(cur(st), ","))
+				st->pos++;
+			if (n == sizeof vals / sizeof *vals ||
+			    ptx_imm(st, ty, &vals[n]) < 0)
+				return ptx_perr(st, line, "unsupported initializer of '%.*s'",
+						(int)name->len, name->s);
+			n++;
+		} while (brace && ptx_tok_is(cur(st), ","));
+		if (brace && expect(st, "}"))
+			return UB_RUNTIME;
+	}
+	if (open)
+		size = n * elem;
+	if (n * elem > size || size == 0)
+		return ptx_perr(st, line, "bad size of '%.*s'", (int)name->len, name->s);
+	struct ptx_module *m = st->m;
+	int cap = m->nvars;
+	if (ptx_grow(&m->vars, &cap, m->nvars + 1, sizeof *m->vars))
+		return ptx_perr(st, line, "out of memory");
+	struct ptx_var *v = &m->vars[m->nvars];
+	v->name = dup_tok(name);
+	v->data = calloc(1, size);
+	v->size = size;
+	if (!v->name || !v->data) {
+		free(v->name);
+		free(v->data);
+		return ptx_perr(st, line, "out of memory");
+	}
+	m->nvars++;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned b = 0; b < elem; b++)   /* little endian */
+			v->data[i * elem + b] = (unsigned char)(vals[i] >> (8 * b));
+	if (add_sym(st, name, 'g', (uint64_t)(uintptr_t)v->data))
+		return UB_RUNTIME;
+	return expect(st, ";");
+}
+
+/* ( .param .type name, ... ) of an .entry. */
+static int parse_params(struct ptx_pstate *st)
+{
+	struct ptx_func *f = st->f;
+	int cap = 0;
+	if (!ptx_tok_is(cur(st), "("))
+		return 0;
+	st->pos++;
+	while (!ptx_tok_is(cur(st), ")")) {
+		const struct ptx_tok *name;
+		size_t size;
+		unsigned align;
+		int open, ty;
+		uint32_t line = cur(st)->line;
+		if (f->nparams && expect(st, ","))
+			return UB_RUNTIME;
+		if (expect(st, ".param"))
+			return UB_RUNTIME;
+		if (ptx_tok_is(cur(st), ".ptr"))   /* .ptr.global etc. */
+			st->pos++;
+		if (parse_decl(st, &name, &size, &align, &ty, &open) || open)
+			return open ? ptx_perr(st, line, "bad .param") : UB_RUNTIME;
+		size_t off = align_up(f->param_size, align);
+		if (off + size > 4096)
+			return ptx_perr(st, line, "parameters too large");
+		if (ptx_grow(&f->params, &cap, f->nparams + 1, sizeof *f->params))
+			return ptx_perr(st, line, "out of memory");
+		struct ptx_param *p = &f->params[f->nparams];
+		p->name = dup_tok(name);
+		if (!p->name)
+			return ptx_perr(st, line, "out of memory");
+		p->offset = (uint32_t)off;
+		p->size = (uint32_t)size;
+		f->nparams++;
+		f->param_size = (uint32_t)(off + size);
+		if (add_sym(st, name, 'p', off))
+			return UB_RUNTIME;
+	}
+	st->pos++;
+	return 0;
+}
+
+static int add_label(struct ptx_pstate *st, const struct ptx_tok *t)
+{
+	for (int i = 0; i < st->nlabels; i++)
+		if (st->labels[i].len == t->len &&
+		    !memcmp(st->labels[i].name, t->s, t->len))
+			return ptx_perr(st, t->line, "duplicate label '%.*s'",
+					(int)t->len, t->s);
+	if (ptx_grow(&st->labels, &st->cap_labels, st->nlabels + 1,
+		     sizeof *st->labels))
+		return ptx_perr(st, t->line, "out of memory");
+	st->labels[st->nlabels++] = (struct ptx_label){ t->s, t->len, st->f->ncode };
+	return 0;
+}
+
+/* Points every branch at its label. */
+static int resolve_labels(struct ptx_pstate *st)
+{
+	for (int r = 0; r < st->nrefs; r++) {
+		const struct ptx_labelref *ref = &st->refs[r];
+		int i = 0;
+		while (i < st->nlabels && !(st->labels[i].len == ref->len &&
+			 !memcmp(st->labels[i].name, ref->name, ref->len)))
+			i++;
+		if (i == st->nlabels)
+			return ptx_perr(st, ref->line, "unknown label '%.*s'",
+					(int)ref->len, ref->name);
+		st->f->code[ref->insn].off = st->labels[i].insn;
+	}
+	return 0;
+}
+
+int ptx_emit(struct ptx_pstate *st, const struct ptx_insn *in,
+	     uint32_t line, const struct ptx_tok *mnem)
+{
+	struct ptx_func *f = st->f;
+	if (f->ncode == st->cap_code) {
+		uint32_t nc = st->cap_code ? st->cap_code * 2 : 256;
+		struct ptx_insn *c = nc < (1u << 26) ?
+			realloc(f->code, nc * sizeof *c) : NULL;
+		if (c)
+			f->code = c;
+		uint32_t *l = c ? realloc(f->lines, nc * sizeof *l) : NULL;
+		if (l)
+			f->lines = l;
+		char **tx = l ? realloc(f->text, nc * sizeof *tx) : NULL;
+		if (!tx)
+			return ptx_perr(st, line, "out of memory");
+		f->text = tx;
+		st->cap_code = nc;
+	}
+	char *text = NULL;
+	if (mnem && !(text = dup_tok(mnem)))
+		return ptx_perr(st, line, "out of memory");
+	f->code[f->ncode] = *in;
+	f->lines[f->ncode] = line;
+	f->text[f->ncode] = text;
+	f->ncode++;
+	return 0;
+}
+
+/* One statement of a kernel body; *depth tracks { } scopes, whose
+ * register declarations end with them. */
+static int parse_body_stmt(struct ptx_pstate *st, int *scopes, int *depth)
+{
+	const struct ptx_tok *t = cur(st);
+	if (ptx_tok_is(t, "{")) {
+		if (*depth == 64)
+			return ptx_perr(st, t->line, "blocks nested too deep");
+		scopes[(*depth)++] = st->nregs;
+		st->pos++;
+		return 0;
+	}
+	if (ptx_tok_is(t, "}")) {
+		st->nregs = scopes[--*depth];
+		st->pos++;
+		return 0;
+	}
+	if (ptx_tok_is(t, ".reg"))
+		return parse_reg(st);
+	if (ptx_tok_is(t, ".local"))
+		return parse_local(st);
+	if (ptx_tok_is(t, ".pragma"))
+		return skip_stmt(st);
+	if (ptx_tok_is(t, ".loc") || ptx_tok_is(t, ".file")) {
+		skip_line(st);
+		return 0;
+	}
+	if (ptx_tok_is(t, ".shared"))
+		return ptx_perr(st, t->line, ".shared memory is not supported "
+				"(threads run one at a time)");
+	if (t->kind == PTX_TK_WORD && ptx_tok_is(t + 1, ":")) {
+		st->pos += 2;
+		return add_label(st, t);
+	}
+	if (t->kind == PTX_TK_WORD && t->s[0] == '.')
+		return ptx_perr(st, t->line, "unsupported directive '%.*s'",
+				(int)t->len, t->s);
+	return ptx_decode_insn(st);
+}
+
+static int parse_body(struct ptx_pstate *st)
+{
+	int scopes[64], depth = 1;
+	uint32_t line = cur(st)->line;
+	if (expect(st, "{"))
+		return UB_RUNTIME;
+	scopes[0] = st->nregs;
+	while (depth > 0) {
+		if (cur(st)->kind == PTX_TK_END)
+			return ptx_perr(st, line, "unterminated kernel body");
+		if (parse_body_stmt(st, scopes, &depth))
+			return UB_RUNTIME;
+	}
+	struct ptx_insn ret = { .op = PTX_RET };  /* falling off the end */
+	if (ptx_emit(st, &ret, st->t[st->pos - 1].line, NULL))
+		return UB_RUNTIME;
+	return resolve_labels(st);
+}
+
+/* Slots 0 .. PTX_SLOT_FIRST-1: the constant 1, special registers, sink. */
+static int init_slots(struct ptx_pstate *st)
+{
+	uint32_t slot;
+	if (ptx_new_slot(st, 1, 1, &slot))
+		return UB_RUNTIME;
+	for (int i = 0; i < PTX_NSREGS; i++)
+		if (ptx_new_slot(st, 0, 32, &slot))
+			return UB_RUNTIME;
+	return ptx_new_slot(st, 0, 64, &slot);
+}
+
+/* .entry name (params) directives { body } */
+static int parse_entry(struct ptx_pstate *st)
+{
+	struct ptx_module *m = st->m;
+	const struct ptx_tok *name = &st->t[++st->pos];
+	if (name->kind != PTX_TK_WORD)
+		return ptx_perr(st, name->line, "expected a kernel name");
+	int cap = m->nfuncs;
+	if (ptx_grow(&m->funcs, &cap, m->nfuncs + 1, sizeof *m->funcs))
+		return ptx_perr(st, name->line, "out of memory");
+	st->f = &m->funcs[m->nfuncs++];
+	memset(st->f, 0, sizeof *st->f);
+	if (!(st->f->name = dup_tok(name)))
+		return ptx_perr(st, name->line, "out of memory");
+	st->pos++;
+	st->cap_code = st->cap_slots = 0;
+	st->nregs = st->nlabels = st->nrefs = 0;
+	st->nsyms = st->nsyms_module;
+	if (init_slots(st) || parse_params(st))
+		return UB_RUNTIME;
+	while (!ptx_tok_is(cur(st), "{")) {   /* .maxntid 256, 1, 1 etc. */
+		if (cur(st)->kind == PTX_TK_END || ptx_tok_is(cur(st), ";"))
+			return ptx_perr(st, name->line, "kernel '%.*s' has no body",
+					(int)name->len, name->s);
+		st->pos++;
+	}
+	int rc = parse_body(st);
+	st->nsyms = st->nsyms_module;
+	return rc;
+}
+
+/* One module-level statement. */
+static int parse_top(struct ptx_pstate *st)
+{
+	const struct ptx_tok *t = cur(st);
+	if (ptx_tok_is(t, ".version") || ptx_tok_is(t, ".target") ||
+	    ptx_tok_is(t, ".address_size") || ptx_tok_is(t, ".file")) {
+		skip_line(st);
+		return 0;
+	}
+	if (ptx_tok_is(t, ".visible") || ptx_tok_is(t, ".weak") ||
+	    ptx_tok_is(t, ".extern")) {
+		st->pos++;
+		return 0;
+	}
+	if (ptx_tok_is(t, ".entry"))
+		return parse_entry(st);
+	if (ptx_tok_is(t, ".func") || ptx_tok_is(t, ".section") ||
+	    ptx_tok_is(t, ".pragma"))
+		return skip_stmt(st);
+	if (ptx_tok_is(t, ".global") || ptx_tok_is(t, ".const")) {
+		int rc = parse_var(st);
+		st->nsyms_module = st->nsyms;
+		return rc;
+	}
+	if (ptx_tok_is(t, ".shared"))
+		return ptx_perr(st, t->line, ".shared memory is not supported "
+				"(threads run one at a time)");
+	return ptx_perr(st, t->line, "unexpected '%.*s'", (int)t->len, t->s);
+}
+
+int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err)
+{
+	struct ptx_pstate st = { .err = err };
+	struct ptx_tok *toks;
+	*out = NULL;
+	if (ptx_lex(text, &toks, &st.ntok, err))
+		return UB_RUNTIME;
+	st.t = toks;
+	st.m = calloc(1, sizeof *st.m);
+	int rc = st.m ? 0 : ub_fail(err, UB_RUNTIME, "ptx: out of memory");
+	while (!rc && cur(&st)->kind != PTX_TK_END)
+		rc = parse_top(&st);
+	free(toks);
+	free(st.regs);
+	free(st.syms);
+	free(st.labels);
+	free(st.refs);
+	if (rc) {
+		ptx_free(st.m);
+		return rc;
+	}
+	*out = st.m;
+	return 0;
+}
+
+void ptx_free(struct ptx_module *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nfuncs; i++) {
+		struct ptx_func *f = &m->funcs[i];
+		free(f->name);
+		for (int p = 0; p < f->nparams; p++)
+			free(f->params[p].name);
+		free(f->params);
+		for (uint32_t k = 0; k < f->ncode; k++)
+			free(f->text[k]);
+		free(f->code);
+		free(f->lines);
+		free(f->text);
+		free(f->init);
+		free(f->width);
+		free(f->relocs);
+	}
+	free(m->funcs);
+	for (int i = 0; i < m->nvars; i++) {
+		free(m->vars[i].name);
+		free(m->vars[i].data);
+	}
+	free(m->vars);
+	free(m);
+}
+
+int ptx_entry_nparams(const struct ptx_module *m, const char *entry)
+{
+	for (int i = 0; i < m->nfuncs; i++)
+		if (!strcmp(m->funcs[i].name, entry))
+			return m->funcs[i].nparams;
+	return -1;
+}

@@ -1,0 +1,345 @@
+/* ptx_insn.c — decodes one PTX instruction statement into a struct
+ * ptx_insn: the guard, the mnemonic into an opcode (ptx_ops.h) with its
+ * types, rounding mode and flags, checked against the ISA's rules for
+ * rounding modifiers; the operands are decoded by ptx_operand.c.  Anything
+ * outside the supported subset is an error naming the instruction
+ * ("ptx:LINE: unsupported instruction 'xyz.abc'"), never a guess. */
+#include "ptx_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum ptx_variant {
+	PTX_V__, PTX_V_LO, PTX_V_HI, PTX_V_WIDE, PTX_V_APPROX, PTX_V_FULL,
+	PTX_V_PACK, PTX_V_UNPACK, PTX_V_II, PTX_V_IF, PTX_V_FI, PTX_V_FF,
+	PTX_V_PARAM, PTX_V_GLOBAL, PTX_V_LOCAL, PTX_V_GENERIC
+};
+enum { PTX_TM_INT = 1, PTX_TM_PRED = 2, PTX_TM_F32 = 4, PTX_TM_F64 = 8,
+       PTX_TM_H = 16, PTX_TM_BITS = 3, PTX_TM_ANY = 31 };
+
+static const struct {
+	const char *base;
+	uint8_t var, types, shape;
+} opdesc[] = {
+#define X(id, base, var, types, shape) \
+	{ base, PTX_V_##var, PTX_TM_##types, PTX_S_##shape },
+	PTX_OPS(X)
+#undef X
+};
+
+static const struct {
+	const char *name;
+	uint8_t bits;
+	char kind;
+} tyinfo[] = {
+#define X(id, name, bits, kind) { name, bits, #kind[0] },
+	PTX_TYPES(X)
+#undef X
+};
+
+static const char *const rnd_names[] = {
+	"",
+#define X(id, name) name,
+	PTX_RNDS(X)
+#undef X
+};
+static const char *const cmp_names[] = {
+#define X(id, name) name,
+	PTX_CMPS(X)
+#undef X
+};
+static const char *const testp_names[] = {
+#define X(id, name) name,
+	PTX_TESTPS(X)
+#undef X
+};
+
+/* Qualifiers that change nothing for one thread at a time on a host. */
+static const char *const ignored[] = {
+	"uni", "to", "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt",
+	"volatile", "weak", "relaxed", "sys", "gpu", "cta", NULL
+};
+
+unsigned ptx_type_bits(int ty)
+{
+	return tyinfo[ty].bits;
+}
+
+int ptx_type_kind(int ty)
+{
+	return tyinfo[ty].kind;
+}
+
+static int type_mask(int ty)
+{
+	switch (tyinfo[ty].kind) {
+	case 'P': return PTX_TM_PRED;
+	case 'F': return tyinfo[ty].bits == 32 ? PTX_TM_F32 : PTX_TM_F64;
+	case 'H': return PTX_TM_H;
+	default: return PTX_TM_INT;
+	}
+}
+
+static int is_float(int ty)
+{
+	return tyinfo[ty].kind == 'F' || tyinfo[ty].kind == 'H';
+}
+
+/* The parts of a mnemonic such as "setp.ltu.and.ftz.f32". */
+struct mnem {
+	char base[16];
+	int var, ty[3], nty, rnd, cmp, boolop, testp, vec, space, mad;
+	unsigned flags;
+};
+
+static int find_name(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
+
+/* One ".part" of a mnemonic; 0, or -1 if it is not understood. */
+static int mnem_part(struct mnem *m, const char *p)
+{
+	int i, setp = !strcmp(m->base, "setp");
+	if (setp && (i = find_name(cmp_names, PTX_NCMPS, p)) >= 0)
+		m->cmp = i;
+	else if (setp && (i = find_name((const char *const[]){ "", "and", "or",
+					"xor" }, 4, p)) > 0)
+		m->boolop = i;
+	else if (!strcmp(m->base, "testp") &&
+		 (i = find_name(testp_names, COUNT(testp_names), p)) >= 0)
+		m->testp = i;
+	else if ((i = find_name(rnd_names, COUNT(rnd_names), p)) > 0)
+		m->rnd = i;
+	else if (!strcmp(p, "ftz"))
+		m->flags |= PTX_F_FTZ;
+	else if (!strcmp(p, "sat"))
+		m->flags |= PTX_F_SAT;
+	else if (!strcmp(p, "NaN"))
+		m->flags |= PTX_F_NAN;
+	else if ((i = find_name((const char *const[]){ "", "lo", "hi", "wide",
+				"approx", "full" }, 6, p)) > 0)
+		m->var = i;   /* PTX_V_LO .. PTX_V_FULL */
+	else if ((i = find_name((const char *const[]){ "", "param", "global",
+				"local", "const", "shared", "generic" }, 7, p)) > 0)
+		m->space = i;
+	else if (!strcmp(p, "v2") || !strcmp(p, "v4"))
+		m->vec = p[1] - '0';
+	else if (find_name(ignored, COUNT(ignored) - 1, p) >= 0 || strstr(p, "::"))
+		return 0;
+	else {
+		for (i = 0; i < PTX_NTYPES && strcmp(tyinfo[i].name, p); i++)
+			;
+		if (i == PTX_NTYPES || m->nty == 3)
+			return -1;
+		m->ty[m->nty++] = i;
+	}
+	return 0;
+}
+
+/* Splits the mnemonic token into *m; -1 if some part is unknown. */
+static int mnem_split(const struct ptx_tok *t, struct mnem *m)
+{
+	char buf[96];
+	if (t->len >= sizeof buf)
+		return -1;
+	memcpy(buf, t->s, t->len);
+	buf[t->len] = 0;
+	memset(m, 0, sizeof *m);
+	char *save, *p = strtok_r(buf, ".", &save);
+	if (!p || strlen(p) >= sizeof m->base)
+		return -1;
+	strcpy(m->base, p);
+	while ((p = strtok_r(NULL, ".", &save)))
+		if (mnem_part(m, p))
+			return -1;
+	return 0;   /* no type: bra, ret, exit (ty[0] = .pred, in ANY) */
+}
+
+/* Base name and variant that select the opcode. */
+static int mnem_variant(struct ptx_pstate *st, struct mnem *m)
+{
+	static const uint8_t space_var[] = { PTX_V_GENERIC, PTX_V_PARAM,
+		PTX_V_GLOBAL, PTX_V_LOCAL, PTX_V_GENERIC, 0, PTX_V_GENERIC };
+	if (!strcmp(m->base, "cvta"))
+		strcpy(m->base, "mov"), m->space = 0;
+	if (!strcmp(m->base, "mad") && is_float(m->ty[0]))
+		strcpy(m->base, "fma"), m->mad = 1;
+	if (!strcmp(m->base, "ld") || !strcmp(m->base, "st")) {
+		m->var = space_var[m->space];
+		return m->var ? 0 : -1;
+	}
+	if (m->space)
+		return -1;
+	if (!strcmp(m->base, "cvt") && m->nty == 2)
+		m->var = is_float(m->ty[0]) ? (is_float(m->ty[1]) ? PTX_V_FF : PTX_V_FI)
+					    : (is_float(m->ty[1]) ? PTX_V_IF : PTX_V_II);
+	if (!strcmp(m->base, "mov") && ptx_tok_is(&st->t[st->pos], "{"))
+		m->var = PTX_V_UNPACK;
+	else if (!strcmp(m->base, "mov") && ptx_tok_is(&st->t[st->pos + 2], "{"))
+		m->var = PTX_V_PACK;
+	return 0;
+}
+
+static int find_op(const struct mnem *m)
+{
+	for (int i = 0; i < PTX_NOPS; i++)
+		if (opdesc[i].var == m->var && !strcmp(opdesc[i].base, m->base) &&
+		    (opdesc[i].types & type_mask(m->ty[0])))
+			return i;
+	return -1;
+}
+
+static const struct ptx_tok *cur(struct ptx_pstate *st)
+{
+	return &st->t[st->pos];
+}
+
+static int is_half_op(int op)
+{
+	return opdesc[op].types == PTX_TM_H;
+}
+
+/* Rounding rules of the float forms (PTX ISA, per instruction):
+ * add/sub/mul may omit it (then .rn, and ptxas may fuse them: flagged);
+ * mad.f32 without one is fma.rn.f32 (sm_20 and later); fma, div, rcp and
+ * sqrt need one; approximate forms and the rest take none. */
+static const char *check_rnd(struct ptx_insn *in, const struct mnem *m)
+{
+	int op = in->op, r = m->rnd;
+	int fl = opdesc[op].types == PTX_TM_F32 || opdesc[op].types == PTX_TM_F64 ||
+		 is_half_op(op);
+	int needs = op == PTX_FMA_F32 || op == PTX_FMA_F64 || op == PTX_FMA_H ||
+		    op == PTX_DIV_F32 ||
+		    op == PTX_DIV_F64 || op == PTX_RCP_F32 || op == PTX_RCP_F64 ||
+		    op == PTX_SQRT_F32 || op == PTX_SQRT_F64;
+	int optional = op == PTX_ADD_F32 || op == PTX_ADD_F64 || op == PTX_SUB_F32 ||
+		       op == PTX_SUB_F64 || op == PTX_MUL_F32 || op == PTX_MUL_F64 ||
+		       op == PTX_ADD_H || op == PTX_SUB_H || op == PTX_MUL_H;
+	if (!fl)
+		return r ? "rounding modifier not allowed" : NULL;
+	if (r > PTX_RND_RP || (r && !needs && !optional) ||
+	    (r > PTX_RND_RN && is_half_op(op)))
+		return "rounding modifier not allowed";
+	if (!r && optional)
+		in->flags |= PTX_F_UNMARKED;
+	/* mad.f32/.f64 without a modifier: the ISA maps legacy mad.f64 to
+	 * mad.rn.f64 and requires one for mad.f32 on sm_20+; we accept both
+	 * as .rn, which is fma.rn (mad.rnd.f32 "is identical to"
+	 * fma.rnd.f32 on sm_20 and later). */
+	if (!r && needs && !m->mad)
+		return "needs a rounding modifier";
+	in->rnd = (uint8_t)(r ? r : PTX_RND_RN);
+	return NULL;
+}
+
+/* cvt: rounding modifier required for int<->float and narrowing float,
+ * integral rounding (.rni..) for float->int, none for int->int. */
+static const char *check_cvt(struct ptx_insn *in, const struct mnem *m)
+{
+	int r = m->rnd, d = m->ty[0], s = m->ty[1];
+	if (m->nty != 2 || tyinfo[d].kind == 'P' || tyinfo[s].kind == 'P')
+		return "bad cvt types";
+	if (d == PTX_T_F16X2 || d == PTX_T_BF16X2 || s == PTX_T_F16X2 ||
+	    s == PTX_T_BF16X2)
+		return "packed cvt not supported";
+	in->dtype = (uint8_t)d;
+	in->aux = (uint8_t)s;
+	in->bits = tyinfo[d].bits;
+	in->sbits = tyinfo[s].bits;
+	in->flags &= (uint16_t)~PTX_F_SIGNED;
+	if (tyinfo[s].kind == 'S')
+		in->flags |= PTX_F_SIGNED;
+	if (tyinfo[d].kind == 'S')
+		in->flags |= PTX_F_DSIGNED;
+	in->rnd = (uint8_t)r;
+	switch (in->op) {
+	case PTX_CVT_II: return r ? "rounding modifier not allowed" : NULL;
+	case PTX_CVT_IF: return r >= PTX_RND_RNI ? NULL : "needs .rni/.rzi/.rmi/.rpi";
+	case PTX_CVT_FI: return r && r <= PTX_RND_RP ? NULL : "needs .rn/.rz/.rm/.rp";
+	default:
+		if (in->bits < in->sbits)
+			return r && r <= PTX_RND_RP ? NULL : "needs .rn/.rz/.rm/.rp";
+		if (in->bits > in->sbits)
+			return r ? "rounding modifier not allowed" : NULL;
+		return r && r <= PTX_RND_RP ? "rounding modifier not allowed" : NULL;
+	}
+}
+
+/* Fills in the fields that come from the mnemonic; NULL or a problem. */
+static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
+{
+	int ty = m->ty[0], op = in->op;
+	int fl = opdesc[op].types == PTX_TM_F32 || opdesc[op].types == PTX_TM_F64 ||
+		 is_half_op(op);
+	in->bits = tyinfo[ty].bits;
+	in->dtype = (uint8_t)ty;
+	if (op == PTX_SETP_H && in->bits != 16)
+		return "packed setp not supported";
+	in->flags |= (uint16_t)m->flags;
+	if (tyinfo[ty].kind == 'S')
+		in->flags |= PTX_F_SIGNED;
+	int f64 = opdesc[op].types == PTX_TM_F64;   /* f64: no .ftz, no .sat */
+	if ((m->flags & PTX_F_FTZ) && (!fl || f64) && opdesc[op].shape != PTX_S_CVT)
+		return ".ftz not allowed";
+	if ((m->flags & PTX_F_SAT) && (!fl || f64) && opdesc[op].shape != PTX_S_CVT)
+		return ".sat not supported";
+	if ((m->flags & PTX_F_NAN) && op != PTX_MIN_F32 && op != PTX_MAX_F32 &&
+	    op != PTX_MIN_F64 && op != PTX_MAX_F64)
+		return ".NaN not allowed";
+	if (opdesc[op].shape == PTX_S_WIDE || opdesc[op].shape == PTX_S_WIDE3)
+		if (in->bits != 16 && in->bits != 32)
+			return ".wide needs a 16 or 32-bit type";
+	if (opdesc[op].shape == PTX_S_SETP && (m->cmp >= PTX_CMP_LO && m->cmp <= PTX_CMP_HS) && fl)
+		return "unsigned compare of floats";
+	if (opdesc[op].shape == PTX_S_SETP && m->cmp >= PTX_CMP_EQU && !fl)
+		return "unordered compare of integers";
+	if (opdesc[op].shape == PTX_S_SLCT && m->nty == 2 && m->ty[1] == PTX_T_F32)
+		in->flags |= PTX_F_SRC_F32;
+	if (opdesc[op].shape == PTX_S_SLCT && (m->nty != 2 ||
+	    (m->ty[1] != PTX_T_F32 && m->ty[1] != PTX_T_S32)))
+		return "slct needs .s32 or .f32 for c";
+	in->cmp = (uint8_t)(opdesc[op].shape == PTX_S_TESTP ? m->testp : m->cmp);
+	in->aux = (uint8_t)(opdesc[op].shape == PTX_S_SETP ? m->boolop : m->vec);
+	if (opdesc[op].shape == PTX_S_CVT)
+		return check_cvt(in, m);
+	return check_rnd(in, m);
+}
+
+int ptx_decode_insn(struct ptx_pstate *st)
+{
+	struct ptx_insn in = { .guard = PTX_SLOT_TRUE };
+	const struct ptx_tok *t = cur(st);
+	uint32_t line = t->line;
+	int neg = 0;
+	if (ptx_tok_is(t, "@")) {
+		st->pos++;
+		if (ptx_opd_pred(st, &in.guard, &neg))
+			return UB_RUNTIME;
+		in.gneg = (uint8_t)neg;
+	}
+	const struct ptx_tok *mt = cur(st);
+	struct mnem m;
+	int op = -1;
+	st->pos++;
+	if (mt->kind == PTX_TK_WORD && mnem_split(mt, &m) == 0 &&
+	    mnem_variant(st, &m) == 0)
+		op = find_op(&m);
+	if (op < 0)
+		return ptx_perr(st, line, "unsupported instruction '%.*s'",
+				(int)mt->len, mt->s);
+	in.op = (uint16_t)op;
+	const char *why = set_fields(&in, &m);
+	if (why)
+		return ptx_perr(st, line, "unsupported instruction '%.*s': %s",
+				(int)mt->len, mt->s, why);
+	if (ptx_operands(st, &in, opdesc[op].shape, m.ty) ||
+	    ptx_expect(st, ";"))
+		return UB_RUNTIME;
+	return ptx_emit(st, &in, line, mt);
+}

@@ -1,0 +1,131 @@
+/* ptx_int.h — integer instruction semantics (PTX ISA 9.7.1 Integer
+ * Arithmetic, Logic and Shift, setp), exact, on values of `bits` bits held
+ * in the low bits of a uint64_t.  s selects the signed form. */
+#ifndef UB_PTX_INT_H
+#define UB_PTX_INT_H
+
+#include "ptx_num.h"
+
+/* The operand as a signed or unsigned 64-bit value (for comparisons). */
+static inline int ptx_ilt(uint64_t a, uint64_t b, unsigned bits, int s)
+{
+	return s ? ptx_sext(a, bits) < ptx_sext(b, bits)
+		 : (a & ptx_mask(bits)) < (b & ptx_mask(bits));
+}
+
+/* div: truncating.  Division by zero is "unspecified" in the ISA; we
+ * return all ones (-1 signed).  MIN / -1 wraps to MIN. */
+static inline uint64_t ptx_idiv(uint64_t a, uint64_t b, unsigned bits, int s)
+{
+	uint64_t m = ptx_mask(bits);
+	if (!s)
+		return (b & m) ? ((a & m) / (b & m)) : m;
+	int64_t x = ptx_sext(a, bits), y = ptx_sext(b, bits);
+	if (y == 0)
+		return m;
+	if (y == -1)
+		return (0 - (uint64_t)x) & m;
+	return (uint64_t)(x / y) & m;
+}
+
+/* rem: sign of the dividend; rem by zero returns a (ISA: unspecified). */
+static inline uint64_t ptx_irem(uint64_t a, uint64_t b, unsigned bits, int s)
+{
+	uint64_t m = ptx_mask(bits);
+	if (!s)
+		return (b & m) ? ((a & m) % (b & m)) : a & m;
+	int64_t x = ptx_sext(a, bits), y = ptx_sext(b, bits);
+	if (y == 0)
+		return a & m;
+	if (y == -1)
+		return 0;
+	return (uint64_t)(x % y) & m;
+}
+
+/* mul.hi: the upper `bits` bits of the 2*bits-bit product. */
+static inline uint64_t ptx_mulhi(uint64_t a, uint64_t b, unsigned bits, int s)
+{
+	uint64_t m = ptx_mask(bits);
+	if (s) {
+		__int128 p = (__int128)ptx_sext(a, bits) * ptx_sext(b, bits);
+		return (uint64_t)(p >> bits) & m;
+	}
+	unsigned __int128 p = (unsigned __int128)(a & m) * (b & m);
+	return (uint64_t)(p >> bits) & m;
+}
+
+/* mul.wide: the full product of two `bits`-bit operands (bits <= 32). */
+static inline uint64_t ptx_mulwide(uint64_t a, uint64_t b, unsigned bits, int s)
+{
+	if (s)
+		return (uint64_t)(ptx_sext(a, bits) * ptx_sext(b, bits)) &
+		       ptx_mask(2 * bits);
+	return (a & ptx_mask(bits)) * (b & ptx_mask(bits));
+}
+
+/* shr: amounts >= bits are clamped to bits (all sign bits / zero). */
+static inline uint64_t ptx_shr(uint64_t a, uint64_t b, unsigned bits, int s)
+{
+	uint64_t n = b & 0xffffffffu;
+	if (s)
+		return (uint64_t)(ptx_sext(a, bits) >> (n >= bits ? bits - 1 : n)) &
+		       ptx_mask(bits);
+	return n >= bits ? 0 : (a & ptx_mask(bits)) >> n;
+}
+
+static inline uint64_t ptx_brev(uint64_t a, unsigned bits)
+{
+	uint64_t r = 0;
+	for (unsigned i = 0; i < bits; i++)
+		r |= ((a >> i) & 1) << (bits - 1 - i);
+	return r;
+}
+
+/* bfe (ISA pseudocode): pos = b & 0xff, len = c & 0xff; bit i of d is
+ * a[pos+i] for i < len and pos+i <= msb, else the sign bit (a[min(pos+len-1,
+ * msb)] for .s with len > 0, else 0). */
+static inline uint64_t ptx_bfe(uint64_t a, uint64_t b, uint64_t c,
+			       unsigned bits, int s)
+{
+	unsigned pos = b & 0xff, len = c & 0xff, msb = bits - 1;
+	unsigned top = pos + len - 1 < msb ? pos + len - 1 : msb;
+	uint64_t sbit = s && len ? (a >> top) & 1 : 0, d = 0;
+	for (unsigned i = 0; i <= msb; i++) {
+		uint64_t bit = i < len && pos + i <= msb ? (a >> (pos + i)) & 1 : sbit;
+		d |= bit << i;
+	}
+	return d;
+}
+
+/* bfi (ISA pseudocode): f = b; f[pos+i] = a[i] for i < len, pos+i <= msb
+ * with pos = c & 0xff, len = d & 0xff. */
+static inline uint64_t ptx_bfi(uint64_t a, uint64_t b, uint64_t c, uint64_t d,
+			       unsigned bits)
+{
+	unsigned pos = c & 0xff, len = d & 0xff;
+	uint64_t f = b & ptx_mask(bits);
+	for (unsigned i = 0; i < len && pos + i < bits; i++)
+		f = (f & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+	return f;
+}
+
+/* setp on integers: eq ne (bits), lt le gt ge (signedness of the type),
+ * lo ls hi hs (unsigned). */
+static inline int ptx_icmp(uint64_t a, uint64_t b, unsigned bits, int s, int cmp)
+{
+	uint64_t m = ptx_mask(bits);
+	switch (cmp) {
+	case PTX_CMP_EQ: return (a & m) == (b & m);
+	case PTX_CMP_NE: return (a & m) != (b & m);
+	case PTX_CMP_LT: return ptx_ilt(a, b, bits, s);
+	case PTX_CMP_LE: return !ptx_ilt(b, a, bits, s);
+	case PTX_CMP_GT: return ptx_ilt(b, a, bits, s);
+	case PTX_CMP_GE: return !ptx_ilt(a, b, bits, s);
+	case PTX_CMP_LO: return ptx_ilt(a, b, bits, 0);
+	case PTX_CMP_LS: return !ptx_ilt(b, a, bits, 0);
+	case PTX_CMP_HI: return ptx_ilt(b, a, bits, 0);
+	default: return !ptx_ilt(a, b, bits, 0);   /* hs */
+	}
+}
+
+#endif

@@ -1,0 +1,153 @@
+/* ptx_num.h — small exact helpers for the interpreter: bit casts, integer
+ * widths, flush-to-zero, saturation, NaN canonicalization, and the PTX
+ * min/max rules.  Everything here is exact (no rounding happens), so it is
+ * inline and host-independent. */
+#ifndef UB_PTX_NUM_H
+#define UB_PTX_NUM_H
+
+#include "ptx_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The NaN every f32 arithmetic instruction returns on NVIDIA GPUs (x86
+ * would give 0xffc00000).  The f64 value is an assumption, by analogy,
+ * still to be verified on a GPU. */
+#define PTX_F32_QNAN 0x7fffffffu
+#define PTX_F64_QNAN 0x7fffffffffffffffull
+
+static inline float ptx_f32(uint64_t v)
+{
+	uint32_t u = (uint32_t)v;
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+static inline uint64_t ptx_bits32(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static inline double ptx_f64(uint64_t v)
+{
+	double d;
+	memcpy(&d, &v, sizeof d);
+	return d;
+}
+
+static inline uint64_t ptx_bits64(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof u);
+	return u;
+}
+
+/* All ones in the low `bits` bits (1 <= bits <= 64). */
+static inline uint64_t ptx_mask(unsigned bits)
+{
+	return ~0ull >> (64 - bits);
+}
+
+/* The low `bits` bits of v, sign-extended. */
+static inline int64_t ptx_sext(uint64_t v, unsigned bits)
+{
+	unsigned s = 64 - bits;
+	return (int64_t)(v << s) >> s;
+}
+
+/* .ftz: a subnormal becomes a zero of the same sign (NaN compares false
+ * and passes through). */
+static inline float ptx_ftz32(float x)
+{
+	return fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x;
+}
+
+/* .sat: clamp to [0, 1]; NaN -> +0 (ISA).  -0 -> +0 is an assumption
+ * (saturation as max(+0, min(x, 1)) with -0 < +0), to verify on a GPU. */
+static inline float ptx_sat32(float x)
+{
+	if (!(x > 0.0f))
+		return 0.0f;
+	return x > 1.0f ? 1.0f : x;
+}
+
+static inline double ptx_sat64(double x)
+{
+	if (!(x > 0.0))
+		return 0.0;
+	return x > 1.0 ? 1.0 : x;
+}
+
+/* The register bits of an f32 result: .ftz, .sat, then NaN made
+ * canonical.  .ftz flushes a result whose ROUNDED value (rounded as IEEE
+ * does, to the subnormal grid) is below 2^-126, so an exact value just
+ * below 2^-126 that rounds up to 2^-126 is kept: tininess judged after
+ * rounding.  The ISA does not say which (reference/cuda-accuracy.md);
+ * this is an assumption to verify on a GPU. */
+static inline uint64_t ptx_res32(float r, unsigned flags)
+{
+	if (flags & PTX_F_FTZ)
+		r = ptx_ftz32(r);
+	if (flags & PTX_F_SAT)
+		r = ptx_sat32(r);
+	return r != r ? PTX_F32_QNAN : ptx_bits32(r);
+}
+
+static inline uint64_t ptx_res64(double r, unsigned flags)
+{
+	if (flags & PTX_F_SAT)
+		r = ptx_sat64(r);
+	return r != r ? PTX_F64_QNAN : ptx_bits64(r);
+}
+
+/* min/max (PTX ISA [fp] min, max): a NaN operand yields the other one,
+ * two NaNs (or any NaN with .NaN) the canonical NaN; -0 is below +0.
+ * Returns the result bits.  is_max selects max. */
+static inline uint64_t ptx_minmax32(float a, float b, int is_max, unsigned fl)
+{
+	if (a != a || b != b) {
+		if ((fl & PTX_F_NAN) || (a != a && b != b))
+			return PTX_F32_QNAN;
+		return ptx_bits32(a != a ? b : a);
+	}
+	int a_first = a == b ? (signbit(a) != 0) != is_max : (a < b) != is_max;
+	return ptx_bits32(a_first ? a : b);
+}
+
+static inline uint64_t ptx_minmax64(double a, double b, int is_max, unsigned fl)
+{
+	if (a != a || b != b) {
+		if ((fl & PTX_F_NAN) || (a != a && b != b))
+			return PTX_F64_QNAN;
+		return ptx_bits64(a != a ? b : a);
+	}
+	int a_first = a == b ? (signbit(a) != 0) != is_max : (a < b) != is_max;
+	return ptx_bits64(a_first ? a : b);
+}
+
+/* setp on floats: result of compare `cmp` (enum ptx_cmp). */
+static inline int ptx_fcmp(double a, double b, int cmp)
+{
+	int un = a != a || b != b;
+	switch (cmp) {
+	case PTX_CMP_EQ: return !un && a == b;
+	case PTX_CMP_NE: return !un && a != b;
+	case PTX_CMP_LT: return !un && a < b;
+	case PTX_CMP_LE: return !un && a <= b;
+	case PTX_CMP_GT: return !un && a > b;
+	case PTX_CMP_GE: return !un && a >= b;
+	case PTX_CMP_EQU: return un || a == b;
+	case PTX_CMP_NEU: return un || a != b;
+	case PTX_CMP_LTU: return un || a < b;
+	case PTX_CMP_LEU: return un || a <= b;
+	case PTX_CMP_GTU: return un || a > b;
+	case PTX_CMP_GEU: return un || a >= b;
+	case PTX_CMP_NUM: return !un;
+	default: return un;   /* nan */
+	}
+}
+
+#endif

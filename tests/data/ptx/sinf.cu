@@ -1,0 +1,2 @@
+extern "C" __global__ void sin_k(const float *a, float *o, long long n) { for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x) o[i] = sinf(a[i]); }
+extern "C" __global__ void exp_k(const float *a, float *o, long long n) { for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x) o[i] = expf(a[i]); }
