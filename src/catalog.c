@@ -3,8 +3,9 @@
  * A file holds any number of (FPCore NAME (ARGS...) :key value ... BODY)
  * forms.  Known properties: :name (description), :pre (per-input domain,
  * below), :torch (the plan, catalog_expr.c), :kernel, :entry and :args
- * (the kernel binding), :dtypes (what the kernel is written for, default
- * (f32)); any other property is skipped, as FPCore allows.
+ * (the kernel binding; without :kernel the kernel under test is generated
+ * from the body), :dtypes (what a hand-written kernel is written for,
+ * default (f32)); any other property is skipped, as FPCore allows.
  * :pre is one clause or (and clause...), each clause a comparison chain
  * such as (<= lo x hi), (< lo x), (>= hi x lo) with exactly one input and
  * numeric bounds (numbers, inf, -inf, INFINITY, (- INFINITY)); a strict
@@ -283,7 +284,9 @@ static int apply(const struct ub_cat_ctx *c, const struct ub_sx *p[NPROPS],
 		st = dup_string(c, p[P_ENTRY], ":entry", &op->entry);
 	if (!st && p[P_ARGS])
 		st = args(c, p[P_ARGS], op);
-	op->kernel_dtypes = 1u << UB_F32;
+	/* a hand-written kernel is f32 unless it says otherwise; one generated
+	 * from the math serves every dtype */
+	op->kernel_dtypes = op->kernel ? 1u << UB_F32 : (1u << UB_NDTYPES) - 1;
 	if (!st && p[P_DTYPES])
 		st = dtypes(c, p[P_DTYPES], op);
 	return st;

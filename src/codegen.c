@@ -1,4 +1,5 @@
-/* codegen.c — generate the CUDA C kernel of one torch plan step.
+/* codegen.c — generate elementwise CUDA C kernels: one per torch plan
+ * step, and the kernel under test of ops that have no hand-written one.
  *
  * Example (atan_bwd, step t = s + 1, f32):
  *   extern "C" __global__ void ub_torch_step(const float *v0, const float *v1,
@@ -84,8 +85,14 @@ static void constant(struct sbuf *b, const char *text, int dbl)
 static const char *const infix[UB_NOPS] = {
 	[UB_ADD] = "+", [UB_SUB] = "-", [UB_MUL] = "*", [UB_DIV] = "/",
 };
+/* The kernel under test writes + - * / through ulpbench.h's macros, so
+ * mode rn turns them into __fmul_rn and friends. */
+static const char *const macro[UB_NOPS] = {
+	[UB_ADD] = "UB_ADD", [UB_SUB] = "UB_SUB", [UB_MUL] = "UB_MUL",
+	[UB_DIV] = "UB_DIV",
+};
 
-static void expr(struct sbuf *b, const struct ub_expr *e, int dbl)
+static void expr(struct sbuf *b, const struct ub_expr *e, int dbl, int macros)
 {
 	switch (e->kind) {
 	case UB_E_NUM: constant(b, e->num, dbl); return;
@@ -93,16 +100,16 @@ static void expr(struct sbuf *b, const struct ub_expr *e, int dbl)
 	case UB_E_OP: break;
 	}
 	if (infix[e->op]) {
-		put(b, "(");
-		expr(b, e->args[0], dbl);
-		put(b, " %s ", infix[e->op]);
-		expr(b, e->args[1], dbl);
+		put(b, macros ? "%s(" : "(", macro[e->op]);
+		expr(b, e->args[0], dbl, macros);
+		put(b, macros ? ", " : " %s ", infix[e->op]);
+		expr(b, e->args[1], dbl, macros);
 		put(b, ")");
 		return;
 	}
 	if (e->op == UB_NEG) {
 		put(b, "(-");
-		expr(b, e->args[0], dbl);
+		expr(b, e->args[0], dbl, macros);
 		put(b, ")");
 		return;
 	}
@@ -112,7 +119,7 @@ static void expr(struct sbuf *b, const struct ub_expr *e, int dbl)
 	for (int i = 0; i < e->nargs; i++) {
 		if (i)
 			put(b, ", ");
-		expr(b, e->args[i], dbl);
+		expr(b, e->args[i], dbl, macros);
 	}
 	put(b, ")");
 }
@@ -135,24 +142,28 @@ static void uses(const struct ub_expr *e, int *used)
 		uses(e->args[i], used);
 }
 
-int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
-		    char **src, struct ub_error *err)
+#define MAX_ENV (UB_MAX_INPUTS + 64)
+
+/* One elementwise kernel: out[i] = e(v0[i], ..., v<nenv-1>[i]), operands
+ * widened to opmath, one rounding to dt at the store, grid-stride loop. */
+static int elementwise(const char *comment, const char *entry, int nenv,
+		       const struct ub_expr *e, enum ub_dtype dt, int macros,
+		       char **src, struct ub_error *err)
 {
-	const struct ub_plan_step *st = &op->torch[k];
 	const char *T = ub_dtypes[dt].ctype;
-	int dbl = dt == UB_F64, nenv = op->ninputs + k;
-	int used[UB_MAX_INPUTS + 64] = {0};
-	if (nenv > (int)(sizeof used / sizeof used[0]))
-		return ub_fail(err, UB_USAGE, "%s: torch plan too long", op->name);
-	uses(st->e, used);
-	struct sbuf b = {0};
-	put(&b, "/* torch plan of %s, step %s (%s): one PyTorch elementwise kernel */\n",
-	    op->name, st->name, ub_dtypes[dt].name);
+	int dbl = dt == UB_F64, used[MAX_ENV] = {0};
+	if (nenv > MAX_ENV)
+		return ub_fail(err, UB_USAGE, "%s: too many operands", comment);
+	uses(e, used);
+	struct sbuf b = {0}, body = {0};
+	put(&b, "/* %s (%s) */\n", comment, ub_dtypes[dt].name);
+	if (macros)
+		put(&b, "#include \"ulpbench.h\"\n");
 	if (dt == UB_F16)
 		put(&b, "#include <cuda_fp16.h>\n");
 	if (dt == UB_BF16)
 		put(&b, "#include <cuda_bf16.h>\n");
-	put(&b, "extern \"C\" __global__ void " UB_STEP_ENTRY "(");
+	put(&b, "extern \"C\" __global__ void %s(", entry);
 	for (int v = 0; v < nenv; v++)
 		put(&b, "const %s *v%d, ", T, v);
 	put(&b, "%s *out, long long n)\n{\n", T);
@@ -165,16 +176,35 @@ int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
 		put(&b, load_fmt[dt], v);
 		put(&b, ";\n");
 	}
-	struct sbuf e = {0};
-	expr(&e, st->e, dbl);
+	expr(&body, e, dbl, macros);
 	put(&b, "        out[i] = ");
-	put(&b, store_fmt[dt], e.s ? e.s : "");
+	put(&b, store_fmt[dt], body.s ? body.s : "");
 	put(&b, ";\n    }\n}\n");
-	free(e.s);
-	if (b.oom || e.oom) {
+	free(body.s);
+	if (b.oom || body.oom) {
 		free(b.s);
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	}
 	*src = b.s;
 	return 0;
+}
+
+int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
+		    char **src, struct ub_error *err)
+{
+	char comment[256];
+	snprintf(comment, sizeof comment, "torch plan of %s, step %s: one "
+		 "PyTorch elementwise kernel", op->name, op->torch[k].name);
+	return elementwise(comment, UB_STEP_ENTRY, op->ninputs + k,
+			   op->torch[k].e, dt, 0, src, err);
+}
+
+int ub_codegen_kernel(const struct ub_op *op, enum ub_dtype dt, char **src,
+		      struct ub_error *err)
+{
+	char comment[256];
+	snprintf(comment, sizeof comment, "%s: kernel generated from the op's "
+		 "math, computed in float (double for f64), rounded once", op->name);
+	return elementwise(comment, UB_KERNEL_ENTRY, op->ninputs, op->math, dt,
+			   1, src, err);
 }

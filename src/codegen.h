@@ -17,4 +17,15 @@
 int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
 		    char **src, struct ub_error *err);
 
+/* Entry name of a generated kernel under test. */
+#define UB_KERNEL_ENTRY "ub_kernel"
+
+/* The kernel under test of an op without :kernel, generated from its math:
+ * parameters are the op's inputs, then out, then n; + - * / are written
+ * with ulpbench.h's UB_ macros (so mode rn applies), functions as the CUDA
+ * math library's (expf, ...); computed in float (double for f64), rounded
+ * once to dt on the store. */
+int ub_codegen_kernel(const struct ub_op *op, enum ub_dtype dt, char **src,
+		      struct ub_error *err);
+
 #endif

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "cli.h"
+#include "commands.h"
 #include "nvrtc.h"
 #include "outfile.h"
 #include "paths.h"
@@ -81,7 +82,7 @@ static int check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
 		if (!(op->kernel_dtypes >> cfg->dtypes[t] & 1))
 			return ub_fail(err, UB_USAGE, "%s: kernel %s is written for %s "
 				       "only (its :dtypes in the catalog), not %s",
-				       op->name, op->kernel, valid,
+				       op->name, op->kernel ? op->kernel : "(generated)", valid,
 				       ub_dtypes[cfg->dtypes[t]].name);
 	return 0;
 }
@@ -137,13 +138,34 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	return s;
 }
 
+/* `ulpbench NAME ...` for a subcommand of commands.h: its status, or -1
+ * when argv[1] names none. */
+static int subcommand(int argc, char **argv, struct ub_error *err)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **, struct ub_error *);
+	} cmds[] = {
+#define X(name, fn, help) {name, fn},
+		UB_COMMANDS(X)
+#undef X
+		{NULL, NULL}};
+	for (int i = 0; argc > 1 && cmds[i].name; i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1, err);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct ub_cli cli;
 	struct ub_catalog cat = {0};
 	struct ub_error err = {{0}};
 	char buf[256];
-	int s = ub_cli_parse(argc, argv, &cli, &err);
+	int s = subcommand(argc, argv, &err);
+	if (s >= 0)
+		return s ? die(&err, s) : 0;
+	s = ub_cli_parse(argc, argv, &cli, &err);
 	if (s)
 		return die(&err, s);
 	switch (cli.action) {

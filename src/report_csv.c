@@ -37,8 +37,13 @@ static void row_values(const struct ub_result *res, const struct ub_row *r,
 	ub_format_worst(r, v[i++], 512);
 	S("%.6g", ub_stats_mean(&r->st));
 	S("%zu", r->st.cr_mismatch);
-	S("%zu", r->st.torch_mismatch);
-	S("%llu", (unsigned long long)r->st.torch_max_dist);
+	if (r->has_torch) {
+		S("%zu", r->st.torch_mismatch);
+		S("%llu", (unsigned long long)r->st.torch_max_dist);
+	} else { /* no torch plan: empty fields */
+		S("%s", "");
+		S("%s", "");
+	}
 	S("%zu", r->st.nan_mismatch);
 	S("%d", r->sim_exact);
 	ub_format_approx(r->approx_mask, v[i++], 512);

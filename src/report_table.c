@@ -59,12 +59,15 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 		}
 		ub_format_worst(r, worst, sizeof worst);
 		ub_format_approx(r->approx_mask, approx, sizeof approx);
-		char mx[32], mean[32];
-		fprintf(f, "%-10s %10s %10s %11zu %14zu %14llu %12zu %9s  %s\n",
+		char mx[32], mean[32], tm[32] = "-", td[32] = "-";
+		if (r->has_torch) {
+			snprintf(tm, sizeof tm, "%zu", r->st.torch_mismatch);
+			snprintf(td, sizeof td, "%llu", (unsigned long long)r->st.torch_max_dist);
+		}
+		fprintf(f, "%-10s %10s %10s %11zu %14s %14s %12zu %9s  %s\n",
 			r->mode, num(mx, sizeof mx, r->st.max_ulp, 3),
 			num(mean, sizeof mean, ub_stats_mean(&r->st), 4),
-			r->st.cr_mismatch, r->st.torch_mismatch,
-			(unsigned long long)r->st.torch_max_dist, r->st.nan_mismatch,
+			r->st.cr_mismatch, tm, td, r->st.nan_mismatch,
 			r->sim_exact ? "yes" : "no", worst[0] ? worst : "-");
 		if (!r->sim_exact)
 			fprintf(f, "%-10s (modelled, not GPU bits: %s)\n", "", approx);

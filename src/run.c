@@ -115,6 +115,17 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 	struct ub_karg args[32];
 	size_t n = d->in[0].n;
 	int s = ub_array_alloc(out, d->dt, n);
+	if (!s && !op->kernel) { /* generated: inputs, out, n */
+		for (int k = 0; k < op->ninputs; k++)
+			args[k] = (struct ub_karg){.arr = &d->in[k]};
+		args[op->ninputs] = (struct ub_karg){.arr = out, .writable = 1};
+		args[op->ninputs + 1] = (struct ub_karg){.value = n};
+		char name[128];
+		snprintf(name, sizeof name, "%s.generated.cu", op->name);
+		return compile_run(cfg, src, name, ub_modes[mode].opts,
+				   UB_KERNEL_ENTRY, args, op->ninputs + 2, n,
+				   approx, err);
+	}
 	for (int a = 0; !s && a < op->nargs && a < 32; a++) {
 		const char *nm = op->args[a];
 		if (strcmp(nm, "out") == 0)
@@ -144,7 +155,8 @@ static void add_row(struct ub_result *res, const struct ub_data *d,
 	r->mode = mode;
 	r->options = opts;
 	r->backend = cfg->backend;
-	ub_stats_compute(y, &d->cr, d->exact, &d->torch, &r->st);
+	r->has_torch = d->torch.data != NULL;
+	ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st);
 	r->nin = d->nin;
 	r->has_worst = r->st.ncomparable > 0;
 	for (int k = 0; k < d->nin; k++) {
@@ -157,10 +169,16 @@ static void add_row(struct ub_result *res, const struct ub_data *d,
 }
 
 static int run_dtype(struct ub_result *res, struct ub_data *d,
-		     const char *src, struct ub_error *err)
+		     const char *file_src, struct ub_error *err)
 {
 	const struct ub_config *cfg = res->cfg;
+	char *gen = NULL;
+	const char *src = file_src;
 	int s = make_inputs(cfg, d, err);
+	if (!s && !cfg->op->kernel) {
+		s = ub_codegen_kernel(cfg->op, d->dt, &gen, err);
+		src = gen;
+	}
 	size_t n = s ? 0 : d->in[0].n;
 	if (!s && !(d->exact = calloc(n ? n : 1, sizeof *d->exact)))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
@@ -168,7 +186,7 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 		s = ub_ref_eval_array(cfg->op->math, d->dt, d->in, d->nin,
 				      &d->cr, d->exact, err);
 	uint64_t torch_approx = 0;
-	if (!s)
+	if (!s && cfg->op->nsteps) /* an op without :torch has no torch row */
 		s = run_torch(cfg, d, &torch_approx, err);
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		uint64_t approx = 0;
@@ -178,8 +196,9 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 			add_row(res, d, ub_modes[cfg->modes[m]].name,
 				ub_modes[cfg->modes[m]].opts, &d->out[m], approx);
 	}
-	if (!s)
+	if (!s && cfg->op->nsteps)
 		add_row(res, d, "torch", UB_TORCH_OPTS, &d->torch, torch_approx);
+	free(gen);
 	return s;
 }
 
@@ -204,10 +223,13 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	memset(res, 0, sizeof *res);
 	res->cfg = cfg;
 	describe_inputs(cfg, res);
-	snprintf(rel, sizeof rel, "kernels/%s", cfg->op->kernel);
-	int s = ub_data_path(rel, path, sizeof path, err);
-	if (!s)
-		s = ub_read_file(path, &src, err);
+	int s = 0;
+	if (cfg->op->kernel) {
+		snprintf(rel, sizeof rel, "kernels/%s", cfg->op->kernel);
+		s = ub_data_path(rel, path, sizeof path, err);
+		if (!s)
+			s = ub_read_file(path, &src, err);
+	}
 	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES + 1), sizeof *res->rows);
 	if (!s && !res->rows)
 		s = ub_fail(err, UB_RUNTIME, "out of memory");

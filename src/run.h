@@ -43,6 +43,8 @@ struct ub_row {
 	const char *in_names[UB_MAX_INPUTS];
 	uint64_t worst_in[UB_MAX_INPUTS];
 	int has_worst;
+	int has_torch;       /* the op has a torch plan (else the torch_*
+				fields are meaningless: "-" / empty) */
 	int sim_exact;       /* no approximate instruction executed */
 	uint64_t approx_mask;
 };

@@ -221,15 +221,19 @@ START_TEST(test_malformed)
 }
 END_TEST
 
-/* :dtypes sets one bit per dtype; without it the kernel is f32 only. */
+/* :dtypes sets one bit per dtype; without it a hand-written kernel is f32
+ * only, and a generated one (no :kernel) serves all four dtypes. */
 START_TEST(test_dtypes)
 {
 	struct ub_catalog cat;
 	parse_ok("(FPCore f (x) :dtypes (bf16 f32) x)", &cat);
 	ck_assert_uint_eq(cat.ops[0].kernel_dtypes, (1u << UB_BF16) | (1u << UB_F32));
 	ub_catalog_free(&cat);
-	parse_ok("(FPCore f (x) x)", &cat);
+	parse_ok("(FPCore f (x) :kernel \"k.cu\" x)", &cat);
 	ck_assert_uint_eq(cat.ops[0].kernel_dtypes, 1u << UB_F32);
+	ub_catalog_free(&cat);
+	parse_ok("(FPCore f (x) x)", &cat);
+	ck_assert_uint_eq(cat.ops[0].kernel_dtypes, 0xfu); /* f32 f16 bf16 f64 */
 	ub_catalog_free(&cat);
 }
 END_TEST

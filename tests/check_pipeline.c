@@ -133,6 +133,60 @@ START_TEST(test_run_matches_host)
 }
 END_TEST
 
+/* float -> bf16, round to nearest even on the bits (finite and inf) */
+static uint16_t to_bf16(float f)
+{
+	uint32_t u = bits(f);
+	return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+/* An op without :kernel gets a kernel generated from its math: x*y+z fuses
+ * into fma.rn under fma and rounds twice under nofma (host: fmaf against
+ * separate volatile roundings); in bf16 it computes in float and rounds
+ * once at the store. */
+START_TEST(test_generated_kernel)
+{
+	struct ub_catalog c;
+	struct ub_error err;
+	int s = ub_catalog_parse("(FPCore axpy (x y z) (+ (* x y) z))", "t.fpcore",
+				 &c, &err);
+	ck_assert_msg(s == 0, "%s", err.msg);
+	struct ub_config cfg = {
+		.op = &c.ops[0], .ndtypes = 2, .dtypes = {UB_F32, UB_BF16},
+		.nmodes = 2, .modes = {UB_MODE_FMA, UB_MODE_NOFMA}, .n = 5000,
+		.seed = 3, .arch = "compute_90", .backend = "sim",
+	};
+	struct ub_result res;
+	s = ub_run(&cfg, &res, &err);
+	ck_assert_msg(s == 0, "%s", err.msg);
+	for (int t = 0; t < 2; t++) {
+		const struct ub_data *d = &res.data[t];
+		for (size_t i = 0; i < d->in[0].n; i++) {
+			float v[3];
+			for (int k = 0; k < 3; k++) {
+				uint32_t b = (uint32_t)ub_array_get(&d->in[k], i);
+				v[k] = f32(t ? b << 16 : b);
+			}
+			volatile float p = v[0] * v[1], sep = p + v[2];
+			float fused = fmaf(v[0], v[1], v[2]);
+			float want[2] = {fused, sep};
+			for (int m = 0; m < 2; m++) {
+				uint32_t got = (uint32_t)ub_array_get(&d->out[m], i);
+				uint32_t w = t ? to_bf16(want[m]) : bits(want[m]);
+				if (isnan(want[m]))
+					ck_assert_uint_eq(got, t ? 0x7fffu : 0x7fffffffu);
+				else
+					ck_assert_msg(got == w, "%s %s: x=%a y=%a z=%a: sim 0x%x, host 0x%x",
+						      ub_dtypes[d->dt].name, m ? "nofma" : "fma",
+						      v[0], v[1], v[2], got, w);
+			}
+		}
+	}
+	ub_result_free(&res);
+	ub_catalog_free(&c);
+}
+END_TEST
+
 /* The generated torch step: constants as float bit patterns, one
  * rounding to the dtype at the store. */
 START_TEST(test_codegen_constants)
@@ -167,6 +221,7 @@ Suite *ub_pipeline_suite(void)
 	tcase_add_test(tc, test_fused_differs_by_two);
 	tcase_add_test(tc, test_run_matches_host);
 	tcase_add_test(tc, test_codegen_constants);
+	tcase_add_test(tc, test_generated_kernel);
 	suite_add_tcase(s, tc);
 	return s;
 }

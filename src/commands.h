@@ -1,0 +1,17 @@
+/* commands.h — ulpbench's subcommands, declared once: `ulpbench NAME ...`
+ * calls the function with argv[0] = NAME.  Without a subcommand, ulpbench
+ * runs an op (`ulpbench --op ...`, main.c).  Each function returns an exit
+ * status (ub.h) and fills err; only main.c prints and exits.
+ * X(name, function, one-line help) */
+#ifndef UB_COMMANDS_H
+#define UB_COMMANDS_H
+
+#include "ub.h"
+
+#define UB_COMMANDS(X) /* none yet */
+
+#define X(name, fn, help) int fn(int argc, char **argv, struct ub_error *err);
+UB_COMMANDS(X)
+#undef X
+
+#endif
