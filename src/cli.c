@@ -125,6 +125,14 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->csv = arg;
 	} else if (!strcmp(name, "dump")) {
 		cli->dump = arg;
+	} else if (!strcmp(name, "json")) {
+		cli->json = arg;
+	} else if (!strcmp(name, "append")) {
+		cli->append = 1;
+	} else if (!strcmp(name, "quiet")) {
+		cli->quiet = 1;
+	} else if (!strcmp(name, "exhaustive")) {
+		c->exhaustive = 1;
 	} else if (!strcmp(name, "backend")) {
 		if (strcmp(arg, "sim") && strcmp(arg, "auto"))
 			return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: auto, sim)", arg);
@@ -201,6 +209,19 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 			       argv[optind]);
 	if (cli->action == UB_ACT_RUN && !cli->op)
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
+	return ub_cli_check_outputs(cli, err);
+}
+
+int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err)
+{
+	const struct ub_config *c = &cli->cfg;
+	if (cli->append && (!cli->csv || !strcmp(cli->csv, "-")))
+		return ub_fail(err, UB_USAGE, "--append needs --csv FILE (a file, not '-')");
+	if (cli->csv && cli->json && !strcmp(cli->csv, "-") && !strcmp(cli->json, "-"))
+		return ub_fail(err, UB_USAGE, "--csv and --json cannot both be '-' (stdout)");
+	if (c->exhaustive && (cli->ninputs || cli->ndomains))
+		return ub_fail(err, UB_USAGE, "--exhaustive takes every encoding: "
+			       "it goes with neither --input nor --domain");
 	return 0;
 }
 
