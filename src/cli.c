@@ -1,6 +1,7 @@
 /* cli.c — option parsing; the table in cli.h drives getopt_long and
  * --help alike. */
 #include "cli.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -34,6 +35,10 @@ void ub_cli_help(FILE *f)
 			 opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-28s %s\n", lhs, opts[i].help);
 	}
+	fprintf(f, "\nSubcommands (ulpbench NAME --help for their options):\n");
+#define X(name, fn, help) fprintf(f, "  %-28s %s\n", name, help);
+	UB_COMMANDS(X)
+#undef X
 	fprintf(f, "\nExit status: 0 success, 1 an accuracy expectation failed, 2 usage or\n"
 		   "input error, 3 compile (NVRTC) failure, 4 kernel execution failed,\n"
 		   "5 an output file could not be written.\n");
@@ -125,6 +130,14 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->csv = arg;
 	} else if (!strcmp(name, "dump")) {
 		cli->dump = arg;
+	} else if (!strcmp(name, "json")) {
+		cli->json = arg;
+	} else if (!strcmp(name, "append")) {
+		cli->append = 1;
+	} else if (!strcmp(name, "quiet")) {
+		cli->quiet = 1;
+	} else if (!strcmp(name, "exhaustive")) {
+		c->exhaustive = 1;
 	} else if (!strcmp(name, "backend")) {
 		if (strcmp(arg, "sim") && strcmp(arg, "auto"))
 			return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: auto, sim)", arg);
@@ -201,6 +214,19 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 			       argv[optind]);
 	if (cli->action == UB_ACT_RUN && !cli->op)
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
+	return ub_cli_check_outputs(cli, err);
+}
+
+int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err)
+{
+	const struct ub_config *c = &cli->cfg;
+	if (cli->append && (!cli->csv || !strcmp(cli->csv, "-")))
+		return ub_fail(err, UB_USAGE, "--append needs --csv FILE (a file, not '-')");
+	if (cli->csv && cli->json && !strcmp(cli->csv, "-") && !strcmp(cli->json, "-"))
+		return ub_fail(err, UB_USAGE, "--csv and --json cannot both be '-' (stdout)");
+	if (c->exhaustive && (cli->ninputs || cli->ndomains))
+		return ub_fail(err, UB_USAGE, "--exhaustive takes every encoding: "
+			       "it goes with neither --input nor --domain");
 	return 0;
 }
 

@@ -16,11 +16,15 @@
 	X("seed", 0, 1, "S", "random seed (default: 1); printed with every report") \
 	X("input", 'i', 1, "NAME=FILE.npy", "take input NAME from a .npy file instead (repeatable)") \
 	X("domain", 0, 1, "NAME=LO:HI", "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
+	X("exhaustive", 0, 0, NULL, "every encoding as input instead of samples (one-input ops, f16/bf16: 65,536)") \
 	X("csv", 0, 1, "FILE", "write the CSV report to FILE ('-': stdout)") \
+	X("append", 0, 0, NULL, "add the rows to the existing --csv FILE (same header only)") \
+	X("json", 0, 1, "FILE", "write the JSON report (rows, histograms, configuration) to FILE ('-': stdout)") \
 	X("dump", 0, 1, "DIR", "write per-element results as .npy files into DIR") \
 	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter) or auto (default: auto = sim)") \
 	X("arch", 0, 1, "ARCH", "NVRTC virtual architecture (default: compute_90)") \
 	X("catalog", 0, 1, "FILE", "op catalog in FPCore syntax (default: the shipped suites/ops.fpcore)") \
+	X("quiet", 'q', 0, NULL, "no progress line on stderr") \
 	X("list-ops", 0, 0, NULL, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, "list the dtypes")                      \
@@ -36,6 +40,8 @@ struct ub_cli {
 	enum ub_cli_action action;
 	struct ub_config cfg;
 	const char *op, *csv, *dump, *catalog;
+	const char *json;
+	int append, quiet;
 	const char *input_spec[UB_MAX_INPUTS]; /* "NAME=FILE" as given */
 	int ninputs;
 	const char *domain_spec[UB_MAX_INPUTS]; /* "NAME=LO:HI" as given */
@@ -46,6 +52,9 @@ struct ub_cli {
 int ub_cli_parse(int argc, char **argv, struct ub_cli *cli,
 		 struct ub_error *err);
 void ub_cli_help(FILE *f);
+/* The output and input options agree (--append with a --csv file, at most
+ * one report on stdout, --exhaustive alone); ub_cli_parse calls it. */
+int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err);
 
 /* Binds the --input NAME=FILE specs to op's inputs (unknown names list the
  * valid ones). */

@@ -8,7 +8,8 @@
 
 #include "ub.h"
 
-#define UB_COMMANDS(X) /* none yet */
+#define UB_COMMANDS(X) \
+	X("suite", ub_cmd_suite, "run accuracy suites and check their expectations")
 
 #define X(name, fn, help) int fn(int argc, char **argv, struct ub_error *err);
 UB_COMMANDS(X)

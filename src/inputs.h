@@ -33,4 +33,12 @@ int ub_inputs_generate(enum ub_dtype dt, int nin,
 size_t ub_special_values(enum ub_dtype dt, const struct ub_domain *dom,
 			 uint64_t *out, size_t max);
 
+/* --exhaustive: out (allocated) holds every encoding of the 16-bit dtype
+ * dt in order, 65,536 elements.  ub_exhaustive_check refuses (UB_USAGE,
+ * one line) an op of more than one input or a dtype that is not 16-bit. */
+int ub_inputs_exhaustive(enum ub_dtype dt, struct ub_array *out,
+			 struct ub_error *err);
+int ub_exhaustive_check(const struct ub_op *op, const enum ub_dtype *dts,
+			int ndtypes, struct ub_error *err);
+
 #endif

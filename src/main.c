@@ -7,6 +7,7 @@
 #include "nvrtc.h"
 #include "outfile.h"
 #include "paths.h"
+#include "progress.h"
 #include "report.h"
 
 #include <errno.h>
@@ -103,8 +104,10 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 {
 	const struct ub_op *found;
 	struct ub_op op;
-	struct ub_outfile csv = {0};
+	struct ub_outputs out;
+	struct ub_progress prog;
 	struct ub_result res;
+	struct ub_config cfg;
 	int s = find_op(cat, cli->op, &found, err);
 	if (s)
 		return s;
@@ -114,25 +117,28 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = ub_cli_apply_domains(cli, &op, err);
 	if (!s)
 		s = ub_cli_bind_inputs(cli, &op, err);
-	cli->cfg.op = &op;
+	cfg = cli->cfg; /* with the inputs bound */
+	cfg.op = &op;
 	if (!s && cli->dump)
 		s = check_dump_dir(cli->dump, err);
-	if (!s && cli->csv)
-		s = ub_outfile_open(&csv, cli->csv, err);
+	if (!s)
+		s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, err);
 	if (s)
 		return s;
-	s = ub_run(&cli->cfg, &res, err);
-	if (!s && !(cli->csv && csv.is_stdout))
+	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
+	cfg.progress = ub_progress_stage;
+	cfg.progress_ctx = &prog;
+	s = ub_run(&cfg, &res, err);
+	ub_progress_clear(&prog);
+	if (!s && !ub_outputs_on_stdout(&out))
 		ub_report_table(stdout, &res);
 	if (!s && cli->dump)
 		s = ub_report_dump(cli->dump, &res, err);
-	if (cli->csv) {
-		if (!s) {
-			ub_report_csv(csv.f, &res);
-			s = ub_outfile_commit(&csv, err);
-		} else {
-			ub_outfile_abort(&csv);
-		}
+	if (!s) {
+		ub_outputs_add(&out, &res, NULL);
+		s = ub_outputs_commit(&out, err);
+	} else {
+		ub_outputs_abort(&out);
 	}
 	ub_result_free(&res);
 	return s;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int ub_outfile_open(struct ub_outfile *o, const char *path,
@@ -26,6 +27,9 @@ int ub_outfile_open(struct ub_outfile *o, const char *path,
 		}
 		return ub_fail(err, UB_IO, "%s: cannot write: %s", path, strerror(e));
 	}
+	mode_t mask = umask(0); /* mkstemp makes it 0600: use the usual mode */
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
 	return 0;
 }
 

@@ -1,10 +1,28 @@
-/* report_csv.c — the CSV report (columns: UB_CSV_COLUMNS in report.h,
- * documented in docs/csv.md).  Fields holding a comma, quote or newline
- * are quoted as RFC 4180 says. */
+/* report_csv.c — the values of a report row (columns: UB_CSV_COLUMNS in
+ * report.h, documented in docs/csv.md) and the CSV text.  Fields holding a
+ * comma, quote or newline are quoted as RFC 4180 says. */
+#include "config.h"
+
 #include "nvrtc.h"
 #include "report.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+const struct ub_col_info ub_cols[UB_NCOLS] = {
+#define X(name, kind) {#name, UB_##kind},
+	UB_CSV_COLUMNS(X)
+#undef X
+};
+
+int ub_col_find(const char *name)
+{
+	for (int c = 0; c < UB_NCOLS; c++)
+		if (strcmp(ub_cols[c].name, name) == 0)
+			return c;
+	return -1;
+}
 
 static void field(FILE *f, const char *s, int last)
 {
@@ -22,54 +40,109 @@ static void field(FILE *f, const char *s, int last)
 	fputc(last ? '\n' : ',', f);
 }
 
-/* The value of every column of row r, as text. */
-static void row_values(const struct ub_result *res, const struct ub_row *r,
-		       char v[][512])
+size_t ub_format_real(char *buf, size_t len, double v)
 {
-	int i = 0;
-#define S(...) snprintf(v[i++], 512, __VA_ARGS__)
-	S("%s", r->op);
-	S("%s", ub_dtypes[r->dt].name);
-	S("%s", r->mode);
-	S("%s", r->backend);
-	S("%zu", r->st.n);
-	S("%.6g", r->st.max_ulp);
-	ub_format_worst(r, v[i++], 512);
-	S("%.6g", ub_stats_mean(&r->st));
-	S("%zu", r->st.cr_mismatch);
-	if (r->has_torch) {
-		S("%zu", r->st.torch_mismatch);
-		S("%llu", (unsigned long long)r->st.torch_max_dist);
-	} else { /* no torch plan: empty fields */
-		S("%s", "");
-		S("%s", "");
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v || isnan(v))
+			break;
 	}
-	S("%zu", r->st.nan_mismatch);
-	S("%d", r->sim_exact);
-	ub_format_approx(r->approx_mask, v[i++], 512);
-	S("%llu", (unsigned long long)res->cfg->seed);
-	S("%s", res->inputs);
-	S("nvrtc %s", ub_nvrtc_version());
-	S("%s", res->cfg->arch);
-	S("%s", r->options);
-#undef S
+	return strlen(buf);
 }
 
-static const char *const columns[] = {
-#define X(name) #name,
-	UB_CSV_COLUMNS(X)
-#undef X
-};
-#define NCOLS (int)(sizeof columns / sizeof columns[0])
+/* "x=LO:HI;g=LO:HI", the sampling domain of each input (as --domain takes
+ * it); empty when the inputs were not sampled (files, --exhaustive). */
+static void format_domain(const struct ub_config *cfg, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	if (cfg->nfiles || cfg->exhaustive)
+		return;
+	for (int k = 0; k < cfg->op->ninputs && used + 80 < len; k++) {
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=",
+					 k ? ";" : "", cfg->op->inputs[k]);
+		used += ub_format_real(buf + used, len - used, cfg->op->dom[k].lo);
+		buf[used++] = ':';
+		used += ub_format_real(buf + used, len - used, cfg->op->dom[k].hi);
+	}
+}
+
+void ub_row_values(const struct ub_result *res, const struct ub_row *r,
+		   struct ub_value *v)
+{
+	const struct ub_config *cfg = res->cfg;
+	memset(v, 0, UB_NCOLS * sizeof *v);
+#define T(col, ...) snprintf(v[UB_COL_##col].text, sizeof v->text, __VA_ARGS__)
+#define I(col, val) (v[UB_COL_##col].i = (uint64_t)(val))
+#define R(col, val) (v[UB_COL_##col].r = (val))
+	T(op, "%s", r->op);
+	T(dtype, "%s", ub_dtypes[r->dt].name);
+	T(mode, "%s", r->mode);
+	T(backend, "%s", r->backend);
+	I(n, r->st.n);
+	R(max_ulp, r->st.max_ulp);
+	ub_format_worst(r, v[UB_COL_worst_input].text, sizeof v->text);
+	R(mean_ulp, ub_stats_mean(&r->st));
+	I(cr_mismatch, r->st.cr_mismatch);
+	I(torch_mismatch, r->st.torch_mismatch);
+	I(torch_max_dist, r->st.torch_max_dist);
+	/* no torch plan: no value */
+	v[UB_COL_torch_mismatch].absent = v[UB_COL_torch_max_dist].absent = !r->has_torch;
+	I(nan_mismatch, r->st.nan_mismatch);
+	I(sim_exact, r->sim_exact);
+	ub_format_approx(r->approx_mask, v[UB_COL_approx].text, sizeof v->text);
+	I(seed, cfg->seed);
+	T(inputs, "%s", res->inputs);
+	T(toolkit, "nvrtc %s", ub_nvrtc_version());
+	T(arch, "%s", cfg->arch);
+	T(options, "%s", r->options);
+	format_domain(cfg, v[UB_COL_domain].text, sizeof v->text);
+	T(catalog, "%s", cfg->op->file ? cfg->op->file : "");
+	T(ulpbench_version, "%s", PACKAGE_VERSION);
+#undef T
+#undef I
+#undef R
+}
+
+const char *ub_value_csv(enum ub_col c, const struct ub_value *v,
+			 char *buf, size_t len)
+{
+	if (v->absent)
+		snprintf(buf, len, "%s", "");
+	else if (ub_cols[c].kind == UB_INT)
+		snprintf(buf, len, "%llu", (unsigned long long)v->i);
+	else if (ub_cols[c].kind == UB_REAL)
+		snprintf(buf, len, "%.6g", v->r);
+	else
+		snprintf(buf, len, "%s", v->text);
+	return buf;
+}
+
+double ub_value_num(enum ub_col c, const struct ub_value *v)
+{
+	return ub_cols[c].kind == UB_INT ? (double)v->i : v->r;
+}
+
+void ub_report_csv_header(FILE *f)
+{
+	for (int c = 0; c < UB_NCOLS; c++)
+		field(f, ub_cols[c].name, c == UB_NCOLS - 1);
+}
+
+void ub_report_csv_rows(FILE *f, const struct ub_result *res)
+{
+	for (int i = 0; i < res->nrows; i++) {
+		struct ub_value v[UB_NCOLS];
+		char buf[512];
+		ub_row_values(res, &res->rows[i], v);
+		for (int c = 0; c < UB_NCOLS; c++)
+			field(f, ub_value_csv((enum ub_col)c, &v[c], buf, sizeof buf),
+			      c == UB_NCOLS - 1);
+	}
+}
 
 void ub_report_csv(FILE *f, const struct ub_result *res)
 {
-	for (int c = 0; c < NCOLS; c++)
-		field(f, columns[c], c == NCOLS - 1);
-	for (int i = 0; i < res->nrows; i++) {
-		char v[NCOLS][512];
-		row_values(res, &res->rows[i], v);
-		for (int c = 0; c < NCOLS; c++)
-			field(f, v[c], c == NCOLS - 1);
-	}
+	ub_report_csv_header(f);
+	ub_report_csv_rows(f, res);
 }

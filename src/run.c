@@ -49,6 +49,10 @@ static int make_inputs(const struct ub_config *cfg, struct ub_data *d,
 		return read_inputs(cfg, d, err);
 	d->shape.ndim = 1;
 	d->shape.dim[0] = cfg->n;
+	if (cfg->exhaustive) {
+		d->shape.dim[0] = 65536;
+		return ub_inputs_exhaustive(d->dt, &d->in[0], err);
+	}
 	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
 				  cfg->seed, d->in, err);
 }
@@ -168,6 +172,21 @@ static void add_row(struct ub_result *res, const struct ub_data *d,
 	r->approx_mask = approx;
 }
 
+/* Reports a finished stage to cfg->progress. */
+static void stage_done(struct ub_result *res, const struct ub_data *d,
+		       const char *what)
+{
+	const struct ub_config *cfg = res->cfg;
+	char buf[128];
+	if (!cfg->progress)
+		return;
+	snprintf(buf, sizeof buf, "%s %s %s", cfg->op->name,
+		 ub_dtypes[d->dt].name, what);
+	cfg->progress(cfg->progress_ctx, ++res->stages_done,
+		      cfg->ndtypes * (1 + (cfg->op->nsteps > 0) + cfg->nmodes),
+		      d->in[0].n, buf);
+}
+
 static int run_dtype(struct ub_result *res, struct ub_data *d,
 		     const char *file_src, struct ub_error *err)
 {
@@ -185,9 +204,13 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s)
 		s = ub_ref_eval_array(cfg->op->math, d->dt, d->in, d->nin,
 				      &d->cr, d->exact, err);
+	if (!s)
+		stage_done(res, d, "reference");
 	uint64_t torch_approx = 0;
 	if (!s && cfg->op->nsteps) /* an op without :torch has no torch row */
 		s = run_torch(cfg, d, &torch_approx, err);
+	if (!s && cfg->op->nsteps)
+		stage_done(res, d, "torch plan");
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		uint64_t approx = 0;
 		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
@@ -195,6 +218,8 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 		if (!s)
 			add_row(res, d, ub_modes[cfg->modes[m]].name,
 				ub_modes[cfg->modes[m]].opts, &d->out[m], approx);
+		if (!s)
+			stage_done(res, d, ub_modes[cfg->modes[m]].name);
 	}
 	if (!s && cfg->op->nsteps)
 		add_row(res, d, "torch", UB_TORCH_OPTS, &d->torch, torch_approx);
@@ -206,7 +231,8 @@ static void describe_inputs(const struct ub_config *cfg, struct ub_result *res)
 {
 	size_t used = 0;
 	if (!cfg->nfiles) {
-		snprintf(res->inputs, sizeof res->inputs, "random");
+		snprintf(res->inputs, sizeof res->inputs, "%s",
+			 cfg->exhaustive ? "exhaustive" : "random");
 		return;
 	}
 	for (int f = 0; f < cfg->nfiles && used < sizeof res->inputs; f++)
@@ -223,8 +249,9 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	memset(res, 0, sizeof *res);
 	res->cfg = cfg;
 	describe_inputs(cfg, res);
-	int s = 0;
-	if (cfg->op->kernel) {
+	int s = cfg->exhaustive ? ub_exhaustive_check(cfg->op, cfg->dtypes,
+						       cfg->ndtypes, err) : 0;
+	if (!s && cfg->op->kernel) {
 		snprintf(rel, sizeof rel, "kernels/%s", cfg->op->kernel);
 		s = ub_data_path(rel, path, sizeof path, err);
 		if (!s)

@@ -29,6 +29,14 @@ struct ub_config {
 	struct ub_input_file files[UB_MAX_INPUTS];
 	const char *arch;    /* NVRTC virtual architecture, "compute_90" */
 	const char *backend; /* "sim" */
+	int exhaustive;      /* every encoding of the op's one input instead
+				of samples (16-bit dtypes; inputs.h) */
+	/* Called after each stage of the pipeline (reference, torch plan,
+	 * each mode; for each dtype) with the stages done of total, the
+	 * elements per stage and what ended; NULL: none (progress.h). */
+	void (*progress)(void *ctx, int done, int total, size_t n,
+			 const char *what);
+	void *progress_ctx;
 };
 
 /* One line of the report: a mode (or "torch") of one op and dtype. */
@@ -68,6 +76,7 @@ struct ub_result {
 	struct ub_row *rows;
 	int ndata;
 	struct ub_data data[UB_NDTYPES];
+	int stages_done;     /* for cfg->progress */
 };
 
 int ub_run(const struct ub_config *cfg, struct ub_result *res,

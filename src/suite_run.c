@@ -1,0 +1,211 @@
+/* suite_run.c — `ulpbench suite [OPTIONS] FILE...` (suite.h): reads every
+ * file first (a bad one stops everything with exit 2, FILE:LINE), then
+ * runs each entry through ub_run(), checks its expectations on the rows
+ * and prints each one that failed with the measured value beside the
+ * bound.  The rows of every run can go to one CSV and one JSON report. */
+#include "suite.h"
+#include "progress.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Options of the suite command, declared once:
+ * X(long name, short letter or 0, has_arg, ARG, help) */
+#define SUITE_OPTIONS(X)                                                     \
+	X("csv", 0, 1, "FILE", "write the rows of every run as CSV to FILE ('-': stdout)") \
+	X("append", 0, 0, NULL, "add them to the existing --csv FILE (same header only)") \
+	X("json", 0, 1, "FILE", "write the JSON report of every run to FILE ('-': stdout)") \
+	X("quiet", 'q', 0, NULL, "no progress line on stderr")                \
+	X("help", 'h', 0, NULL, "show this help")
+
+static const struct option lopts[] = {
+#define X(name, shrt, has_arg, arg, help) {name, has_arg, NULL, shrt ? shrt : 256},
+	SUITE_OPTIONS(X)
+#undef X
+	{0}};
+
+static void help(void)
+{
+	printf("usage: ulpbench suite [OPTIONS] FILE...\n"
+	       "Runs accuracy suites (docs/suites.md) and checks their expectations.\n\n");
+	static const struct {
+		const char *name;
+		int shrt;
+		const char *arg, *help;
+	} opts[] = {
+#define X(name, shrt, has_arg, arg, help) {name, shrt, arg, help},
+		SUITE_OPTIONS(X)
+#undef X
+	};
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		char lhs[64];
+		snprintf(lhs, sizeof lhs, "%s%c%s--%s%s%s", opts[i].shrt ? "-" : "   ",
+			 opts[i].shrt ? opts[i].shrt : ' ', opts[i].shrt ? ", " : "",
+			 opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		printf("  %-20s %s\n", lhs, opts[i].help);
+	}
+	printf("\nExit status: 0 every expectation held, 1 one failed, 2 a file cannot\n"
+	       "be read or parsed (FILE:LINE), 3-5 as for ulpbench --op.\n");
+}
+
+/* Fills the report options of cli; files are left in argv[*first..]. */
+static int parse_args(int argc, char **argv, struct ub_cli *cli, int *first,
+		      int *want_help, struct ub_error *err)
+{
+	memset(cli, 0, sizeof *cli);
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int li = -1, c = getopt_long(argc, argv, ":qh", lopts, &li);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':')
+			return ub_fail(err, UB_USAGE, "suite: %s '%s' (see ulpbench suite --help)",
+				       c == '?' ? "unknown option" : "missing argument for",
+				       argv[optind - 1]);
+		const char *name = li >= 0 ? lopts[li].name : c == 'q' ? "quiet" : "help";
+		if (!strcmp(name, "csv"))
+			cli->csv = optarg;
+		else if (!strcmp(name, "json"))
+			cli->json = optarg;
+		else if (!strcmp(name, "append"))
+			cli->append = 1;
+		else if (!strcmp(name, "quiet"))
+			cli->quiet = 1;
+		else
+			*want_help = 1;
+	}
+	*first = optind;
+	if (!*want_help && optind == argc)
+		return ub_fail(err, UB_USAGE, "suite: no suite file given (usage: "
+			       "ulpbench suite [OPTIONS] FILE...)");
+	return ub_cli_check_outputs(cli, err);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Checks e's expectations on res, printing each failure on f; returns
+ * how many expectation lines failed. */
+static int check(const struct ub_entry *e, const struct ub_result *res, FILE *f)
+{
+	int failed = 0;
+	struct ub_value (*v)[UB_NCOLS] = calloc((size_t)res->nrows + 1, sizeof *v);
+	for (int i = 0; v && i < res->nrows; i++)
+		ub_row_values(res, &res->rows[i], v[i]);
+	for (int x = 0; x < e->nexpect; x++) {
+		const struct ub_expect *ex = &e->expect[x];
+		int bad = !v;
+		for (int i = 0; v && i < res->nrows; i++) {
+			const struct ub_row *r = &res->rows[i];
+			char got[64];
+			if (!ub_expect_selects(ex, r) ||
+			    ub_expect_holds(ex, ub_value_num(ex->col, &v[i][ex->col])))
+				continue;
+			bad = 1;
+			if (ub_cols[ex->col].kind == UB_INT)
+				snprintf(got, sizeof got, "%llu", (unsigned long long)v[i][ex->col].i);
+			else
+				ub_format_real(got, sizeof got, v[i][ex->col].r);
+			fprintf(f, "%s:%d: FAIL %s %s %s: %s = %s, expected %s %s\n",
+				e->file, ex->line, r->op, ub_dtypes[r->dt].name, r->mode,
+				ub_cols[ex->col].name, got, ub_cmp_names[ex->cmp],
+				ex->bound_text);
+		}
+		failed += bad;
+	}
+	free(v);
+	return failed;
+}
+
+struct tally {
+	int runs, expects, failed;
+};
+
+static int run_entry(struct ub_entry *e, int idx, int total, struct ub_progress *prog,
+		     struct ub_outputs *out, FILE *f, struct tally *t,
+		     struct ub_error *err)
+{
+	struct ub_config cfg = e->cfg;
+	struct ub_result res;
+	char prefix[32], label[4200];
+	cfg.op = &e->op;
+	cfg.progress = ub_progress_stage;
+	cfg.progress_ctx = prog;
+	snprintf(prefix, sizeof prefix, "[%d/%d] ", idx + 1, total);
+	ub_progress_run(prog, prefix);
+	double t0 = now();
+	int s = ub_run(&cfg, &res, err);
+	ub_progress_clear(prog);
+	if (s) {
+		char msg[sizeof err->msg];
+		snprintf(msg, sizeof msg, "%s", err->msg);
+		s = ub_fail(err, s, "%s:%d: %.900s", e->file, e->line, msg);
+	} else {
+		int bad = check(e, &res, f);
+		if (bad)
+			fprintf(f, "%s:%d: FAILED  %s  (%d of %d expectations failed)\n",
+				e->file, e->line, e->text, bad, e->nexpect);
+		else
+			fprintf(f, "%s:%d: ok  %s  (%d expectations held, %.1f s)\n",
+				e->file, e->line, e->text, e->nexpect, now() - t0);
+		fflush(f);
+		snprintf(label, sizeof label, "%s:%d", e->file, e->line);
+		ub_outputs_add(out, &res, label);
+		t->runs++;
+		t->expects += e->nexpect;
+		t->failed += bad;
+	}
+	ub_result_free(&res);
+	return s;
+}
+
+static int run_all(struct ub_suite *su, const struct ub_cli *cli, struct ub_error *err)
+{
+	struct ub_outputs out;
+	struct ub_progress prog;
+	struct tally t = {0};
+	int s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, err);
+	if (s)
+		return s;
+	/* a report on stdout keeps it clean: the suite's lines go to stderr */
+	FILE *f = ub_outputs_on_stdout(&out) ? stderr : stdout;
+	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
+	for (int i = 0; !s && i < su->nentries; i++)
+		s = run_entry(&su->entries[i], i, su->nentries, &prog, &out, f, &t, err);
+	if (s) {
+		ub_outputs_abort(&out);
+		return s;
+	}
+	fprintf(f, "ulpbench suite: %d runs, %d expectations, %d failed\n",
+		t.runs, t.expects, t.failed);
+	s = ub_outputs_commit(&out, err);
+	if (!s && t.failed)
+		s = ub_fail(err, UB_EXPECT_FAILED, "suite: %d of %d expectations failed",
+			    t.failed, t.expects);
+	return s;
+}
+
+int ub_cmd_suite(int argc, char **argv, struct ub_error *err)
+{
+	struct ub_cli cli;
+	struct ub_suite su = {0};
+	int first = argc, want_help = 0;
+	int s = parse_args(argc, argv, &cli, &first, &want_help, err);
+	if (!s && want_help) {
+		help();
+		return 0;
+	}
+	for (int i = first; !s && i < argc; i++)
+		s = ub_suite_load(&su, argv[i], err);
+	if (!s)
+		s = run_all(&su, &cli, err);
+	ub_suite_free(&su);
+	return s;
+}
