@@ -61,6 +61,12 @@ int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err);
 int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 		       struct ub_error *err);
 
+/* The op of a run as cli asks for it: found in cat (else the valid names
+ * are listed), its kernel written for the dtypes, --domain and --input
+ * applied to *op, a copy of the catalog's; *cfg is cli->cfg bound to it. */
+int ub_cli_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
+		    struct ub_op *op, struct ub_config *cfg, struct ub_error *err);
+
 /* Applies the --domain NAME=LO:HI specs to op's sampling domain. */
 int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
 			 struct ub_error *err);

@@ -57,37 +57,6 @@ static void list_ops(const struct ub_catalog *cat)
 	}
 }
 
-static int find_op(const struct ub_catalog *cat, const char *name,
-		   const struct ub_op **op, struct ub_error *err)
-{
-	char valid[1024] = "";
-	*op = ub_catalog_find(cat, name);
-	if (*op)
-		return 0;
-	for (int i = 0; i < cat->nops; i++)
-		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
-			 i ? ", " : "", cat->ops[i].name);
-	return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", name, valid);
-}
-
-/* Every requested dtype must be one the kernel under test is written for. */
-static int check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
-			struct ub_error *err)
-{
-	char valid[64] = "";
-	for (int t = 0; t < UB_NDTYPES; t++)
-		if (op->kernel_dtypes >> t & 1)
-			snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
-				 "%s%s", valid[0] ? ", " : "", ub_dtypes[t].name);
-	for (int t = 0; t < cfg->ndtypes; t++)
-		if (!(op->kernel_dtypes >> cfg->dtypes[t] & 1))
-			return ub_fail(err, UB_USAGE, "%s: kernel %s is written for %s "
-				       "only (its :dtypes in the catalog), not %s",
-				       op->name, op->kernel ? op->kernel : "(generated)", valid,
-				       ub_dtypes[cfg->dtypes[t]].name);
-	return 0;
-}
-
 /* Fails before any work if the dump directory cannot be written. */
 static int check_dump_dir(const char *dir, struct ub_error *err)
 {
@@ -102,23 +71,12 @@ static int check_dump_dir(const char *dir, struct ub_error *err)
 static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	       struct ub_error *err)
 {
-	const struct ub_op *found;
 	struct ub_op op;
 	struct ub_outputs out;
 	struct ub_progress prog;
 	struct ub_result res;
 	struct ub_config cfg;
-	int s = find_op(cat, cli->op, &found, err);
-	if (s)
-		return s;
-	op = *found; /* a copy: --domain changes it for this run only */
-	s = check_dtypes(&cli->cfg, &op, err);
-	if (!s)
-		s = ub_cli_apply_domains(cli, &op, err);
-	if (!s)
-		s = ub_cli_bind_inputs(cli, &op, err);
-	cfg = cli->cfg; /* with the inputs bound */
-	cfg.op = &op;
+	int s = ub_cli_setup_op(cli, cat, &op, &cfg, err);
 	if (!s && cli->dump)
 		s = check_dump_dir(cli->dump, err);
 	if (!s)

@@ -81,28 +81,9 @@ static int catalog(struct ub_suite *s, const char *path,
 static int setup_op(struct ub_entry *e, const struct ub_catalog *cat,
 		    struct ub_error *err)
 {
-	const struct ub_op *op = ub_catalog_find(cat, e->cli.op);
-	char valid[1024] = "";
-	if (!op) {
-		for (int i = 0; i < cat->nops; i++)
-			snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
-				 "%s%s", i ? ", " : "", cat->ops[i].name);
-		return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", e->cli.op, valid);
-	}
-	for (int t = 0; t < e->cli.cfg.ndtypes; t++)
-		if (!(op->kernel_dtypes >> e->cli.cfg.dtypes[t] & 1))
-			return ub_fail(err, UB_USAGE, "%s: kernel %s is not written for %s "
-				       "(its :dtypes in the catalog)", op->name,
-				       op->kernel ? op->kernel : "(generated)",
-				       ub_dtypes[e->cli.cfg.dtypes[t]].name);
-	e->op = *op;
-	int s = ub_cli_apply_domains(&e->cli, &e->op, err);
-	if (!s)
-		s = ub_cli_bind_inputs(&e->cli, &e->op, err);
+	int s = ub_cli_setup_op(&e->cli, cat, &e->op, &e->cfg, err);
 	if (!s && e->cli.cfg.exhaustive)
 		s = ub_exhaustive_check(&e->op, e->cli.cfg.dtypes, e->cli.cfg.ndtypes, err);
-	e->cfg = e->cli.cfg;
-	e->cfg.op = &e->op;
 	return s;
 }
 
