@@ -1,6 +1,7 @@
 /* cli.c — option parsing; the table in cli.h drives getopt_long and
  * --help alike. */
 #include "cli.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -34,6 +35,10 @@ void ub_cli_help(FILE *f)
 			 opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-28s %s\n", lhs, opts[i].help);
 	}
+	fprintf(f, "\nCommands (ulpbench NAME --help for each):\n");
+#define X(name, fn, help) fprintf(f, "  %-28s %s\n", name, help);
+	UB_COMMANDS(X)
+#undef X
 	fprintf(f, "\nExit status: 0 success, 1 an accuracy expectation failed, 2 usage or\n"
 		   "input error, 3 compile (NVRTC) failure, 4 kernel execution failed,\n"
 		   "5 an output file could not be written.\n");
@@ -125,6 +130,8 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->csv = arg;
 	} else if (!strcmp(name, "dump")) {
 		cli->dump = arg;
+	} else if (!strcmp(name, "at")) {
+		cli->at = arg;
 	} else if (!strcmp(name, "backend")) {
 		if (strcmp(arg, "sim") && strcmp(arg, "auto"))
 			return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: auto, sim)", arg);

@@ -8,7 +8,8 @@
 
 #include "ub.h"
 
-#define UB_COMMANDS(X) /* none yet */
+#define UB_COMMANDS(X) \
+	X("explain", ub_cmd_explain, "trace each mode and the torch plan on one input (--at)")
 
 #define X(name, fn, help) int fn(int argc, char **argv, struct ub_error *err);
 UB_COMMANDS(X)

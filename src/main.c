@@ -8,6 +8,7 @@
 #include "outfile.h"
 #include "paths.h"
 #include "report.h"
+#include "setup.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,16 +21,6 @@ static int die(const struct ub_error *err, int status)
 {
 	fprintf(stderr, "ulpbench: %s\n", err->msg);
 	return status;
-}
-
-static int load_catalog(const struct ub_cli *cli, struct ub_catalog *cat,
-			struct ub_error *err)
-{
-	char path[4096];
-	if (cli->catalog)
-		return ub_catalog_load(cli->catalog, cat, err);
-	int s = ub_data_path("suites/ops.fpcore", path, sizeof path, err);
-	return s ? s : ub_catalog_load(path, cat, err);
 }
 
 static void list_ops(const struct ub_catalog *cat)
@@ -56,37 +47,6 @@ static void list_ops(const struct ub_catalog *cat)
 	}
 }
 
-static int find_op(const struct ub_catalog *cat, const char *name,
-		   const struct ub_op **op, struct ub_error *err)
-{
-	char valid[1024] = "";
-	*op = ub_catalog_find(cat, name);
-	if (*op)
-		return 0;
-	for (int i = 0; i < cat->nops; i++)
-		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
-			 i ? ", " : "", cat->ops[i].name);
-	return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", name, valid);
-}
-
-/* Every requested dtype must be one the kernel under test is written for. */
-static int check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
-			struct ub_error *err)
-{
-	char valid[64] = "";
-	for (int t = 0; t < UB_NDTYPES; t++)
-		if (op->kernel_dtypes >> t & 1)
-			snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
-				 "%s%s", valid[0] ? ", " : "", ub_dtypes[t].name);
-	for (int t = 0; t < cfg->ndtypes; t++)
-		if (!(op->kernel_dtypes >> cfg->dtypes[t] & 1))
-			return ub_fail(err, UB_USAGE, "%s: kernel %s is written for %s "
-				       "only (its :dtypes in the catalog), not %s",
-				       op->name, op->kernel ? op->kernel : "(generated)", valid,
-				       ub_dtypes[cfg->dtypes[t]].name);
-	return 0;
-}
-
 /* Fails before any work if the dump directory cannot be written. */
 static int check_dump_dir(const char *dir, struct ub_error *err)
 {
@@ -105,11 +65,14 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	struct ub_op op;
 	struct ub_outfile csv = {0};
 	struct ub_result res;
-	int s = find_op(cat, cli->op, &found, err);
+	int s = ub_find_op(cat, cli->op, &found, err);
+	if (!s && cli->at)
+		s = ub_fail(err, UB_USAGE, "--at belongs to `ulpbench explain` "
+			    "(see ulpbench explain --help)");
 	if (s)
 		return s;
 	op = *found; /* a copy: --domain changes it for this run only */
-	s = check_dtypes(&cli->cfg, &op, err);
+	s = ub_check_dtypes(&cli->cfg, &op, err);
 	if (!s)
 		s = ub_cli_apply_domains(cli, &op, err);
 	if (!s)
@@ -187,7 +150,7 @@ int main(int argc, char **argv)
 	default:
 		break;
 	}
-	s = load_catalog(&cli, &cat, &err);
+	s = ub_load_catalog(cli.catalog, &cat, &err);
 	if (!s && cli.action == UB_ACT_LIST_OPS)
 		list_ops(&cat);
 	else if (!s)
