@@ -130,6 +130,8 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->csv = arg;
 	} else if (!strcmp(name, "dump")) {
 		cli->dump = arg;
+	} else if (!strcmp(name, "html")) {
+		cli->html = arg;
 	} else if (!strcmp(name, "at")) {
 		cli->at = arg;
 	} else if (!strcmp(name, "backend")) {

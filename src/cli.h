@@ -18,6 +18,7 @@
 	X("domain", 0, 1, "NAME=LO:HI", "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
 	X("csv", 0, 1, "FILE", "write the CSV report to FILE ('-': stdout)") \
 	X("dump", 0, 1, "DIR", "write per-element results as .npy files into DIR") \
+	X("html", 0, 1, "FILE", "write an HTML report with plots to FILE (self-contained)") \
 	X("at", 0, 1, "NAME=0xBITS,...|worst", "explain: the input to explain, or the worst input of a run") \
 	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter) or auto (default: auto = sim)") \
 	X("arch", 0, 1, "ARCH", "NVRTC virtual architecture (default: compute_90)") \
@@ -37,7 +38,7 @@ struct ub_cli {
 	enum ub_cli_action action;
 	struct ub_config cfg;
 	const char *op, *csv, *dump, *catalog;
-	const char *at;
+	const char *html, *at;
 	const char *input_spec[UB_MAX_INPUTS]; /* "NAME=FILE" as given */
 	int ninputs;
 	const char *domain_spec[UB_MAX_INPUTS]; /* "NAME=LO:HI" as given */

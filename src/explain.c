@@ -198,7 +198,8 @@ static void usage(FILE *f)
 /* Rejects what explain does not use, and needs --at and one dtype. */
 static int check_cli(const struct ub_cli *cli, struct ub_error *err)
 {
-	const char *unused = cli->csv ? "--csv" : cli->dump ? "--dump" : NULL;
+	const char *unused = cli->csv ? "--csv" : cli->dump ? "--dump" :
+			     cli->html ? "--html" : NULL;
 	if (unused)
 		return ub_fail(err, UB_USAGE, "explain: %s is not used by explain "
 			       "(see ulpbench explain --help)", unused);

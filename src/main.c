@@ -63,7 +63,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 {
 	const struct ub_op *found;
 	struct ub_op op;
-	struct ub_outfile csv = {0};
+	struct ub_outfile csv = {0}, html = {0};
 	struct ub_result res;
 	int s = ub_find_op(cat, cli->op, &found, err);
 	if (!s && cli->at)
@@ -77,15 +77,19 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = ub_cli_apply_domains(cli, &op, err);
 	if (!s)
 		s = ub_cli_bind_inputs(cli, &op, err);
-	cli->cfg.op = &op;
 	if (!s && cli->dump)
 		s = check_dump_dir(cli->dump, err);
+	if (!s && cli->csv && cli->html && !strcmp(cli->csv, "-") && !strcmp(cli->html, "-"))
+		s = ub_fail(err, UB_USAGE, "--csv - and --html - both want stdout");
 	if (!s && cli->csv)
 		s = ub_outfile_open(&csv, cli->csv, err);
+	if (!s && cli->html && (s = ub_outfile_open(&html, cli->html, err)) && cli->csv)
+		ub_outfile_abort(&csv);
 	if (s)
 		return s;
+	cli->cfg.op = &op;
 	s = ub_run(&cli->cfg, &res, err);
-	if (!s && !(cli->csv && csv.is_stdout))
+	if (!s && !(cli->csv && csv.is_stdout) && !(cli->html && html.is_stdout))
 		ub_report_table(stdout, &res);
 	if (!s && cli->dump)
 		s = ub_report_dump(cli->dump, &res, err);
@@ -97,7 +101,16 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 			ub_outfile_abort(&csv);
 		}
 	}
+	if (cli->html) {
+		if (!s)
+			s = ub_report_html(html.f, &res, err);
+		if (!s)
+			s = ub_outfile_commit(&html, err);
+		else
+			ub_outfile_abort(&html);
+	}
 	ub_result_free(&res);
+	cli->cfg.op = NULL; /* op is ours */
 	return s;
 }
 

@@ -27,6 +27,10 @@ void ub_report_csv(FILE *f, const struct ub_result *res);
 int ub_report_dump(const char *dir, const struct ub_result *res,
 		   struct ub_error *err);
 
+/* Writes the HTML report (report_html.c): one self-contained page with
+ * plots.  UB_RUNTIME when out of memory. */
+int ub_report_html(FILE *f, const struct ub_result *res, struct ub_error *err);
+
 /* Formats the worst input as "x=0x3f800001;g=0xbf000000". */
 void ub_format_worst(const struct ub_row *row, char *buf, size_t len);
 /* Names of the approximate instructions in mask, joined by '|'. */
