@@ -226,7 +226,6 @@ static void print_reference(FILE *f, const struct ub_explain *x)
 static void print_summary(FILE *f, const struct ub_explain *x)
 {
 	char buf[128];
-	int nsame = 0, ndiff = 0;
 	if (!has_torch(x))
 		return;
 	fprintf(f, "\ntorch gives %s\n", value(x->dt, torch_result(x), buf, sizeof buf));
@@ -243,13 +242,10 @@ static void print_summary(FILE *f, const struct ub_explain *x)
 				fprintf(f, " (0x%0*llx)", ub_dtypes[x->dt].bits / 4,
 					(unsigned long long)y);
 			first = 0;
-			*(pass ? &ndiff : &nsame) += 1;
 		}
 		if (!first)
 			fprintf(f, "\n");
 	}
-	(void)nsame;
-	(void)ndiff;
 }
 
 void ub_explain_print(FILE *f, const struct ub_explain *x)
