@@ -138,6 +138,10 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->quiet = 1;
 	} else if (!strcmp(name, "exhaustive")) {
 		c->exhaustive = 1;
+	} else if (!strcmp(name, "html")) {
+		cli->html = arg;
+	} else if (!strcmp(name, "at")) {
+		cli->at = arg;
 	} else if (!strcmp(name, "backend")) {
 		if (strcmp(arg, "sim") && strcmp(arg, "auto"))
 			return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: auto, sim)", arg);
@@ -293,44 +297,4 @@ int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 		c->files[c->nfiles++] = (struct ub_input_file){k, eq + 1};
 	}
 	return 0;
-}
-
-/* Every requested dtype must be one the kernel under test is written for. */
-static int check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
-			struct ub_error *err)
-{
-	char valid[64] = "";
-	for (int t = 0; t < UB_NDTYPES; t++)
-		if (op->kernel_dtypes >> t & 1)
-			snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
-				 "%s%s", valid[0] ? ", " : "", ub_dtypes[t].name);
-	for (int t = 0; t < cfg->ndtypes; t++)
-		if (!(op->kernel_dtypes >> cfg->dtypes[t] & 1))
-			return ub_fail(err, UB_USAGE, "%s: kernel %s is written for %s "
-				       "only (its :dtypes in the catalog), not %s",
-				       op->name, op->kernel ? op->kernel : "(generated)", valid,
-				       ub_dtypes[cfg->dtypes[t]].name);
-	return 0;
-}
-
-int ub_cli_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
-		    struct ub_op *op, struct ub_config *cfg, struct ub_error *err)
-{
-	const struct ub_op *found = ub_catalog_find(cat, cli->op);
-	char valid[1024] = "";
-	if (!found) {
-		for (int i = 0; i < cat->nops; i++)
-			snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
-				 "%s%s", i ? ", " : "", cat->ops[i].name);
-		return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", cli->op, valid);
-	}
-	*op = *found; /* a copy: --domain changes it for this run only */
-	int s = check_dtypes(&cli->cfg, op, err);
-	if (!s)
-		s = ub_cli_apply_domains(cli, op, err);
-	if (!s)
-		s = ub_cli_bind_inputs(cli, op, err);
-	*cfg = cli->cfg; /* with the inputs bound */
-	cfg->op = op;
-	return s;
 }

@@ -21,6 +21,8 @@
 	X("append", 0, 0, NULL, "add the rows to the existing --csv FILE (same header only)") \
 	X("json", 0, 1, "FILE", "write the JSON report (rows, histograms, configuration) to FILE ('-': stdout)") \
 	X("dump", 0, 1, "DIR", "write per-element results as .npy files into DIR") \
+	X("html", 0, 1, "FILE", "write an HTML report with plots to FILE (self-contained)") \
+	X("at", 0, 1, "NAME=0xBITS,...|worst", "explain: the input to explain, or the worst input of a run") \
 	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter) or auto (default: auto = sim)") \
 	X("arch", 0, 1, "ARCH", "NVRTC virtual architecture (default: compute_90)") \
 	X("catalog", 0, 1, "FILE", "op catalog in FPCore syntax (default: the shipped suites/ops.fpcore)") \
@@ -42,6 +44,7 @@ struct ub_cli {
 	const char *op, *csv, *dump, *catalog;
 	const char *json;
 	int append, quiet;
+	const char *html, *at;
 	const char *input_spec[UB_MAX_INPUTS]; /* "NAME=FILE" as given */
 	int ninputs;
 	const char *domain_spec[UB_MAX_INPUTS]; /* "NAME=LO:HI" as given */
@@ -60,12 +63,6 @@ int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err);
  * valid ones). */
 int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 		       struct ub_error *err);
-
-/* The op of a run as cli asks for it: found in cat (else the valid names
- * are listed), its kernel written for the dtypes, --domain and --input
- * applied to *op, a copy of the catalog's; *cfg is cli->cfg bound to it. */
-int ub_cli_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
-		    struct ub_op *op, struct ub_config *cfg, struct ub_error *err);
 
 /* Applies the --domain NAME=LO:HI specs to op's sampling domain. */
 int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,

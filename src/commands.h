@@ -9,7 +9,8 @@
 #include "ub.h"
 
 #define UB_COMMANDS(X) \
-	X("suite", ub_cmd_suite, "run accuracy suites and check their expectations")
+	X("suite", ub_cmd_suite, "run accuracy suites and check their expectations") \
+	X("explain", ub_cmd_explain, "trace each mode and the torch plan on one input (--at)")
 
 #define X(name, fn, help) int fn(int argc, char **argv, struct ub_error *err);
 UB_COMMANDS(X)

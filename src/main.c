@@ -9,6 +9,7 @@
 #include "paths.h"
 #include "progress.h"
 #include "report.h"
+#include "setup.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,16 +22,6 @@ static int die(const struct ub_error *err, int status)
 {
 	fprintf(stderr, "ulpbench: %s\n", err->msg);
 	return status;
-}
-
-static int load_catalog(const struct ub_cli *cli, struct ub_catalog *cat,
-			struct ub_error *err)
-{
-	char path[4096];
-	if (cli->catalog)
-		return ub_catalog_load(cli->catalog, cat, err);
-	int s = ub_data_path("suites/ops.fpcore", path, sizeof path, err);
-	return s ? s : ub_catalog_load(path, cat, err);
 }
 
 static void list_ops(const struct ub_catalog *cat)
@@ -76,11 +67,14 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	struct ub_progress prog;
 	struct ub_result res;
 	struct ub_config cfg;
-	int s = ub_cli_setup_op(cli, cat, &op, &cfg, err);
+	int s = cli->at ? ub_fail(err, UB_USAGE, "--at belongs to `ulpbench explain` "
+				  "(see ulpbench explain --help)") : 0;
+	if (!s)
+		s = ub_setup_op(cli, cat, &op, &cfg, err);
 	if (!s && cli->dump)
 		s = check_dump_dir(cli->dump, err);
 	if (!s)
-		s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, err);
+		s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, cli->html, err);
 	if (s)
 		return s;
 	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
@@ -92,12 +86,12 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 		ub_report_table(stdout, &res);
 	if (!s && cli->dump)
 		s = ub_report_dump(cli->dump, &res, err);
-	if (!s) {
-		ub_outputs_add(&out, &res, NULL);
+	if (!s)
+		s = ub_outputs_add(&out, &res, NULL, err);
+	if (!s)
 		s = ub_outputs_commit(&out, err);
-	} else {
+	else
 		ub_outputs_abort(&out);
-	}
 	ub_result_free(&res);
 	return s;
 }
@@ -151,7 +145,7 @@ int main(int argc, char **argv)
 	default:
 		break;
 	}
-	s = load_catalog(&cli, &cat, &err);
+	s = ub_load_catalog(cli.catalog, &cat, &err);
 	if (!s && cli.action == UB_ACT_LIST_OPS)
 		list_ops(&cat);
 	else if (!s)

@@ -98,14 +98,17 @@ void ub_json_abort(struct ub_json *j);
  * opened before any work, filled with one result after another, and all
  * committed or all dropped. */
 struct ub_outputs {
-	int has_csv, has_json;
+	int has_csv, has_json, has_html;
 	struct ub_csv csv;
 	struct ub_json json;
+	struct ub_outfile html; /* one result only: the command's */
 };
+/* At most one of them may be "-" (stdout). */
 int ub_outputs_open(struct ub_outputs *o, const char *csv, int append,
-		    const char *json, struct ub_error *err);
-void ub_outputs_add(struct ub_outputs *o, const struct ub_result *res,
-		    const char *label);
+		    const char *json, const char *html, struct ub_error *err);
+/* UB_RUNTIME when the HTML page runs out of memory. */
+int ub_outputs_add(struct ub_outputs *o, const struct ub_result *res,
+		   const char *label, struct ub_error *err);
 /* Commits every report; on the first failure drops the others. */
 int ub_outputs_commit(struct ub_outputs *o, struct ub_error *err);
 void ub_outputs_abort(struct ub_outputs *o);
@@ -117,6 +120,10 @@ int ub_outputs_on_stdout(const struct ub_outputs *o);
  * name first and all are renamed only when all were written. */
 int ub_report_dump(const char *dir, const struct ub_result *res,
 		   struct ub_error *err);
+
+/* Writes the HTML report (report_html.c): one self-contained page with
+ * plots.  UB_RUNTIME when out of memory. */
+int ub_report_html(FILE *f, const struct ub_result *res, struct ub_error *err);
 
 /* Formats the worst input as "x=0x3f800001;g=0xbf000000". */
 void ub_format_worst(const struct ub_row *row, char *buf, size_t len);

@@ -1,31 +1,45 @@
-/* report_outputs.c — a command's CSV and JSON reports together: opened
- * before the work, committed together or dropped together (report.h). */
+/* report_outputs.c — a command's CSV, JSON and HTML reports together:
+ * opened before the work, committed together or dropped together
+ * (report.h). */
 #include "report.h"
 
 #include <string.h>
 
+static int is_stdout(const char *path)
+{
+	return path && strcmp(path, "-") == 0;
+}
+
 int ub_outputs_open(struct ub_outputs *o, const char *csv, int append,
-		    const char *json, struct ub_error *err)
+		    const char *json, const char *html, struct ub_error *err)
 {
 	memset(o, 0, sizeof *o);
+	if (is_stdout(csv) + is_stdout(json) + is_stdout(html) > 1)
+		return ub_fail(err, UB_USAGE, "only one of --csv, --json, --html "
+			       "can write to stdout ('-')");
 	int s = csv ? ub_csv_open(&o->csv, csv, append, err) : 0;
 	o->has_csv = csv && !s;
 	if (!s && json) {
 		s = ub_json_open(&o->json, json, err);
 		o->has_json = !s;
 	}
+	if (!s && html) {
+		s = ub_outfile_open(&o->html, html, err);
+		o->has_html = !s;
+	}
 	if (s)
 		ub_outputs_abort(o);
 	return s;
 }
 
-void ub_outputs_add(struct ub_outputs *o, const struct ub_result *res,
-		    const char *label)
+int ub_outputs_add(struct ub_outputs *o, const struct ub_result *res,
+		   const char *label, struct ub_error *err)
 {
 	if (o->has_csv)
 		ub_csv_add(&o->csv, res);
 	if (o->has_json)
 		ub_json_add(&o->json, res, label);
+	return o->has_html ? ub_report_html(o->html.f, res, err) : 0;
 }
 
 int ub_outputs_commit(struct ub_outputs *o, struct ub_error *err)
@@ -35,6 +49,9 @@ int ub_outputs_commit(struct ub_outputs *o, struct ub_error *err)
 	if (!s && o->has_json)
 		s = ub_json_commit(&o->json, err);
 	o->has_json = 0;
+	if (!s && o->has_html)
+		s = ub_outfile_commit(&o->html, err);
+	o->has_html = 0;
 	ub_outputs_abort(o);
 	return s;
 }
@@ -45,11 +62,14 @@ void ub_outputs_abort(struct ub_outputs *o)
 		ub_csv_abort(&o->csv);
 	if (o->has_json)
 		ub_json_abort(&o->json);
-	o->has_csv = o->has_json = 0;
+	if (o->has_html)
+		ub_outfile_abort(&o->html);
+	o->has_csv = o->has_json = o->has_html = 0;
 }
 
 int ub_outputs_on_stdout(const struct ub_outputs *o)
 {
 	return (o->has_csv && o->csv.o.is_stdout) ||
-	       (o->has_json && o->json.o.is_stdout);
+	       (o->has_json && o->json.o.is_stdout) ||
+	       (o->has_html && o->html.is_stdout);
 }

@@ -67,7 +67,8 @@ static int compile_run(const struct ub_config *cfg, const char *src,
 	struct ptx_run_info info;
 	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
 	if (!s)
-		s = ub_sim_run(ptx, entry, args, nargs, n, &info, err);
+		s = ub_sim_run_traced(ptx, entry, args, nargs, n, cfg->trace,
+				      &info, err);
 	if (!s)
 		*approx |= info.approx_mask;
 	free(ptx);
@@ -80,32 +81,44 @@ static int run_torch(const struct ub_config *cfg, struct ub_data *d,
 		     uint64_t *approx, struct ub_error *err)
 {
 	const struct ub_op *op = cfg->op;
-	size_t n = d->in[0].n;
 	struct ub_array *env = calloc((size_t)(op->ninputs + op->nsteps), sizeof *env);
-	struct ub_karg *args = calloc((size_t)(op->ninputs + op->nsteps + 2), sizeof *args);
-	int s = env && args ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
-	for (int k = 0; k < op->ninputs; k++)
+	int s = env ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
+	for (int k = 0; env && k < op->ninputs; k++)
 		env[k] = d->in[k];
 	for (int k = 0; !s && k < op->nsteps; k++) {
-		int nenv = op->ninputs + k;
-		struct ub_array *out = k == op->nsteps - 1 ? &d->torch : &env[nenv];
-		char *src = NULL, name[128];
-		s = ub_array_alloc(out, d->dt, n);
-		if (!s)
-			s = ub_codegen_step(op, k, d->dt, &src, err);
-		for (int v = 0; v < nenv; v++)
-			args[v] = (struct ub_karg){.arr = &env[v]};
-		args[nenv] = (struct ub_karg){.arr = out, .writable = 1};
-		args[nenv + 1] = (struct ub_karg){.value = n};
-		snprintf(name, sizeof name, "%s.torch.%s.cu", op->name, op->torch[k].name);
-		if (!s)
-			s = compile_run(cfg, src, name, UB_TORCH_OPTS, UB_STEP_ENTRY,
-					args, nenv + 2, n, approx, err);
-		free(src);
+		struct ub_array *out = k == op->nsteps - 1 ? &d->torch
+							   : &env[op->ninputs + k];
+		s = ub_run_step(cfg, env, k, out, approx, err);
 	}
 	for (int k = op->ninputs; env && k < op->ninputs + op->nsteps - 1; k++)
 		ub_array_free(&env[k]);
 	free(env);
+	return s;
+}
+
+int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
+		int k, struct ub_array *out, uint64_t *approx,
+		struct ub_error *err)
+{
+	const struct ub_op *op = cfg->op;
+	int nenv = op->ninputs + k;
+	size_t n = env[0].n;
+	char *src = NULL, name[128];
+	struct ub_karg *args = calloc((size_t)nenv + 2, sizeof *args);
+	int s = args && !ub_array_alloc(out, env[0].dt, n) ? 0 :
+		ub_fail(err, UB_RUNTIME, "out of memory");
+	if (!s)
+		s = ub_codegen_step(op, k, env[0].dt, &src, err);
+	for (int v = 0; !s && v < nenv; v++)
+		args[v] = (struct ub_karg){.arr = &env[v]};
+	if (!s) {
+		args[nenv] = (struct ub_karg){.arr = out, .writable = 1};
+		args[nenv + 1] = (struct ub_karg){.value = n};
+		snprintf(name, sizeof name, "%s.torch.%s.cu", op->name, op->torch[k].name);
+		s = compile_run(cfg, src, name, UB_TORCH_OPTS, UB_STEP_ENTRY,
+				args, nenv + 2, n, approx, err);
+	}
+	free(src);
 	free(args);
 	return s;
 }
@@ -265,6 +278,26 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 		d->dt = cfg->dtypes[t];
 		s = run_dtype(res, d, src, err);
 	}
+	free(src);
+	return s;
+}
+
+int ub_run_mode(const struct ub_config *cfg, enum ub_mode mode,
+		struct ub_data *d, struct ub_array *out,
+		uint64_t *approx, struct ub_error *err)
+{
+	char path[4096], rel[512], *src = NULL;
+	int s;
+	if (cfg->op->kernel) {
+		snprintf(rel, sizeof rel, "kernels/%s", cfg->op->kernel);
+		s = ub_data_path(rel, path, sizeof path, err);
+		if (!s)
+			s = ub_read_file(path, &src, err);
+	} else {
+		s = ub_codegen_kernel(cfg->op, d->dt, &src, err);
+	}
+	if (!s)
+		s = run_mode(cfg, src, mode, d, out, approx, err);
 	free(src);
 	return s;
 }

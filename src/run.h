@@ -12,6 +12,8 @@
 #include "modes.h"
 #include "npy.h"
 
+struct ptx_trace;
+
 struct ub_input_file {
 	int input;         /* index into op->inputs */
 	const char *path;
@@ -37,6 +39,7 @@ struct ub_config {
 	void (*progress)(void *ctx, int done, int total, size_t n,
 			 const char *what);
 	void *progress_ctx;
+	const struct ptx_trace *trace; /* NULL; explain traces its kernels */
 };
 
 /* One line of the report: a mode (or "torch") of one op and dtype. */
@@ -82,5 +85,18 @@ struct ub_result {
 int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	   struct ub_error *err);
 void ub_result_free(struct ub_result *res);
+
+/* Pieces of the pipeline, for explain (a few elements, traced through
+ * cfg->trace): the kernel under test of cfg->op in one mode over d's
+ * inputs (d->dt, d->nin, d->in), and step k of the torch plan over env
+ * (the op's inputs, then steps 0..k-1's results).  out is allocated here
+ * (free with ub_array_free); approx gets the approximate instructions
+ * executed (ptx.h). */
+int ub_run_mode(const struct ub_config *cfg, enum ub_mode mode,
+		struct ub_data *d, struct ub_array *out,
+		uint64_t *approx, struct ub_error *err);
+int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
+		int k, struct ub_array *out, uint64_t *approx,
+		struct ub_error *err);
 
 #endif

@@ -11,6 +11,14 @@ int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 	       int nargs, size_t n, struct ptx_run_info *info,
 	       struct ub_error *err)
 {
+	return ub_sim_run_traced(ptx, entry, args, nargs, n, NULL, info, err);
+}
+
+int ub_sim_run_traced(const char *ptx, const char *entry,
+		      const struct ub_karg *args, int nargs, size_t n,
+		      const struct ptx_trace *trace, struct ptx_run_info *info,
+		      struct ub_error *err)
+{
 	struct ptx_module *m = NULL;
 	struct ptx_buffer bufs[MAX_ARGS];
 	uint64_t vals[MAX_ARGS];
@@ -50,7 +58,7 @@ int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 		.args = vals, .nargs = nargs, .bufs = bufs, .nbufs = nbufs,
 	};
 	memset(info, 0, sizeof *info);
-	status = ptx_run(m, entry, &l, info, err);
+	status = ptx_run_traced(m, entry, &l, trace, info, err);
 	ptx_free(m);
 	return status;
 }

@@ -24,4 +24,11 @@ int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 	       int nargs, size_t n, struct ptx_run_info *info,
 	       struct ub_error *err);
 
+/* The same, telling trace (NULL: nobody) of every floating-point
+ * instruction executed (ptx.h: struct ptx_trace), for explain. */
+int ub_sim_run_traced(const char *ptx, const char *entry,
+		      const struct ub_karg *args, int nargs, size_t n,
+		      const struct ptx_trace *trace, struct ptx_run_info *info,
+		      struct ub_error *err);
+
 #endif

@@ -9,6 +9,7 @@
  * parser, the op looked up in its catalog, the dtypes, domains and
  * inputs applied as the command does, and each expectation checked
  * against the run it belongs to. */
+#include "setup.h"
 #include "suite.h"
 #include "inputs.h"
 #include "paths.h"
@@ -52,7 +53,6 @@ static int split(char *line, char **w)
 static int catalog(struct ub_suite *s, const char *path,
 		   const struct ub_catalog **cat, struct ub_error *err)
 {
-	char shipped[4096];
 	for (int i = 0; i < s->ncats; i++)
 		if (!path == !s->cats[i].path &&
 		    (!path || !strcmp(path, s->cats[i].path))) {
@@ -65,9 +65,7 @@ static int catalog(struct ub_suite *s, const char *path,
 	s->cats = c;
 	c = &s->cats[s->ncats];
 	memset(c, 0, sizeof *c);
-	int st = path ? 0 : ub_data_path("suites/ops.fpcore", shipped, sizeof shipped, err);
-	if (!st)
-		st = ub_catalog_load(path ? path : shipped, &c->cat, err);
+	int st = ub_load_catalog(path, &c->cat, err);
 	if (st)
 		return st;
 	c->path = path ? strdup(path) : NULL;
@@ -81,7 +79,7 @@ static int catalog(struct ub_suite *s, const char *path,
 static int setup_op(struct ub_entry *e, const struct ub_catalog *cat,
 		    struct ub_error *err)
 {
-	int s = ub_cli_setup_op(&e->cli, cat, &e->op, &e->cfg, err);
+	int s = ub_setup_op(&e->cli, cat, &e->op, &e->cfg, err);
 	if (!s && e->cli.cfg.exhaustive)
 		s = ub_exhaustive_check(&e->op, e->cli.cfg.dtypes, e->cli.cfg.ndtypes, err);
 	return s;

@@ -157,7 +157,7 @@ static int run_entry(struct ub_entry *e, int idx, int total, struct ub_progress 
 				e->file, e->line, e->text, e->nexpect, now() - t0);
 		fflush(f);
 		snprintf(label, sizeof label, "%s:%d", e->file, e->line);
-		ub_outputs_add(out, &res, label);
+		s = ub_outputs_add(out, &res, label, err); /* no HTML here: cannot fail */
 		t->runs++;
 		t->expects += e->nexpect;
 		t->failed += bad;
@@ -171,7 +171,7 @@ static int run_all(struct ub_suite *su, const struct ub_cli *cli, struct ub_erro
 	struct ub_outputs out;
 	struct ub_progress prog;
 	struct tally t = {0};
-	int s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, err);
+	int s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, NULL, err);
 	if (s)
 		return s;
 	/* a report on stdout keeps it clean: the suite's lines go to stderr */

@@ -54,6 +54,28 @@ struct ptx_launch {
 				 run stops with an error; 0: 2^28 */
 };
 
+/* Tracing, for `ulpbench explain` (ptx_run_traced): one event per
+ * floating-point instruction executed (mnemonic naming f16/bf16/f32/f64, except ld/st/mov), any
+ * thread, after it ran.  Operands are the encodings the instruction read,
+ * at their registers' (or immediates') widths; the result is the register
+ * it wrote (setp/testp: the predicate p, 0 or 1). */
+struct ptx_trace_event {
+	const char *text;      /* mnemonic as written, "fma.rn.f32"; valid
+				  during the call only */
+	uint32_t line;         /* line in the PTX text */
+	uint64_t thread;       /* linear index of the thread in the grid */
+	int nsrc;
+	uint64_t src[3];
+	unsigned src_bits[3];
+	uint64_t dst;
+	unsigned dst_bits;
+};
+
+struct ptx_trace {
+	void (*insn)(void *user, const struct ptx_trace_event *ev);
+	void *user;
+};
+
 /* Approximate instructions, declared once: X(ID, ptx name).  A run sets
  * bit ID of approx_mask for each one it executed. */
 #define PTX_APPROX_KINDS(X)                 \
@@ -90,5 +112,12 @@ struct ptx_run_info {
 int ptx_run(const struct ptx_module *m, const char *entry,
 	    const struct ptx_launch *launch, struct ptx_run_info *info,
 	    struct ub_error *err);
+
+/* ptx_run telling trace (NULL: nobody, at no cost) of every floating-point
+ * instruction executed. */
+int ptx_run_traced(const struct ptx_module *m, const char *entry,
+		   const struct ptx_launch *launch,
+		   const struct ptx_trace *trace, struct ptx_run_info *info,
+		   struct ub_error *err);
 
 #endif

@@ -20,6 +20,7 @@
  *
  * The host's rounding mode is set to nearest for the run and restored. */
 #include "ptx_int.h"
+#include "ptx_trace.h"
 
 #include <fenv.h>
 #include <inttypes.h>
@@ -50,6 +51,8 @@ struct ctx {
 	uint32_t bad_pc;      /* instruction that failed */
 	uint64_t bad_addr;
 	int bad_kind;         /* 1 out of bounds, 2 budget exceeded */
+	const struct ptx_trace *trace; /* NULL unless explain traces */
+	const uint8_t *traced;         /* per instruction: traced? */
 };
 
 static inline int fits(uint64_t lo, uint64_t size, uint64_t a, uint64_t n)
@@ -225,9 +228,13 @@ static void do_pack(uint64_t *R, const struct ptx_insn *in)
 		vmbreak;                                                \
 	}
 
-/* Runs the current thread to ret/exit.  0, or UB_RUNTIME with c->bad_*. */
-static int run_thread(struct ctx *c)
+/* Runs the current thread to ret/exit.  0, or UB_RUNTIME with c->bad_*.
+ * Instantiated twice (run_thread): `tracing` is a constant, so the
+ * untraced copy carries no trace code at all. */
+static inline __attribute__((always_inline)) int
+run_thread_body(struct ctx *c, const int tracing)
 {
+	struct ptx_trace_event ev;
 	const struct ptx_insn *code = c->f->code, *pc = code, *in;
 	uint64_t *R = c->R, n = 0, unmarked = 0, amask = 0;
 	int rc = 0;
@@ -236,6 +243,8 @@ static int run_thread(struct ctx *c)
 		if (!((R[in->guard] ^ in->gneg) & 1))
 			continue;
 		n++;
+		if (tracing && c->traced[in - code])
+			ptx_trace_before(c->f, in, R, &ev);
 		vmdispatch(in->op) {
 		vmcase(ADD_I) D = (A + B) & M; vmbreak;
 		vmcase(SUB_I) D = (A - B) & M; vmbreak;
@@ -363,6 +372,8 @@ static int run_thread(struct ctx *c)
 		vmcase(RET) vmcase(EXIT) goto out;
 		default: vmbreak;
 		}
+		if (tracing && c->traced[in - code])
+			ptx_trace_after(c->trace, c->f, in, R, &ev);
 	}
 out:
 	if (rc)
@@ -371,6 +382,11 @@ out:
 	c->unmarked += unmarked;
 	c->amask |= amask;
 	return rc;
+}
+
+static int run_thread(struct ctx *c)
+{
+	return c->trace ? run_thread_body(c, 1) : run_thread_body(c, 0);
 }
 
 const char *ptx_approx_name(int kind)
@@ -488,6 +504,14 @@ int ptx_run(const struct ptx_module *m, const char *entry,
 	    const struct ptx_launch *launch, struct ptx_run_info *info,
 	    struct ub_error *err)
 {
+	return ptx_run_traced(m, entry, launch, NULL, info, err);
+}
+
+int ptx_run_traced(const struct ptx_module *m, const char *entry,
+		   const struct ptx_launch *launch,
+		   const struct ptx_trace *trace, struct ptx_run_info *info,
+		   struct ub_error *err)
+{
 	const struct ptx_func *f = find_func(m, entry, err);
 	if (!f)
 		return UB_RUNTIME;
@@ -502,7 +526,10 @@ int ptx_run(const struct ptx_module *m, const char *entry,
 	unsigned char *local = calloc(1, f->local_size + 1u);
 	struct region *rg = make_regions(m, launch, &c.nrg);
 	c.R = malloc(f->nslots * sizeof *c.R);
-	int rc = param && local && rg && c.R ? 0 :
+	uint8_t *traced = trace ? ptx_trace_marks(f) : NULL;
+	c.trace = traced ? trace : NULL;
+	c.traced = traced;
+	int rc = param && local && rg && c.R && (traced || !trace) ? 0 :
 		 ub_fail(err, UB_RUNTIME, "ptx: out of memory");
 	if (!rc)
 		rc = make_params(f, launch, param, err);
@@ -533,5 +560,6 @@ int ptx_run(const struct ptx_module *m, const char *entry,
 	free(local);
 	free(rg);
 	free(c.R);
+	free(traced);
 	return rc;
 }

@@ -1,0 +1,64 @@
+/* setup.c — catalog, op and dtype checks shared by the commands (setup.h). */
+#include "setup.h"
+#include "paths.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int ub_load_catalog(const char *path, struct ub_catalog *cat,
+		    struct ub_error *err)
+{
+	char buf[4096];
+	if (path)
+		return ub_catalog_load(path, cat, err);
+	int s = ub_data_path("suites/ops.fpcore", buf, sizeof buf, err);
+	return s ? s : ub_catalog_load(buf, cat, err);
+}
+
+int ub_find_op(const struct ub_catalog *cat, const char *name,
+	       const struct ub_op **op, struct ub_error *err)
+{
+	char valid[1024] = "";
+	*op = ub_catalog_find(cat, name);
+	if (*op)
+		return 0;
+	for (int i = 0; i < cat->nops; i++)
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+			 i ? ", " : "", cat->ops[i].name);
+	return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", name, valid);
+}
+
+int ub_check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
+		    struct ub_error *err)
+{
+	char valid[64] = "";
+	for (int t = 0; t < UB_NDTYPES; t++)
+		if (op->kernel_dtypes >> t & 1)
+			snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
+				 "%s%s", valid[0] ? ", " : "", ub_dtypes[t].name);
+	for (int t = 0; t < cfg->ndtypes; t++)
+		if (!(op->kernel_dtypes >> cfg->dtypes[t] & 1))
+			return ub_fail(err, UB_USAGE, "%s: kernel %s is written for %s "
+				       "only (its :dtypes in the catalog), not %s",
+				       op->name, op->kernel ? op->kernel : "(generated)", valid,
+				       ub_dtypes[cfg->dtypes[t]].name);
+	return 0;
+}
+
+int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
+		struct ub_op *op, struct ub_config *cfg, struct ub_error *err)
+{
+	const struct ub_op *found;
+	int s = ub_find_op(cat, cli->op, &found, err);
+	if (s)
+		return s;
+	*op = *found; /* a copy: --domain changes it for this run only */
+	s = ub_check_dtypes(&cli->cfg, op, err);
+	if (!s)
+		s = ub_cli_apply_domains(cli, op, err);
+	if (!s)
+		s = ub_cli_bind_inputs(cli, op, err);
+	*cfg = cli->cfg; /* with the inputs bound */
+	cfg->op = op;
+	return s;
+}

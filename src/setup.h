@@ -1,0 +1,25 @@
+/* setup.h — what every command does before it runs an op: load the
+ * catalog, find the op, check the dtypes against its kernel, apply the
+ * command line's --domain and --input. */
+#ifndef UB_SETUP_H
+#define UB_SETUP_H
+
+#include "cli.h"
+
+/* Loads path, or the shipped suites/ops.fpcore when path is NULL. */
+int ub_load_catalog(const char *path, struct ub_catalog *cat,
+		    struct ub_error *err);
+/* UB_USAGE "unknown op 'x' (valid: ...)" when cat has no op name. */
+int ub_find_op(const struct ub_catalog *cat, const char *name,
+	       const struct ub_op **op, struct ub_error *err);
+/* Every dtype of cfg must be one op's kernel is written for (:dtypes). */
+int ub_check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
+		    struct ub_error *err);
+
+/* The op of a run as cli asks for it: found in cat, its kernel written
+ * for the dtypes, --domain and --input applied to *op, a copy of the
+ * catalog's; *cfg is cli->cfg bound to it. */
+int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
+		struct ub_op *op, struct ub_config *cfg, struct ub_error *err);
+
+#endif
