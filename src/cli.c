@@ -135,6 +135,11 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		c->arch = arg;
 	} else if (!strcmp(name, "catalog")) {
 		cli->catalog = arg;
+	} else if (!strcmp(name, "fpcore")) {
+		if (cli->nfpcore == UB_MAX_FPCORE)
+			return ub_fail(err, UB_USAGE, "--fpcore: at most %d files", UB_MAX_FPCORE);
+		cli->fpcore[cli->nfpcore++] = arg;
+
 	} else {
 		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
 			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},

@@ -21,11 +21,14 @@
 	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter) or auto (default: auto = sim)") \
 	X("arch", 0, 1, "ARCH", "NVRTC virtual architecture (default: compute_90)") \
 	X("catalog", 0, 1, "FILE", "op catalog in FPCore syntax (default: the shipped suites/ops.fpcore)") \
+	X("fpcore", 0, 1, "FILE", "add the ops of an FPCore file to the catalog (repeatable)") \
 	X("list-ops", 0, 0, NULL, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, "list the dtypes")                      \
 	X("help", 'h', 0, NULL, "show this help")                             \
 	X("version", 'V', 0, NULL, "show the version")
+
+#define UB_MAX_FPCORE 16
 
 enum ub_cli_action {
 	UB_ACT_RUN, UB_ACT_HELP, UB_ACT_VERSION, UB_ACT_LIST_OPS,
@@ -40,6 +43,8 @@ struct ub_cli {
 	int ninputs;
 	const char *domain_spec[UB_MAX_INPUTS]; /* "NAME=LO:HI" as given */
 	int ndomains;
+	const char *fpcore[UB_MAX_FPCORE]; /* --fpcore files, in order */
+	int nfpcore;
 };
 
 /* Parses argv.  Errors: UB_USAGE with one line. */

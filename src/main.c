@@ -26,10 +26,17 @@ static int load_catalog(const struct ub_cli *cli, struct ub_catalog *cat,
 			struct ub_error *err)
 {
 	char path[4096];
-	if (cli->catalog)
-		return ub_catalog_load(cli->catalog, cat, err);
-	int s = ub_data_path("suites/ops.fpcore", path, sizeof path, err);
-	return s ? s : ub_catalog_load(path, cat, err);
+	int s = cli->catalog ? 0 : ub_data_path("suites/ops.fpcore", path, sizeof path, err);
+	if (!s)
+		s = ub_catalog_load(cli->catalog ? cli->catalog : path, cat, err);
+	for (int i = 0; !s && i < cli->nfpcore; i++) { /* user ops beside them */
+		struct ub_catalog more;
+		s = ub_catalog_load(cli->fpcore[i], &more, err);
+		if (!s)
+			s = ub_catalog_merge(cat, &more, err);
+		ub_catalog_free(&more);
+	}
+	return s;
 }
 
 static void list_ops(const struct ub_catalog *cat)
