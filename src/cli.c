@@ -139,7 +139,12 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (cli->nfpcore == UB_MAX_FPCORE)
 			return ub_fail(err, UB_USAGE, "--fpcore: at most %d files", UB_MAX_FPCORE);
 		cli->fpcore[cli->nfpcore++] = arg;
-
+	} else if (!strcmp(name, "kernel")) {
+		cli->kernel = arg;
+	} else if (!strcmp(name, "entry")) {
+		cli->entry = arg;
+	} else if (!strcmp(name, "args")) {
+		cli->args = arg;
 	} else {
 		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
 			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},
@@ -206,6 +211,9 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 			       argv[optind]);
 	if (cli->action == UB_ACT_RUN && !cli->op)
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
+	if (!cli->kernel && (cli->entry || cli->args))
+		return ub_fail(err, UB_USAGE, "--%s needs --kernel FILE.cu",
+			       cli->entry ? "entry" : "args");
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "outfile.h"
 #include "paths.h"
 #include "report.h"
+#include "user_kernel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -112,11 +113,16 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	struct ub_op op;
 	struct ub_outfile csv = {0};
 	struct ub_result res;
+	struct ub_user_kernel uk = {0};
 	int s = find_op(cat, cli->op, &found, err);
 	if (s)
 		return s;
-	op = *found; /* a copy: --domain changes it for this run only */
-	s = check_dtypes(&cli->cfg, &op, err);
+	op = *found; /* a copy: --domain and --kernel change it for this run */
+	if (cli->kernel)
+		s = ub_user_kernel_bind(cli->kernel, cli->entry, cli->args, &op,
+					&cli->cfg, &uk, err);
+	if (!s)
+		s = check_dtypes(&cli->cfg, &op, err);
 	if (!s)
 		s = ub_cli_apply_domains(cli, &op, err);
 	if (!s)
@@ -126,8 +132,10 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = check_dump_dir(cli->dump, err);
 	if (!s && cli->csv)
 		s = ub_outfile_open(&csv, cli->csv, err);
-	if (s)
+	if (s) {
+		ub_user_kernel_free(&uk);
 		return s;
+	}
 	s = ub_run(&cli->cfg, &res, err);
 	if (!s && !(cli->csv && csv.is_stdout))
 		ub_report_table(stdout, &res);
@@ -142,6 +150,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 		}
 	}
 	ub_result_free(&res);
+	ub_user_kernel_free(&uk);
 	return s;
 }
 

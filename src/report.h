@@ -15,7 +15,7 @@ void ub_report_table(FILE *f, const struct ub_result *res);
 	X(op) X(dtype) X(mode) X(backend) X(n) X(max_ulp) X(worst_input)  \
 	X(mean_ulp) X(cr_mismatch) X(torch_mismatch) X(torch_max_dist)     \
 	X(nan_mismatch) X(sim_exact) X(approx) X(seed) X(inputs)           \
-	X(toolkit) X(arch) X(options)
+	X(toolkit) X(arch) X(options) X(status)
 
 /* Writes the CSV (header and one line per row) to f; main.c writes it
  * through a ub_outfile, so a failed run leaves no partial file. */

@@ -52,6 +52,7 @@ static void row_values(const struct ub_result *res, const struct ub_row *r,
 	S("nvrtc %s", ub_nvrtc_version());
 	S("%s", res->cfg->arch);
 	S("%s", r->options);
+	S("%s", r->na ? "n/a" : "ok");
 #undef S
 }
 
@@ -62,6 +63,18 @@ static const char *const columns[] = {
 };
 #define NCOLS (int)(sizeof columns / sizeof columns[0])
 
+/* The columns a mode that does not apply (status n/a) leaves empty. */
+static int measured(const char *col)
+{
+	static const char *const m[] = {"n", "max_ulp", "worst_input", "mean_ulp",
+		"cr_mismatch", "torch_mismatch", "torch_max_dist", "nan_mismatch",
+		"sim_exact", "approx", NULL};
+	for (int i = 0; m[i]; i++)
+		if (strcmp(m[i], col) == 0)
+			return 1;
+	return 0;
+}
+
 void ub_report_csv(FILE *f, const struct ub_result *res)
 {
 	for (int c = 0; c < NCOLS; c++)
@@ -70,6 +83,7 @@ void ub_report_csv(FILE *f, const struct ub_result *res)
 		char v[NCOLS][512];
 		row_values(res, &res->rows[i], v);
 		for (int c = 0; c < NCOLS; c++)
-			field(f, v[c], c == NCOLS - 1);
+			field(f, res->rows[i].na && measured(columns[c]) ? "" : v[c],
+			      c == NCOLS - 1);
 	}
 }

@@ -29,7 +29,14 @@ struct ub_config {
 	struct ub_input_file files[UB_MAX_INPUTS];
 	const char *arch;    /* NVRTC virtual architecture, "compute_90" */
 	const char *backend; /* "sim" */
+	const char *kernel_src; /* --kernel: the user's kernel source (op->kernel
+				   names its file); NULL: kernels/op->kernel */
 };
+
+/* Why mode rn does not apply to a kernel file that does not use
+ * ulpbench.h's UB_ macros (kernel_sig.h): compiled with -DUB_MODE_RN it is
+ * the fma mode over again. */
+#define UB_NA_NO_MACROS "the kernel does not use ulpbench.h's UB_ macros"
 
 /* One line of the report: a mode (or "torch") of one op and dtype. */
 struct ub_row {
@@ -47,6 +54,9 @@ struct ub_row {
 				fields are meaningless: "-" / empty) */
 	int sim_exact;       /* no approximate instruction executed */
 	uint64_t approx_mask;
+	const char *na;      /* the mode does not apply to this kernel: why
+				(then st is empty; tables say n/a, CSV leaves
+				the metrics empty with status n/a) */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */

@@ -12,6 +12,7 @@
 	X(metrics)        \
 	X(inputs)         \
 	X(pipeline)       \
+	X(userkernel)     \
 	X(fpcore)
 
 #define X(name) Suite *ub_##name##_suite(void);
