@@ -27,7 +27,8 @@ int ub_iv_point(const struct ub_ival *a);
  * x - exact): a point when t = 0, else [x, next] or [previous, x]. */
 void ub_iv_from_ternary(struct ub_ival *a, int t);
 
-/* r = op(a[0], ...) as an enclosure at r's precision; r must not be one of
+/* r = op(a[0], ...) as an enclosure at r's precision (any op but UB_IF,
+ * whose branches ref_mpfr.c evaluates one at a time); r must not be one of
  * the arguments.  t is scratch at r's precision.  Returns 0 or
  * UB_IV_REFINE. */
 int ub_iv_apply(enum ub_expr_op op, struct ub_ival *r,
