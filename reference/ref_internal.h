@@ -27,10 +27,20 @@ int ub_iv_point(const struct ub_ival *a);
  * x - exact): a point when t = 0, else [x, next] or [previous, x]. */
 void ub_iv_from_ternary(struct ub_ival *a, int t);
 
-/* r = op(a[0], ...) as an enclosure at r's precision; r must not be one of
+/* r = op(a[0], ...) as an enclosure at r's precision (any op but UB_IF,
+ * whose branches ref_mpfr.c evaluates one at a time); r must not be one of
  * the arguments.  t is scratch at r's precision.  Returns 0 or
  * UB_IV_REFINE. */
 int ub_iv_apply(enum ub_expr_op op, struct ub_ival *r,
 		const struct ub_ival *const *a, mpfr_ptr t);
+
+/* Conditions (ref_logic.c): comparisons, and, or, not.  A condition is
+ * the point 1 (true), the point 0 (false), or [0, 1] when the enclosures
+ * of its arguments cannot decide it yet (an if then asks for more
+ * precision).  Whether op is one of them: */
+int ub_iv_is_logic(enum ub_expr_op op);
+/* r = op(a...) for such an op; always 0. */
+int ub_iv_logic(enum ub_expr_op op, struct ub_ival *r,
+		const struct ub_ival *const *a);
 
 #endif

@@ -17,10 +17,13 @@
 
 #include <math.h>
 
-enum shape { INC, DEC, ABS, SIN, COS, TAN };
+enum shape { INC, DEC, ABS, EVEN, SIN, COS, TAN };
 
 /* Unary operators: MPFR function, shape, domain [dlo, dhi] (outside: NaN)
- * and whether the function has a pole at dlo. */
+ * and where the function has a pole: 1 at dlo, 2 at dhi, 3 at both.
+ * EVEN (cosh) decreases to its minimum 1 at 0, then increases.  The
+ * rint_* functions (floor ...) are non-decreasing steps; MPFR rounds
+ * their integral result outward like any other value. */
 #define REF_UNARY(X)                                   \
 	X(UB_NEG, mpfr_neg, DEC, -INFINITY, INFINITY, 0) \
 	X(UB_SQRT, mpfr_sqrt, INC, 0, INFINITY, 0)       \
@@ -37,7 +40,22 @@ enum shape { INC, DEC, ABS, SIN, COS, TAN };
 	X(UB_ACOS, mpfr_acos, DEC, -1, 1, 0)             \
 	X(UB_ATAN, mpfr_atan, INC, -INFINITY, INFINITY, 0) \
 	X(UB_TANH, mpfr_tanh, INC, -INFINITY, INFINITY, 0) \
-	X(UB_ERF, mpfr_erf, INC, -INFINITY, INFINITY, 0)
+	X(UB_ERF, mpfr_erf, INC, -INFINITY, INFINITY, 0) \
+	X(UB_EXP2, mpfr_exp2, INC, -INFINITY, INFINITY, 0) \
+	X(UB_LOG2, mpfr_log2, INC, 0, INFINITY, 1)       \
+	X(UB_LOG10, mpfr_log10, INC, 0, INFINITY, 1)     \
+	X(UB_CBRT, mpfr_cbrt, INC, -INFINITY, INFINITY, 0) \
+	X(UB_SINH, mpfr_sinh, INC, -INFINITY, INFINITY, 0) \
+	X(UB_COSH, mpfr_cosh, EVEN, -INFINITY, INFINITY, 0) \
+	X(UB_ASINH, mpfr_asinh, INC, -INFINITY, INFINITY, 0) \
+	X(UB_ACOSH, mpfr_acosh, INC, 1, INFINITY, 0)     \
+	X(UB_ATANH, mpfr_atanh, INC, -1, 1, 3)           \
+	X(UB_ERFC, mpfr_erfc, DEC, -INFINITY, INFINITY, 0) \
+	X(UB_FLOOR, mpfr_rint_floor, INC, -INFINITY, INFINITY, 0) \
+	X(UB_CEIL, mpfr_rint_ceil, INC, -INFINITY, INFINITY, 0) \
+	X(UB_TRUNC, mpfr_rint_trunc, INC, -INFINITY, INFINITY, 0) \
+	X(UB_ROUND, mpfr_rint_round, INC, -INFINITY, INFINITY, 0) \
+	X(UB_NEARBYINT, mpfr_rint_roundeven, INC, -INFINITY, INFINITY, 0)
 
 typedef int (*fn1)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 typedef int (*fn2)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
@@ -104,7 +122,8 @@ static void point(enum ub_expr_op op, struct ub_ival *r,
 	static const fn2 binary[UB_NOPS] = {
 		[UB_ADD] = mpfr_add, [UB_SUB] = mpfr_sub, [UB_MUL] = mpfr_mul,
 		[UB_DIV] = mpfr_div, [UB_POW] = mpfr_pow, [UB_FMIN] = mpfr_min,
-		[UB_FMAX] = mpfr_max};
+		[UB_FMAX] = mpfr_max, [UB_HYPOT] = mpfr_hypot,
+		[UB_ATAN2] = mpfr_atan2};
 	int t;
 	if (op == UB_FMA)
 		t = mpfr_fma(y, x, b, a[2]->lo, MPFR_RNDN);
@@ -157,7 +176,8 @@ static int unary_np(const struct unary *u, struct ub_ival *r,
 	if (mpfr_cmp_d(a->hi, u->dlo) < 0 || mpfr_cmp_d(a->lo, u->dhi) > 0)
 		return set_nan(r), 0;
 	if (mpfr_cmp_d(a->lo, u->dlo) < 0 || mpfr_cmp_d(a->hi, u->dhi) > 0 ||
-	    (u->pole && mpfr_cmp_d(a->lo, u->dlo) == 0))
+	    (u->pole & 1 && mpfr_cmp_d(a->lo, u->dlo) == 0) ||
+	    (u->pole & 2 && mpfr_cmp_d(a->hi, u->dhi) == 0))
 		return UB_IV_REFINE;
 	switch (u->shape) {
 	case INC:
@@ -171,6 +191,17 @@ static int unary_np(const struct unary *u, struct ub_ival *r,
 			mpfr_set_zero(r->lo, 1);
 			mpfr_neg(t, a->lo, MPFR_RNDN);
 			mpfr_max(r->hi, t, a->hi, MPFR_RNDN);
+		}
+		return 0;
+	case EVEN:
+		if (mpfr_sgn(a->lo) >= 0 || mpfr_sgn(a->hi) <= 0) {
+			mono(u->f, r, a, mpfr_sgn(a->lo) >= 0);
+		} else { /* around 0: [f(0), max(f(lo), f(hi))] */
+			mpfr_set_zero(t, 1);
+			u->f(r->lo, t, MPFR_RNDD);
+			u->f(t, a->lo, MPFR_RNDU);
+			u->f(r->hi, a->hi, MPFR_RNDU);
+			mpfr_max(r->hi, r->hi, t, MPFR_RNDN);
 		}
 		return 0;
 	default:
@@ -365,6 +396,49 @@ static void minmax_np(enum ub_expr_op op, struct ub_ival *r,
 	f(r->hi, a->hi, b->hi, MPFR_RNDN);
 }
 
+/* hypot increases with |a| and |b|: from the magnitudes' enclosures. */
+static int hypot_np(struct ub_ival *r, const struct ub_ival *a,
+		    const struct ub_ival *b, mpfr_ptr t)
+{
+	struct ub_ival m[2];
+	const struct ub_ival *in[2] = {a, b};
+	int st = 0;
+	if (is_pinf(a) || is_pinf(b)) /* hypot(+-inf, y) = +inf, y NaN too */
+		return set_special(r, 0, 0), 0;
+	for (int i = 0; i < 2; i++)
+		mpfr_inits2(mpfr_get_prec(r->lo), m[i].lo, m[i].hi, (mpfr_ptr)0);
+	for (int i = 0; i < 2 && !st; i++) {
+		const struct ub_ival *x[1] = {in[i]};
+		st = ub_iv_apply(UB_FABS, &m[i], x, t);
+	}
+	if (!st) {
+		mpfr_hypot(r->lo, m[0].lo, m[1].lo, MPFR_RNDD);
+		mpfr_hypot(r->hi, m[0].hi, m[1].hi, MPFR_RNDU);
+	}
+	for (int i = 0; i < 2; i++)
+		mpfr_clears(m[i].lo, m[i].hi, (mpfr_ptr)0);
+	return st;
+}
+
+/* atan2(y, x) over a box: d/dy has the sign of x, d/dx the sign of -y, so
+ * when x > 0, or when neither x nor y may be 0, it is monotone in each
+ * argument and its extremes lie at the corners; otherwise the box may
+ * touch the origin or the branch cut on x < 0: refine. */
+static void atan2_corner(mpfr_ptr v, mpfr_srcptr y, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	mpfr_atan2(v, y, x, rnd);
+}
+
+static int atan2_np(struct ub_ival *r, const struct ub_ival *y,
+		    const struct ub_ival *x, mpfr_ptr t)
+{
+	if (strict_sign(x) > 0 || (strict_sign(x) && strict_sign(y))) {
+		corners(atan2_corner, r, y, x, t);
+		return 0;
+	}
+	return UB_IV_REFINE;
+}
+
 /* fma as a * b then + c: both steps are enclosures, so is the sum. */
 static int fma_np(struct ub_ival *r, const struct ub_ival *const *a, mpfr_ptr t)
 {
@@ -402,6 +476,10 @@ static int apply_np(enum ub_expr_op op, struct ub_ival *r,
 	case UB_FMAX:
 		minmax_np(op, r, a[0], a[1]);
 		return 0;
+	case UB_HYPOT:
+		return hypot_np(r, a[0], a[1], t);
+	case UB_ATAN2:
+		return atan2_np(r, a[0], a[1], t);
 	default:
 		return unary_np(&unary[op], r, a[0], t);
 	}
@@ -411,6 +489,8 @@ int ub_iv_apply(enum ub_expr_op op, struct ub_ival *r,
 		const struct ub_ival *const *a, mpfr_ptr t)
 {
 	int n = ub_expr_ops[op].arity, points = 1, nan = 0;
+	if (ub_iv_is_logic(op))
+		return ub_iv_logic(op, r, a);
 	for (int i = 0; i < n; i++) {
 		points = points && ub_iv_point(a[i]);
 		nan = nan || mpfr_nan_p(a[i]->lo);

@@ -314,7 +314,7 @@ static int parse_op(const struct ub_cat_ctx *c, const struct ub_sx *f,
 	if ((st = props(c, f, &i, p)) != 0)
 		return st;
 	const struct ub_scope *top = op->ninputs ? &sc[op->ninputs - 1] : NULL;
-	if ((st = ub_cat_expr(c, &f->kids[i], top, &op->math)) != 0)
+	if ((st = ub_cat_real(c, &f->kids[i], top, "the body", &op->math)) != 0)
 		return st;
 	return apply(c, p, top, op);
 }

@@ -59,6 +59,12 @@ int ub_catalog_parse(const char *text, const char *file,
 int ub_catalog_load(const char *path, struct ub_catalog *cat,
 		    struct ub_error *err);
 void ub_catalog_free(struct ub_catalog *cat);
+/* Moves every op of src to the end of dst, leaving src empty (free it as
+ * usual).  A name dst already has is UB_USAGE "FILE:LINE: op 'x' is
+ * already defined at FILE:LINE", naming both places; dst is then
+ * unchanged. */
+int ub_catalog_merge(struct ub_catalog *dst, struct ub_catalog *src,
+		     struct ub_error *err);
 const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
 				    const char *name);
 

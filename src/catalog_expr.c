@@ -1,19 +1,22 @@
 /* catalog_expr.c — FPCore expressions into struct ub_expr: operators from
- * the ub_expr_ops table (+ and * fold left over more than two arguments,
- * (- x) is negation), the constants PI E INFINITY NAN (kept as number
- * nodes with that text), let and let* by substitution, and the torch
- * plan (a top-level let*: one step per binding, then "out"). */
+ * the ub_expr_ops table (+ * and or fold left over more arguments, a
+ * comparison chain (< a b c) becomes (and (< a b) (< b c)), (!= a b c)
+ * every pair, (- x) is negation), the named constants of UB_EXPR_CONSTS
+ * (kept as number nodes with that text), let and let* by substitution,
+ * and the torch plan (a top-level let*: one step per binding, then
+ * "out").  Conditions and numbers are checked where they meet: if wants a
+ * condition first, arithmetic wants numbers, an op's body and every plan
+ * step is a number. */
 #include "catalog_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const constants[] = {"PI", "E", "INFINITY", "NAN", NULL};
-
 /* FPCore forms ulpbench does not model: an error, not "unknown". */
 static const char *const unsupported[] = {
-	"if", "<", "<=", ">", ">=", "==", "!=", "and", "or", "not", "!",
+	"tgamma", "lgamma", "fmod", "remainder", "copysign", "fdim",
+	"isfinite", "isinf", "isnan", "isnormal", "signbit", "!",
 	"cast", "while", "while*", "for", "for*", "tensor", "tensor*",
 	"array", "ref", "dim", "size", "digits", NULL};
 
@@ -53,7 +56,7 @@ static int find_op(const char *name)
 
 static int unknown_op(const struct ub_cat_ctx *c, const struct ub_sx *head)
 {
-	char known[400];
+	char known[700];
 	size_t used = 0;
 	for (int i = 0; i < UB_NOPS && used < sizeof known; i++)
 		if (i != UB_NEG)
@@ -61,7 +64,8 @@ static int unknown_op(const struct ub_cat_ctx *c, const struct ub_sx *head)
 						 "%s%s", used ? " " : "",
 						 ub_expr_ops[i].name);
 	return ub_sx_fail(c->err, c->file, head->line, head->col,
-			  "unknown operator '%s' (known: %s let let*)",
+			  "unknown operator '%s' (known: %s let let* and constants "
+			  "PI E ... TRUE FALSE)",
 			  head->text, known);
 }
 
@@ -71,11 +75,12 @@ static int symbol(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	for (; sc; sc = sc->up)
 		if (strcmp(sc->name, x->text) == 0)
 			break;
+	double v;
 	if (sc && sc->val)
 		*out = ub_expr_copy(sc->val);
 	else if (sc)
 		*out = ub_expr_new_var(sc->var);
-	else if (listed(constants, x->text))
+	else if (ub_expr_const(x->text, &v))
 		*out = ub_expr_new_num(x->text);
 	else
 		return ub_sx_fail(c->err, c->file, x->line, x->col,
@@ -123,6 +128,19 @@ static int let(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	return st;
 }
 
+static int comparison(int op)
+{
+	return op >= UB_LT && op <= UB_NE;
+}
+
+/* Fewest arguments of an operator that takes any number, else 0. */
+static int variadic(int op)
+{
+	if (op == UB_AND || op == UB_OR)
+		return 1;
+	return op == UB_ADD || op == UB_MUL || comparison(op) ? 2 : 0;
+}
+
 /* The operator of (head args...), its arity checked; -1 after an error. */
 static int operator(const struct ub_cat_ctx *c, const struct ub_sx *x)
 {
@@ -131,7 +149,7 @@ static int operator(const struct ub_cat_ctx *c, const struct ub_sx *x)
 	if (listed(unsupported, head->text)) {
 		ub_sx_fail(c->err, c->file, head->line, head->col,
 			   "unsupported operator '%s' (ulpbench reads arithmetic, "
-			   "functions, let and let*)", head->text);
+			   "functions, comparisons, if, let and let*)", head->text);
 		return -1;
 	}
 	int op = strcmp(head->text, "-") == 0 && nargs == 1 ? UB_NEG
@@ -140,13 +158,62 @@ static int operator(const struct ub_cat_ctx *c, const struct ub_sx *x)
 		unknown_op(c, head);
 		return -1;
 	}
-	int arity = ub_expr_ops[op].arity;
-	if (nargs == arity || ((op == UB_ADD || op == UB_MUL) && nargs > 2))
+	int arity = ub_expr_ops[op].arity, least = variadic(op);
+	if (least ? nargs >= least : nargs == arity)
 		return op;
-	ub_sx_fail(c->err, c->file, x->line, x->col,
-		   "'%s' takes %d argument%s, got %d", head->text, arity,
-		   arity == 1 ? "" : "s", nargs);
+	if (least)
+		ub_sx_fail(c->err, c->file, x->line, x->col,
+			   "'%s' takes at least %d argument%s, got %d", head->text,
+			   least, least == 1 ? "" : "s", nargs);
+	else
+		ub_sx_fail(c->err, c->file, x->line, x->col,
+			   "'%s' takes %d argument%s, got %d", head->text, arity,
+			   arity == 1 ? "" : "s", nargs);
 	return -1;
+}
+
+/* Argument x of head, already read into e, has the type op wants. */
+static int typed(const struct ub_cat_ctx *c, const struct ub_sx *head,
+		 const struct ub_sx *x, int op, int i, const struct ub_expr *e)
+{
+	enum ub_expr_type want = ub_expr_arg_type(op, i);
+	if (ub_expr_type_of(e) == want)
+		return 0;
+	if (want == UB_T_BOOL)
+		return ub_sx_fail(c->err, c->file, x->line, x->col,
+				  "'%s' needs a condition here (a comparison, and, or, "
+				  "not, TRUE, FALSE), found a number", head->text);
+	return ub_sx_fail(c->err, c->file, x->line, x->col,
+			  "'%s' needs a number here, found a condition", head->text);
+}
+
+/* The tree of op over a[0..n-1] (owned; freed): fixed arity as is,
+ * variadic folded left, comparison chains into and. */
+static struct ub_expr *build(int op, struct ub_expr **a, int n)
+{
+	struct ub_expr *acc = NULL;
+	if (!variadic(op))
+		return ub_expr_new_op((enum ub_expr_op)op, n, a);
+	if (!comparison(op)) {
+		acc = a[0];
+		for (int i = 1; i < n; i++) {
+			struct ub_expr *pair[2] = {acc, a[i]};
+			acc = ub_expr_new_op((enum ub_expr_op)op, 2, pair);
+		}
+		return acc;
+	}
+	int first = 1; /* != compares every pair, the others neighbours */
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n && (op == UB_NE || j == i + 1); j++) {
+			struct ub_expr *pair[2] = {ub_expr_copy(a[i]), ub_expr_copy(a[j])};
+			struct ub_expr *cmp = ub_expr_new_op((enum ub_expr_op)op, 2, pair);
+			struct ub_expr *both[2] = {acc, cmp};
+			acc = first ? cmp : ub_expr_new_op(UB_AND, 2, both);
+			first = 0;
+		}
+	for (int i = 0; i < n; i++)
+		ub_expr_free(a[i]);
+	return acc;
 }
 
 static int call(const struct ub_cat_ctx *c, const struct ub_sx *x,
@@ -155,26 +222,24 @@ static int call(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	int op = operator(c, x);
 	if (op < 0)
 		return UB_USAGE;
-	int arity = ub_expr_ops[op].arity, st = 0;
-	struct ub_expr *a[3] = {NULL, NULL, NULL};
-	for (int i = 0; i < arity && !st; i++)
+	int n = x->n - 1, st = 0;
+	struct ub_expr **a = calloc((size_t)n + 1, sizeof *a);
+	if (!a)
+		return ub_cat_oom(c);
+	for (int i = 0; i < n && !st; i++) {
 		st = ub_cat_expr(c, &x->kids[1 + i], sc, &a[i]);
+		if (!st)
+			st = typed(c, &x->kids[0], &x->kids[1 + i], op, i, a[i]);
+	}
 	if (st) {
-		for (int i = 0; i < arity; i++)
+		for (int i = 0; i < n; i++)
 			ub_expr_free(a[i]);
+		free(a);
 		return st;
 	}
-	struct ub_expr *acc = ub_expr_new_op(op, arity, a);
-	for (int i = 1 + arity; i < x->n && acc; i++) { /* fold + and * left */
-		struct ub_expr *pair[2] = {acc, NULL};
-		if ((st = ub_cat_expr(c, &x->kids[i], sc, &pair[1])) != 0) {
-			ub_expr_free(acc);
-			return st;
-		}
-		acc = ub_expr_new_op(op, 2, pair);
-	}
-	*out = acc;
-	return acc ? 0 : ub_cat_oom(c);
+	*out = build(op, a, n);
+	free(a);
+	return *out ? 0 : ub_cat_oom(c);
 }
 
 int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
@@ -206,6 +271,18 @@ int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	}
 }
 
+int ub_cat_real(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		const struct ub_scope *sc, const char *what, struct ub_expr **out)
+{
+	int st = ub_cat_expr(c, x, sc, out);
+	if (st || ub_expr_type_of(*out) == UB_T_REAL)
+		return st;
+	ub_expr_free(*out);
+	*out = NULL;
+	return ub_sx_fail(c->err, c->file, x->line, x->col, "%s must be a number, "
+			  "found a condition (use (if COND a b))", what);
+}
+
 /* One plan step: name and tree; the caller counts it in op->nsteps. */
 static int step(const struct ub_cat_ctx *c, const char *name,
 		const struct ub_sx *x, const struct ub_scope *sc,
@@ -213,7 +290,7 @@ static int step(const struct ub_cat_ctx *c, const char *name,
 {
 	if (!(s->name = strdup(name)))
 		return ub_cat_oom(c);
-	return ub_cat_expr(c, x, sc, &s->e);
+	return ub_cat_real(c, x, sc, "a :torch step", &s->e);
 }
 
 int ub_cat_plan(const struct ub_cat_ctx *c, const struct ub_sx *x,

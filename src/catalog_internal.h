@@ -24,6 +24,11 @@ struct ub_scope {
 int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		const struct ub_scope *sc, struct ub_expr **out);
 
+/* As ub_cat_expr, for a place that needs a number (an op's body, a plan
+ * step): a condition there is an error naming `what`. */
+int ub_cat_real(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		const struct ub_scope *sc, const char *what, struct ub_expr **out);
+
 /* The :torch plan x into op->torch / op->nsteps; inputs is the scope of
  * op's inputs. */
 int ub_cat_plan(const struct ub_cat_ctx *c, const struct ub_sx *x,

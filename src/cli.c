@@ -152,6 +152,16 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		c->arch = arg;
 	} else if (!strcmp(name, "catalog")) {
 		cli->catalog = arg;
+	} else if (!strcmp(name, "fpcore")) {
+		if (cli->nfpcore == UB_MAX_FPCORE)
+			return ub_fail(err, UB_USAGE, "--fpcore: at most %d files", UB_MAX_FPCORE);
+		cli->fpcore[cli->nfpcore++] = arg;
+	} else if (!strcmp(name, "kernel")) {
+		cli->kernel = arg;
+	} else if (!strcmp(name, "entry")) {
+		cli->entry = arg;
+	} else if (!strcmp(name, "args")) {
+		cli->args = arg;
 	} else {
 		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
 			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},
@@ -218,6 +228,9 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 			       argv[optind]);
 	if (cli->action == UB_ACT_RUN && !cli->op)
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
+	if (!cli->kernel && (cli->entry || cli->args))
+		return ub_fail(err, UB_USAGE, "--%s needs --kernel FILE.cu",
+			       cli->entry ? "entry" : "args");
 	return ub_cli_check_outputs(cli, err);
 }
 
@@ -226,8 +239,10 @@ int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err)
 	const struct ub_config *c = &cli->cfg;
 	if (cli->append && (!cli->csv || !strcmp(cli->csv, "-")))
 		return ub_fail(err, UB_USAGE, "--append needs --csv FILE (a file, not '-')");
-	if (cli->csv && cli->json && !strcmp(cli->csv, "-") && !strcmp(cli->json, "-"))
-		return ub_fail(err, UB_USAGE, "--csv and --json cannot both be '-' (stdout)");
+	if ((cli->csv && !strcmp(cli->csv, "-")) + (cli->json && !strcmp(cli->json, "-")) +
+	    (cli->html && !strcmp(cli->html, "-")) > 1)
+		return ub_fail(err, UB_USAGE, "only one of --csv, --json and --html "
+			       "can be '-' (stdout)");
 	if (c->exhaustive && (cli->ninputs || cli->ndomains))
 		return ub_fail(err, UB_USAGE, "--exhaustive takes every encoding: "
 			       "it goes with neither --input nor --domain");

@@ -27,11 +27,17 @@
 	X("arch", 0, 1, "ARCH", "NVRTC virtual architecture (default: compute_90)") \
 	X("catalog", 0, 1, "FILE", "op catalog in FPCore syntax (default: the shipped suites/ops.fpcore)") \
 	X("quiet", 'q', 0, NULL, "no progress line on stderr") \
+	X("fpcore", 0, 1, "FILE", "add the ops of an FPCore file to the catalog (repeatable)") \
+	X("kernel", 0, 1, "FILE.cu", "test your own kernel file instead of the op's kernel") \
+	X("entry", 0, 1, "NAME", "the --kernel's extern \"C\" __global__ function (default: the only one)") \
+	X("args", 0, 1, "P=NAME,...", "bind --kernel's parameters to the op's inputs, out and n (default: by name)") \
 	X("list-ops", 0, 0, NULL, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, "list the dtypes")                      \
 	X("help", 'h', 0, NULL, "show this help")                             \
 	X("version", 'V', 0, NULL, "show the version")
+
+#define UB_MAX_FPCORE 16
 
 enum ub_cli_action {
 	UB_ACT_RUN, UB_ACT_HELP, UB_ACT_VERSION, UB_ACT_LIST_OPS,
@@ -49,6 +55,9 @@ struct ub_cli {
 	int ninputs;
 	const char *domain_spec[UB_MAX_INPUTS]; /* "NAME=LO:HI" as given */
 	int ndomains;
+	const char *fpcore[UB_MAX_FPCORE]; /* --fpcore files, in order */
+	int nfpcore;
+	const char *kernel, *entry, *args; /* --kernel, --entry, --args */
 };
 
 /* Parses argv.  Errors: UB_USAGE with one line. */

@@ -53,14 +53,9 @@ static void put(struct sbuf *b, const char *fmt, ...)
 /* Value of an FPCore constant literal, as a double. */
 static double literal(const char *t)
 {
-	if (strcmp(t, "PI") == 0)
-		return M_PI;
-	if (strcmp(t, "E") == 0)
-		return M_E;
-	if (strcmp(t, "INFINITY") == 0)
-		return INFINITY;
-	if (strcmp(t, "NAN") == 0)
-		return NAN;
+	double v;
+	if (ub_expr_const(t, &v))
+		return v;
 	const char *slash = strchr(t, '/');
 	if (slash)
 		return strtod(t, NULL) / strtod(slash + 1, NULL);
@@ -70,6 +65,10 @@ static double literal(const char *t)
 static void constant(struct sbuf *b, const char *text, int dbl)
 {
 	double d = literal(text);
+	if (!strcmp(text, "TRUE") || !strcmp(text, "FALSE")) {
+		put(b, "%s", d != 0 ? "true" : "false");
+		return;
+	}
 	if (dbl) {
 		uint64_t u;
 		memcpy(&u, &d, sizeof u);
@@ -84,6 +83,8 @@ static void constant(struct sbuf *b, const char *text, int dbl)
 
 static const char *const infix[UB_NOPS] = {
 	[UB_ADD] = "+", [UB_SUB] = "-", [UB_MUL] = "*", [UB_DIV] = "/",
+	[UB_LT] = "<", [UB_GT] = ">", [UB_LE] = "<=", [UB_GE] = ">=",
+	[UB_EQ] = "==", [UB_NE] = "!=", [UB_AND] = "&&", [UB_OR] = "||",
 };
 /* The kernel under test writes + - * / through ulpbench.h's macros, so
  * mode rn turns them into __fmul_rn and friends. */
@@ -99,16 +100,25 @@ static void expr(struct sbuf *b, const struct ub_expr *e, int dbl, int macros)
 	case UB_E_VAR: put(b, "a%d", e->var); return;
 	case UB_E_OP: break;
 	}
+	if (e->op == UB_IF) { /* (c ? a : b) */
+		put(b, "(");
+		for (int i = 0; i < 3; i++) {
+			expr(b, e->args[i], dbl, macros);
+			put(b, i == 0 ? " ? " : i == 1 ? " : " : ")");
+		}
+		return;
+	}
 	if (infix[e->op]) {
-		put(b, macros ? "%s(" : "(", macro[e->op]);
+		int m = macros && macro[e->op];
+		put(b, m ? "%s(" : "(", macro[e->op]);
 		expr(b, e->args[0], dbl, macros);
-		put(b, macros ? ", " : " %s ", infix[e->op]);
+		put(b, m ? ", " : " %s ", infix[e->op]);
 		expr(b, e->args[1], dbl, macros);
 		put(b, ")");
 		return;
 	}
-	if (e->op == UB_NEG) {
-		put(b, "(-");
+	if (e->op == UB_NEG || e->op == UB_NOT) {
+		put(b, e->op == UB_NEG ? "(-" : "(!");
 		expr(b, e->args[0], dbl, macros);
 		put(b, ")");
 		return;

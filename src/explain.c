@@ -8,6 +8,7 @@
 #include "explain.h"
 #include "report.h"
 #include "setup.h"
+#include "user_kernel.h"
 #include "../reference/reference.h"
 #include "ptx/ptx.h"
 
@@ -216,8 +217,9 @@ static int explain(struct ub_cli *cli, const struct ub_catalog *cat,
 {
 	struct ub_op op;
 	struct ub_config cfg;
+	struct ub_user_kernel uk = {0};
 	struct ub_explain x = { .cfg = &cfg, .dt = cli->cfg.dtypes[0] };
-	int s = ub_setup_op(cli, cat, &op, &cfg, err);
+	int s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
 	if (!s && strcmp(cli->at, "worst") == 0)
 		s = find_worst(&x, err);
 	else if (!s)
@@ -227,6 +229,7 @@ static int explain(struct ub_cli *cli, const struct ub_catalog *cat,
 	if (!s)
 		ub_explain_print(stdout, &x);
 	ub_explain_free(&x);
+	ub_user_kernel_free(&uk);
 	return s;
 }
 
@@ -245,7 +248,7 @@ int ub_cmd_explain(int argc, char **argv, struct ub_error *err)
 	if (!s)
 		s = check_cli(&cli, err);
 	if (!s)
-		s = ub_load_catalog(cli.catalog, &cat, err);
+		s = ub_load_catalogs(&cli, &cat, err);
 	if (!s)
 		s = explain(&cli, &cat, err);
 	ub_catalog_free(&cat);

@@ -3,6 +3,7 @@
  * plain recursion is fine; the reader bounds their depth. */
 #include "expr.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,49 @@ const struct ub_expr_op_info ub_expr_ops[UB_NOPS] = {
 	UB_EXPR_OPS(X)
 #undef X
 };
+
+int ub_expr_const(const char *text, double *v)
+{
+	static const struct {
+		const char *name;
+		double value;
+	} consts[] = {
+#define X(name, value) {name, value},
+		UB_EXPR_CONSTS(X)
+#undef X
+	};
+	for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++)
+		if (strcmp(consts[i].name, text) == 0) {
+			*v = consts[i].value;
+			return 1;
+		}
+	return 0;
+}
+
+static int is_comparison(enum ub_expr_op op)
+{
+	return op >= UB_LT && op <= UB_NE;
+}
+
+static int is_logic(enum ub_expr_op op)
+{
+	return op == UB_AND || op == UB_OR || op == UB_NOT;
+}
+
+enum ub_expr_type ub_expr_type_of(const struct ub_expr *e)
+{
+	if (e->kind == UB_E_NUM)
+		return strcmp(e->num, "TRUE") && strcmp(e->num, "FALSE")
+		       ? UB_T_REAL : UB_T_BOOL;
+	if (e->kind == UB_E_OP && (is_comparison(e->op) || is_logic(e->op)))
+		return UB_T_BOOL;
+	return UB_T_REAL;
+}
+
+enum ub_expr_type ub_expr_arg_type(enum ub_expr_op op, int i)
+{
+	return is_logic(op) || (op == UB_IF && i == 0) ? UB_T_BOOL : UB_T_REAL;
+}
 
 static struct ub_expr *node(enum ub_expr_kind kind)
 {

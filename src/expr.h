@@ -33,7 +33,35 @@
 	X(UB_ERF, "erf", 1, "erff")              \
 	X(UB_POW, "pow", 2, "powf")              \
 	X(UB_FMIN, "fmin", 2, "fminf")           \
-	X(UB_FMAX, "fmax", 2, "fmaxf")
+	X(UB_FMAX, "fmax", 2, "fmaxf")          \
+	X(UB_EXP2, "exp2", 1, "exp2f")           \
+	X(UB_LOG2, "log2", 1, "log2f")           \
+	X(UB_LOG10, "log10", 1, "log10f")        \
+	X(UB_CBRT, "cbrt", 1, "cbrtf")           \
+	X(UB_SINH, "sinh", 1, "sinhf")           \
+	X(UB_COSH, "cosh", 1, "coshf")           \
+	X(UB_ASINH, "asinh", 1, "asinhf")        \
+	X(UB_ACOSH, "acosh", 1, "acoshf")        \
+	X(UB_ATANH, "atanh", 1, "atanhf")        \
+	X(UB_ERFC, "erfc", 1, "erfcf")           \
+	X(UB_FLOOR, "floor", 1, "floorf")        \
+	X(UB_CEIL, "ceil", 1, "ceilf")           \
+	X(UB_TRUNC, "trunc", 1, "truncf")        \
+	X(UB_ROUND, "round", 1, "roundf")        \
+	X(UB_NEARBYINT, "nearbyint", 1, "nearbyintf") \
+	X(UB_HYPOT, "hypot", 2, "hypotf")        \
+	X(UB_ATAN2, "atan2", 2, "atan2f")        \
+	/* conditions (FPCore's booleans; see ub_expr_kind_of) */ \
+	X(UB_LT, "<", 2, NULL)                   \
+	X(UB_GT, ">", 2, NULL)                   \
+	X(UB_LE, "<=", 2, NULL)                  \
+	X(UB_GE, ">=", 2, NULL)                  \
+	X(UB_EQ, "==", 2, NULL)                  \
+	X(UB_NE, "!=", 2, NULL)                  \
+	X(UB_AND, "and", 2, NULL)                \
+	X(UB_OR, "or", 2, NULL)                  \
+	X(UB_NOT, "not", 1, NULL)                \
+	X(UB_IF, "if", 3, NULL) /* (if c a b) */
 
 enum ub_expr_op {
 #define X(id, name, arity, cfun) id,
@@ -75,5 +103,28 @@ void ub_expr_free(struct ub_expr *e);
  * of the whole text, as snprintf does: a result >= len means truncated. */
 int ub_expr_print(const struct ub_expr *e, const char *const *names,
 		  char *buf, size_t len);
+
+/* FPCore's named constants, declared once: X(name, value as a C double
+ * expression).  Trees keep them as number nodes spelled by name; the
+ * reference encloses each exactly (ref_mpfr.c), generated kernels use
+ * (float)value as PyTorch converts host doubles. */
+#define UB_EXPR_CONSTS(X)                                              \
+	X("PI", M_PI) X("E", M_E) X("INFINITY", INFINITY) X("NAN", NAN)   \
+	X("LOG2E", M_LOG2E) X("LOG10E", M_LOG10E) X("LN2", M_LN2)        \
+	X("LN10", M_LN10) X("PI_2", M_PI_2) X("PI_4", M_PI_4)            \
+	X("M_1_PI", M_1_PI) X("M_2_PI", M_2_PI)                          \
+	X("M_2_SQRTPI", M_2_SQRTPI) X("SQRT2", M_SQRT2)                  \
+	X("SQRT1_2", M_SQRT1_2) X("TRUE", 1) X("FALSE", 0)
+
+/* Whether text names a constant of UB_EXPR_CONSTS; its value in *v. */
+int ub_expr_const(const char *text, double *v);
+
+/* What an expression yields: a real number, or a condition (comparisons,
+ * and/or/not, the constants TRUE and FALSE).  An if takes a condition and
+ * yields one of its two real branches. */
+enum ub_expr_type { UB_T_REAL, UB_T_BOOL };
+enum ub_expr_type ub_expr_type_of(const struct ub_expr *e);
+/* The type op wants of its argument i. */
+enum ub_expr_type ub_expr_arg_type(enum ub_expr_op op, int i);
 
 #endif

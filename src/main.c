@@ -10,6 +10,7 @@
 #include "progress.h"
 #include "report.h"
 #include "setup.h"
+#include "user_kernel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,16 +68,19 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	struct ub_progress prog;
 	struct ub_result res;
 	struct ub_config cfg;
+	struct ub_user_kernel uk = {0};
 	int s = cli->at ? ub_fail(err, UB_USAGE, "--at belongs to `ulpbench explain` "
 				  "(see ulpbench explain --help)") : 0;
 	if (!s)
-		s = ub_setup_op(cli, cat, &op, &cfg, err);
+		s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
 	if (!s && cli->dump)
 		s = check_dump_dir(cli->dump, err);
 	if (!s)
 		s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, cli->html, err);
-	if (s)
+	if (s) {
+		ub_user_kernel_free(&uk);
 		return s;
+	}
 	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
 	cfg.progress = ub_progress_stage;
 	cfg.progress_ctx = &prog;
@@ -93,6 +97,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	else
 		ub_outputs_abort(&out);
 	ub_result_free(&res);
+	ub_user_kernel_free(&uk);
 	return s;
 }
 
@@ -145,7 +150,7 @@ int main(int argc, char **argv)
 	default:
 		break;
 	}
-	s = ub_load_catalog(cli.catalog, &cat, &err);
+	s = ub_load_catalogs(&cli, &cat, &err);
 	if (!s && cli.action == UB_ACT_LIST_OPS)
 		list_ops(&cat);
 	else if (!s)

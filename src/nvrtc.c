@@ -2,8 +2,9 @@
  *
  * Options are the mode's NVRTC flags plus -arch and include paths; the
  * kernel's own #include "ulpbench.h" resolves to kernels/ (found by
- * ub_data_path) so kernels compile the same way in the build tree and once
- * installed. */
+ * ub_data_path) or, once installed, to $(includedir), where `make install`
+ * puts it for users' own builds too; a kernel's "" includes also resolve
+ * beside its file (NVRTC searches the directory of the program's name). */
 #include "nvrtc.h"
 #include "paths.h"
 
@@ -23,16 +24,25 @@ static int split_opts(char *buf, const char **argv, int max)
 	return n;
 }
 
-/* First `max` lines of the log, joined with "; ", into out. */
+/* Whether the log line [p, p + l) is "FILE(LINE): [catastrophic ]error". */
+static int error_line(const char *p, size_t l)
+{
+	const char *a = strstr(p, "): error"), *b = strstr(p, "): catastrophic error");
+	return (a && a < p + l) || (b && b < p + l);
+}
+
+/* First `max` lines of the log, joined with "; ", into out: only the
+ * "FILE(LINE): error: ..." lines when there are any (NVRTC follows each
+ * with the source line and a caret line). */
 static void log_head(const char *log, char *out, size_t len, int max)
 {
 	size_t used = 0;
-	int lines = 0;
+	int lines = 0, errors = error_line(log, strlen(log));
 	out[0] = '\0';
 	for (const char *p = log; *p && lines < max && used + 1 < len;) {
 		const char *e = strchr(p, '\n');
 		size_t l = e ? (size_t)(e - p) : strlen(p);
-		if (l > 0) {
+		if (l > 0 && (!errors || error_line(p, l))) {
 			used += (size_t)snprintf(out + used, len - used, "%s%.*s",
 						 lines ? "; " : "", (int)l, p);
 			lines++;
@@ -58,6 +68,7 @@ int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
 		     struct ub_error *err)
 {
 	char kdir[4096], buf[1024], archopt[64], incl[4200], cincl[4200];
+	char iincl[4200];
 	const char *argv[MAX_OPTS];
 	int argc = 0;
 	if (ub_data_path("kernels", kdir, sizeof kdir, err))
@@ -68,6 +79,9 @@ int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
 	argv[argc++] = archopt;
 	argv[argc++] = incl;
 	argv[argc++] = cincl;
+	/* installed, ulpbench.h lives in $(includedir), not beside the kernels */
+	snprintf(iincl, sizeof iincl, "-I%s", INCLUDEDIR);
+	argv[argc++] = iincl;
 	snprintf(buf, sizeof buf, "%s", opts);
 	argc += split_opts(buf, argv + argc, MAX_OPTS - argc);
 

@@ -21,7 +21,7 @@ void ub_report_table(FILE *f, const struct ub_result *res);
 	X(nan_mismatch, INT) X(sim_exact, INT) X(approx, TEXT)             \
 	X(seed, INT) X(inputs, TEXT) X(toolkit, TEXT) X(arch, TEXT)        \
 	X(options, TEXT) X(domain, TEXT) X(catalog, TEXT)                  \
-	X(ulpbench_version, TEXT)
+	X(ulpbench_version, TEXT) X(status, TEXT)
 
 enum ub_col {
 #define X(name, kind) UB_COL_##name,
@@ -103,7 +103,7 @@ struct ub_outputs {
 	struct ub_json json;
 	struct ub_outfile html; /* one result only: the command's */
 };
-/* At most one of them may be "-" (stdout). */
+/* At most one of them may be "-" (stdout): ub_cli_check_outputs. */
 int ub_outputs_open(struct ub_outputs *o, const char *csv, int append,
 		    const char *json, const char *html, struct ub_error *err);
 /* UB_RUNTIME when the HTML page runs out of memory. */

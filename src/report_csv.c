@@ -99,6 +99,10 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	format_domain(cfg, v[UB_COL_domain].text, sizeof v->text);
 	T(catalog, "%s", cfg->op->file ? cfg->op->file : "");
 	T(ulpbench_version, "%s", PACKAGE_VERSION);
+	T(status, "%s", r->na ? "n/a" : "ok");
+	/* a mode that does not apply to the kernel measured nothing */
+	for (int c = UB_COL_n; r->na && c <= UB_COL_approx; c++)
+		v[c].absent = 1;
 #undef T
 #undef I
 #undef R

@@ -5,18 +5,10 @@
 
 #include <string.h>
 
-static int is_stdout(const char *path)
-{
-	return path && strcmp(path, "-") == 0;
-}
-
 int ub_outputs_open(struct ub_outputs *o, const char *csv, int append,
 		    const char *json, const char *html, struct ub_error *err)
 {
 	memset(o, 0, sizeof *o);
-	if (is_stdout(csv) + is_stdout(json) + is_stdout(html) > 1)
-		return ub_fail(err, UB_USAGE, "only one of --csv, --json, --html "
-			       "can write to stdout ('-')");
 	int s = csv ? ub_csv_open(&o->csv, csv, append, err) : 0;
 	o->has_csv = csv && !s;
 	if (!s && json) {

@@ -57,6 +57,10 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 				"torch_mismatch", "torch_max_dist", "nan_mismatch",
 				"sim_exact", "worst_input");
 		}
+		if (r->na) {
+			fprintf(f, "%-10s %10s  (%s)\n", r->mode, "n/a", r->na);
+			continue;
+		}
 		ub_format_worst(r, worst, sizeof worst);
 		ub_format_approx(r->approx_mask, approx, sizeof approx);
 		char mx[32], mean[32], tm[32] = "-", td[32] = "-";

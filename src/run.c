@@ -2,6 +2,7 @@
 #include "run.h"
 #include "codegen.h"
 #include "inputs.h"
+#include "kernel_sig.h"
 #include "nvrtc.h"
 #include "paths.h"
 #include "sim.h"
@@ -200,6 +201,23 @@ static void stage_done(struct ub_result *res, const struct ub_data *d,
 		      d->in[0].n, buf);
 }
 
+/* A row for mode m that does not apply to this kernel (why: na). */
+static void add_na_row(struct ub_result *res, const struct ub_data *d, int m,
+		       const char *na)
+{
+	struct ub_row *r = &res->rows[res->nrows++];
+	memset(r, 0, sizeof *r);
+	r->op = res->cfg->op->name;
+	r->dt = d->dt;
+	r->mode = ub_modes[res->cfg->modes[m]].name;
+	r->options = ub_modes[res->cfg->modes[m]].opts;
+	r->backend = res->cfg->backend;
+	r->has_torch = d->torch.data != NULL;
+	r->nin = d->nin;
+	r->sim_exact = 1;
+	r->na = na;
+}
+
 static int run_dtype(struct ub_result *res, struct ub_data *d,
 		     const char *file_src, struct ub_error *err)
 {
@@ -226,6 +244,12 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 		stage_done(res, d, "torch plan");
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		uint64_t approx = 0;
+		if (cfg->modes[m] == UB_MODE_RN && cfg->op->kernel &&
+		    !ub_ksig_uses_macros(src)) { /* rn means nothing to it */
+			d->nmodes = m + 1;
+			add_na_row(res, d, m, UB_NA_NO_MACROS);
+			continue;
+		}
 		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		d->nmodes = m + 1;
 		if (!s)
@@ -264,7 +288,10 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	describe_inputs(cfg, res);
 	int s = cfg->exhaustive ? ub_exhaustive_check(cfg->op, cfg->dtypes,
 						       cfg->ndtypes, err) : 0;
-	if (!s && cfg->op->kernel) {
+	if (!s && cfg->kernel_src) {
+		if (!(src = strdup(cfg->kernel_src)))
+			s = ub_fail(err, UB_RUNTIME, "out of memory");
+	} else if (!s && cfg->op->kernel) {
 		snprintf(rel, sizeof rel, "kernels/%s", cfg->op->kernel);
 		s = ub_data_path(rel, path, sizeof path, err);
 		if (!s)

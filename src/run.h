@@ -40,7 +40,14 @@ struct ub_config {
 			 const char *what);
 	void *progress_ctx;
 	const struct ptx_trace *trace; /* NULL; explain traces its kernels */
+	const char *kernel_src; /* --kernel: the user's kernel source (op->kernel
+				   names its file); NULL: kernels/op->kernel */
 };
+
+/* Why mode rn does not apply to a kernel file that does not use
+ * ulpbench.h's UB_ macros (kernel_sig.h): compiled with -DUB_MODE_RN it is
+ * the fma mode over again. */
+#define UB_NA_NO_MACROS "the kernel does not use ulpbench.h's UB_ macros"
 
 /* One line of the report: a mode (or "torch") of one op and dtype. */
 struct ub_row {
@@ -58,6 +65,9 @@ struct ub_row {
 				fields are meaningless: "-" / empty) */
 	int sim_exact;       /* no approximate instruction executed */
 	uint64_t approx_mask;
+	const char *na;      /* the mode does not apply to this kernel: why
+				(then st is empty; tables say n/a, CSV leaves
+				the metrics empty with status n/a) */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */

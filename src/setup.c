@@ -45,15 +45,36 @@ int ub_check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
 	return 0;
 }
 
+int ub_load_catalogs(const struct ub_cli *cli, struct ub_catalog *cat,
+		     struct ub_error *err)
+{
+	int s = ub_load_catalog(cli->catalog, cat, err);
+	for (int i = 0; !s && i < cli->nfpcore; i++) { /* user ops beside them */
+		struct ub_catalog more;
+		s = ub_catalog_load(cli->fpcore[i], &more, err);
+		if (!s)
+			s = ub_catalog_merge(cat, &more, err);
+		ub_catalog_free(&more);
+	}
+	return s;
+}
+
 int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
-		struct ub_op *op, struct ub_config *cfg, struct ub_error *err)
+		struct ub_op *op, struct ub_config *cfg,
+		struct ub_user_kernel *uk, struct ub_error *err)
 {
 	const struct ub_op *found;
 	int s = ub_find_op(cat, cli->op, &found, err);
 	if (s)
 		return s;
-	*op = *found; /* a copy: --domain changes it for this run only */
-	s = ub_check_dtypes(&cli->cfg, op, err);
+	*op = *found; /* a copy: --domain and --kernel change it for this run */
+	if (cli->kernel && !uk)
+		return ub_fail(err, UB_USAGE, "--kernel is not supported here");
+	if (cli->kernel)
+		s = ub_user_kernel_bind(cli->kernel, cli->entry, cli->args, op,
+					&cli->cfg, uk, err);
+	if (!s)
+		s = ub_check_dtypes(&cli->cfg, op, err);
 	if (!s)
 		s = ub_cli_apply_domains(cli, op, err);
 	if (!s)

@@ -5,6 +5,7 @@
 #define UB_SETUP_H
 
 #include "cli.h"
+#include "user_kernel.h"
 
 /* Loads path, or the shipped suites/ops.fpcore when path is NULL. */
 int ub_load_catalog(const char *path, struct ub_catalog *cat,
@@ -16,10 +17,17 @@ int ub_find_op(const struct ub_catalog *cat, const char *name,
 int ub_check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
 		    struct ub_error *err);
 
-/* The op of a run as cli asks for it: found in cat, its kernel written
- * for the dtypes, --domain and --input applied to *op, a copy of the
- * catalog's; *cfg is cli->cfg bound to it. */
+/* --catalog (or the shipped catalog), then every --fpcore file's ops
+ * beside them. */
+int ub_load_catalogs(const struct ub_cli *cli, struct ub_catalog *cat,
+		     struct ub_error *err);
+
+/* The op of a run as cli asks for it: found in cat, --kernel bound (uk
+ * holds it; NULL refuses --kernel), its kernel written for the dtypes,
+ * --domain and --input applied to *op, a copy of the catalog's; *cfg is
+ * cli->cfg bound to it. */
 int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
-		struct ub_op *op, struct ub_config *cfg, struct ub_error *err);
+		struct ub_op *op, struct ub_config *cfg,
+		struct ub_user_kernel *uk, struct ub_error *err);
 
 #endif

@@ -65,7 +65,7 @@ static int catalog(struct ub_suite *s, const char *path,
 	s->cats = c;
 	c = &s->cats[s->ncats];
 	memset(c, 0, sizeof *c);
-	int st = ub_load_catalog(path, &c->cat, err);
+	int st = ub_load_catalog(path, &c->cat, err); /* --fpcore: not in suites */
 	if (st)
 		return st;
 	c->path = path ? strdup(path) : NULL;
@@ -79,7 +79,10 @@ static int catalog(struct ub_suite *s, const char *path,
 static int setup_op(struct ub_entry *e, const struct ub_catalog *cat,
 		    struct ub_error *err)
 {
-	int s = ub_setup_op(&e->cli, cat, &e->op, &e->cfg, err);
+	int s = e->cli.kernel ? ub_fail(err, UB_USAGE, "--kernel is not supported "
+					 "in suites yet") : 0;
+	if (!s)
+		s = ub_setup_op(&e->cli, cat, &e->op, &e->cfg, NULL, err);
 	if (!s && e->cli.cfg.exhaustive)
 		s = ub_exhaustive_check(&e->op, e->cli.cfg.dtypes, e->cli.cfg.ndtypes, err);
 	return s;

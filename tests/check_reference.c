@@ -338,6 +338,14 @@ static const struct {
 	{"(tan (/ a 3))", mpfr_tan, 1},    {"(log (/ a 3))", mpfr_log, 1},
 	{"(asin (/ a 3))", mpfr_asin, 1},  {"(acos (/ a 3))", mpfr_acos, 1},
 	{"(exp (/ a 3))", mpfr_exp, 1},    {"(sqrt (/ a 3))", mpfr_sqrt, 1},
+	{"(exp2 a)", mpfr_exp2, 0},        {"(log2 (/ a 3))", mpfr_log2, 1},
+	{"(log10 (/ a 3))", mpfr_log10, 1}, {"(cbrt (/ a 3))", mpfr_cbrt, 1},
+	{"(sinh a)", mpfr_sinh, 0},        {"(cosh a)", mpfr_cosh, 0},
+	{"(asinh (/ a 3))", mpfr_asinh, 1}, {"(acosh a)", mpfr_acosh, 0},
+	{"(atanh (/ a 3))", mpfr_atanh, 1}, {"(erfc a)", mpfr_erfc, 0},
+	{"(floor (/ a 3))", mpfr_rint_floor, 1}, {"(ceil (/ a 3))", mpfr_rint_ceil, 1},
+	{"(trunc (/ a 3))", mpfr_rint_trunc, 1}, {"(round (/ a 3))", mpfr_rint_round, 1},
+	{"(nearbyint (/ a 3))", mpfr_rint_roundeven, 1},
 };
 
 START_TEST(test_transcendental)
@@ -449,6 +457,15 @@ static const struct {
 	{UB_MUL, NULL, mpfr_mul},     {UB_DIV, NULL, mpfr_div},
 	{UB_POW, NULL, mpfr_pow},     {UB_FMIN, NULL, mpfr_min},
 	{UB_FMAX, NULL, mpfr_max},    {UB_FMA, NULL, NULL},
+	{UB_EXP2, mpfr_exp2, NULL},   {UB_LOG2, mpfr_log2, NULL},
+	{UB_LOG10, mpfr_log10, NULL}, {UB_CBRT, mpfr_cbrt, NULL},
+	{UB_SINH, mpfr_sinh, NULL},   {UB_COSH, mpfr_cosh, NULL},
+	{UB_ASINH, mpfr_asinh, NULL}, {UB_ACOSH, mpfr_acosh, NULL},
+	{UB_ATANH, mpfr_atanh, NULL}, {UB_ERFC, mpfr_erfc, NULL},
+	{UB_FLOOR, mpfr_rint_floor, NULL}, {UB_CEIL, mpfr_rint_ceil, NULL},
+	{UB_TRUNC, mpfr_rint_trunc, NULL}, {UB_ROUND, mpfr_rint_round, NULL},
+	{UB_NEARBYINT, mpfr_rint_roundeven, NULL},
+	{UB_HYPOT, NULL, mpfr_hypot}, {UB_ATAN2, NULL, mpfr_atan2},
 };
 
 /* An argument: a random float, half the time scaled into [0.5, 1) so that

@@ -12,7 +12,9 @@
 	X(metrics)        \
 	X(inputs)         \
 	X(pipeline)       \
-	X(trace)
+	X(trace)          \
+	X(userkernel)     \
+	X(fpcore)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)
