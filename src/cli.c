@@ -1,6 +1,7 @@
 /* cli.c — option parsing; the table in cli.h drives getopt_long and
  * --help alike. */
 #include "cli.h"
+#include "backend.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -126,13 +127,15 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 	} else if (!strcmp(name, "dump")) {
 		cli->dump = arg;
 	} else if (!strcmp(name, "backend")) {
-		if (strcmp(arg, "sim") && strcmp(arg, "auto"))
-			return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: auto, sim)", arg);
-		c->backend = "sim";
+		if (!ub_backend_valid(arg))
+			return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: %s)",
+				       arg, ub_backend_names(valid, sizeof valid));
+		c->backend = arg;
 	} else if (!strcmp(name, "arch")) {
 		if (strncmp(arg, "compute_", 8) && strncmp(arg, "sm_", 3))
 			return ub_fail(err, UB_USAGE, "--arch: '%s' is not compute_NN or sm_NN", arg);
 		c->arch = arg;
+		c->arch_set = 1;
 	} else if (!strcmp(name, "catalog")) {
 		cli->catalog = arg;
 	} else {
@@ -153,7 +156,7 @@ static void defaults(struct ub_cli *cli)
 	cli->cfg.n = 1000000;
 	cli->cfg.seed = 1;
 	cli->cfg.arch = "compute_90";
-	cli->cfg.backend = "sim";
+	cli->cfg.backend = "auto";
 	cli->cfg.ndtypes = 1;
 	cli->cfg.dtypes[0] = UB_F32;
 	cli->cfg.nmodes = UB_NMODES;

@@ -18,8 +18,8 @@
 	X("domain", 0, 1, "NAME=LO:HI", "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
 	X("csv", 0, 1, "FILE", "write the CSV report to FILE ('-': stdout)") \
 	X("dump", 0, 1, "DIR", "write per-element results as .npy files into DIR") \
-	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter) or auto (default: auto = sim)") \
-	X("arch", 0, 1, "ARCH", "NVRTC virtual architecture (default: compute_90)") \
+	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter), cuda (the GPU) or auto (default: the GPU when usable, else sim)") \
+	X("arch", 0, 1, "ARCH", "compile for ARCH (default: compute_90 on sim, the GPU's own sm_NN on cuda)") \
 	X("catalog", 0, 1, "FILE", "op catalog in FPCore syntax (default: the shipped suites/ops.fpcore)") \
 	X("list-ops", 0, 0, NULL, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, "list the compile modes and their NVRTC options") \

@@ -8,7 +8,8 @@
 
 #include "ub.h"
 
-#define UB_COMMANDS(X) /* none yet */
+#define UB_COMMANDS(X) \
+	X("selftest", ub_cmd_selftest, "the sim against the GPU, bit for bit, on every op and mode")
 
 #define X(name, fn, help) int fn(int argc, char **argv, struct ub_error *err);
 UB_COMMANDS(X)

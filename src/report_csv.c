@@ -50,7 +50,7 @@ static void row_values(const struct ub_result *res, const struct ub_row *r,
 	S("%llu", (unsigned long long)res->cfg->seed);
 	S("%s", res->inputs);
 	S("nvrtc %s", ub_nvrtc_version());
-	S("%s", res->cfg->arch);
+	S("%s", r->arch ? r->arch : res->cfg->arch);
 	S("%s", r->options);
 #undef S
 }

@@ -1,5 +1,6 @@
 /* run.c — the pipeline of one ulpbench run (see run.h). */
 #include "run.h"
+#include "backend.h"
 #include "codegen.h"
 #include "inputs.h"
 #include "nvrtc.h"
@@ -53,21 +54,27 @@ static int make_inputs(const struct ub_config *cfg, struct ub_data *d,
 				  cfg->seed, d->in, err);
 }
 
-/* Compiles src with opts and runs `entry` on the sim over args. */
+/* The backend cfg asks for; ub_run() checked that it is usable. */
+static const struct ub_backend *backend_of(const struct ub_config *cfg)
+{
+	const struct ub_backend *be = &ub_backend_sim;
+	ub_backend_get(cfg->backend, &be, NULL);
+	return be;
+}
+
+/* Compiles src with opts and runs `entry` over args on cfg's backend. */
 static int compile_run(const struct ub_config *cfg, const char *src,
 		       const char *name, const char *opts, const char *entry,
 		       const struct ub_karg *args, int nargs, size_t n,
 		       uint64_t *approx, struct ub_error *err)
 {
-	char *ptx = NULL;
-	struct ptx_run_info info;
-	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
-	if (!s)
-		s = ub_sim_run(ptx, entry, args, nargs, n, &info, err);
-	if (!s)
-		*approx |= info.approx_mask;
-	free(ptx);
-	return s;
+	const struct ub_backend *be = backend_of(cfg);
+	struct ub_job job = {
+		.src = src, .name = name, .opts = opts,
+		.arch = be->arch(cfg->arch, cfg->arch_set), .entry = entry,
+		.args = args, .nargs = nargs, .n = n,
+	};
+	return be->run(&job, approx, err);
 }
 
 /* Runs the torch plan: one generated kernel per step, each step's output
@@ -154,7 +161,8 @@ static void add_row(struct ub_result *res, const struct ub_data *d,
 	r->dt = d->dt;
 	r->mode = mode;
 	r->options = opts;
-	r->backend = cfg->backend;
+	r->backend = backend_of(cfg)->name;
+	r->arch = backend_of(cfg)->arch(cfg->arch, cfg->arch_set);
 	r->has_torch = d->torch.data != NULL;
 	ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st);
 	r->nin = d->nin;
@@ -164,7 +172,7 @@ static void add_row(struct ub_result *res, const struct ub_data *d,
 		if (r->has_worst)
 			r->worst_in[k] = ub_array_get(&d->in[k], r->st.worst);
 	}
-	r->sim_exact = approx == 0;
+	r->sim_exact = (approx & ~UB_APPROX_UNMARKED) == 0;
 	r->approx_mask = approx;
 }
 
@@ -223,8 +231,9 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	memset(res, 0, sizeof *res);
 	res->cfg = cfg;
 	describe_inputs(cfg, res);
-	int s = 0;
-	if (cfg->op->kernel) {
+	const struct ub_backend *be;
+	int s = ub_backend_get(cfg->backend, &be, err); /* no GPU: say so first */
+	if (!s && cfg->op->kernel) {
 		snprintf(rel, sizeof rel, "kernels/%s", cfg->op->kernel);
 		s = ub_data_path(rel, path, sizeof path, err);
 		if (!s)

@@ -3,6 +3,10 @@
 set -u
 : "${UB:?UB must name the ulpbench binary}"
 : "${SRCDIR:?SRCDIR must name the source tree}"
+# Every test runs on the sim, GPU or not, unless it points ulpbench at a
+# driver itself (cuda.test loads a stand-in): --backend auto then falls back.
+ULPBENCH_LIBCUDA=/nonexistent/libcuda.so.1
+export ULPBENCH_LIBCUDA
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ubtest.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 failures=0
