@@ -9,7 +9,8 @@
 #include "ub.h"
 
 #define UB_COMMANDS(X) \
-	X("selftest", ub_cmd_selftest, "the sim against the GPU, bit for bit, on every op and mode")
+	X("selftest", ub_cmd_selftest, "the sim against the GPU, bit for bit, on every op and mode") \
+	X("capture-approx", ub_cmd_capture_approx, "record the GPU's approximate instructions into a file")
 
 #define X(name, fn, help) int fn(int argc, char **argv, struct ub_error *err);
 UB_COMMANDS(X)

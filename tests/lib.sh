@@ -69,6 +69,16 @@ csv_field() {
 		$3 == mode { print $(idx[col]); exit }' "$1"
 }
 
+# build_fakecuda OUT [CFLAGS...]: the stand-in driver (tests/fakecuda.c)
+# with the PTX interpreter, as a shared library for ULPBENCH_LIBCUDA.
+build_fakecuda() {
+	out=$1
+	shift
+	${CC:-cc} -shared -fPIC -O1 -std=gnu11 -ffp-contract=off -frounding-math \
+		-I"$SRCDIR/src" "$@" -o "$out" "$SRCDIR/tests/fakecuda.c" \
+		"$SRCDIR"/src/ptx/*.c "$SRCDIR/src/ub.c" -lm -Wl,-Bsymbolic
+}
+
 finish() {
 	echo "$checks passed, $failures failed"
 	[ "$failures" -eq 0 ]

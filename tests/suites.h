@@ -12,7 +12,8 @@
 	X(metrics)        \
 	X(inputs)         \
 	X(pipeline)       \
-	X(backend)
+	X(backend)        \
+	X(capture)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)
