@@ -227,13 +227,6 @@ static void summarize(const struct ub_capture *cap)
 	for (int k = 0; k < cap->ntables; k++) {
 		const struct ub_capture_table *t = &cap->tables[k];
 		char what[64], how[64];
-		uint32_t differ = 0;
-		int64_t maxd = 0;
-		for (uint32_t i = 0; i < t->count; i++) {
-			int64_t d = ub_ord32(t->out[i]) - ub_ord32(ub_approx_predict(t->insn, t->in[i]));
-			differ += d != 0;
-			maxd = d > maxd ? d : -d > maxd ? -d : maxd;
-		}
 		if (t->pred == UB_PRED_TABLE)
 			snprintf(how, sizeof how, "table %d", t->base);
 		else
@@ -241,7 +234,7 @@ static void summarize(const struct ub_capture *cap)
 		printf("%-22s %-24s %9u %9llu %8.3f %9u %8lld  %s%s\n", ub_approx[t->insn].ptx,
 		       ub_sweep_describe(t, what, sizeof what), t->count,
 		       (unsigned long long)t->bytes, t->count ? 8.0 * (double)t->bytes / t->count : 0.0,
-		       differ, (long long)maxd, how, t->coding == UB_CODE_DELTA ? ", delta" : "");
+		       t->differ, (long long)t->max_dist, how, t->coding == UB_CODE_DELTA ? ", delta" : "");
 	}
 }
 

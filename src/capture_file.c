@@ -3,8 +3,10 @@
 #include "capture_file.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NAME_LEN 32
 #define NO_BASE 0xffffffffu
@@ -98,6 +100,21 @@ static int find_base(const struct ub_capture *c, int k)
 	return -1;
 }
 
+/* How far the outputs are from the predictor. */
+static void stats(struct ub_capture_table *t, const uint32_t *model)
+{
+	t->differ = 0;
+	t->max_dist = 0;
+	for (uint32_t i = 0; i < t->count; i++) {
+		int64_t d = ub_ord32(t->out[i]) - ub_ord32(model[i]);
+		t->differ += d != 0;
+		if (d < 0)
+			d = -d;
+		if (d > t->max_dist)
+			t->max_dist = d;
+	}
+}
+
 /* Codes table k every way it may be stored and keeps the smallest in best. */
 static int code_table(struct ub_capture *c, int k, struct ub_bytes *best)
 {
@@ -107,6 +124,8 @@ static int code_table(struct ub_capture *c, int k, struct ub_bytes *best)
 		return -1;
 	for (uint32_t i = 0; i < t->count; i++)
 		model[i] = ub_approx_predict(t->insn, t->in[i]);
+	stats(t, model);
+	t->hash = fnv1a(t->out, t->count);
 	int base = find_base(c, k);
 	const uint32_t *preds[2] = {model, base >= 0 ? c->tables[base].out : NULL};
 	int same = base >= 0 && !memcmp(preds[1], t->out, (size_t)t->count * 4);
@@ -129,17 +148,14 @@ static int code_table(struct ub_capture *c, int k, struct ub_bytes *best)
 	return s;
 }
 
-static int write_table(FILE *f, struct ub_capture *c, int k, struct ub_error *err)
+/* Writes table k, coded in code. */
+static int write_table(FILE *f, struct ub_capture *c, int k,
+		       const struct ub_bytes *code, struct ub_error *err)
 {
 	struct ub_capture_table *t = &c->tables[k];
-	struct ub_bytes code = {0}, head = {0};
+	struct ub_bytes head = {0};
 	char name[NAME_LEN] = {0};
-	if (code_table(c, k, &code)) {
-		ub_bytes_free(&code);
-		return ub_fail(err, UB_RUNTIME, "out of memory");
-	}
-	t->hash = fnv1a(t->out, t->count);
-	t->bytes = code.len;
+	t->bytes = code->len;
 	snprintf(name, sizeof name, "%s", ub_approx[t->insn].ptx);
 	ub_bytes_put(&head, name, NAME_LEN);
 	put_le(&head, (uint64_t)t->kind | (uint64_t)t->pred << 8 |
@@ -148,36 +164,83 @@ static int write_table(FILE *f, struct ub_capture *c, int k, struct ub_error *er
 	put_le(&head, t->param, 8);
 	put_le(&head, t->pred == UB_PRED_TABLE ? (uint32_t)t->base : NO_BASE, 4);
 	put_le(&head, t->hash, 8);
-	put_le(&head, (t->kind == UB_SWEEP_LIST ? 4 * (uint64_t)t->count : 0) + code.len, 8);
+	put_le(&head, (t->kind == UB_SWEEP_LIST ? 4 * (uint64_t)t->count : 0) + code->len, 8);
 	if (t->kind == UB_SWEEP_LIST)
 		for (uint32_t i = 0; i < t->count; i++)
 			put_le(&head, t->in[i], 4);
 	int bad = head.oom || fwrite(head.p, 1, head.len, f) != head.len ||
-		  fwrite(code.p, 1, code.len, f) != code.len;
+		  fwrite(code->p, 1, code->len, f) != code->len;
 	ub_bytes_free(&head);
-	ub_bytes_free(&code);
 	return bad ? ub_fail(err, UB_IO, "cannot write: %s", strerror(errno)) : 0;
+}
+
+/* Tables coded by worker threads, each taking the next table not taken. */
+struct coding {
+	struct ub_capture *c;
+	struct ub_bytes *codes;
+	int next, failed;
+	pthread_mutex_t lock;
+};
+
+static void *worker(void *arg)
+{
+	struct coding *w = arg;
+	for (;;) {
+		pthread_mutex_lock(&w->lock);
+		int k = w->next++;
+		pthread_mutex_unlock(&w->lock);
+		if (k >= w->c->ntables)
+			return NULL;
+		if (code_table(w->c, k, &w->codes[k])) {
+			pthread_mutex_lock(&w->lock);
+			w->failed = 1;
+			pthread_mutex_unlock(&w->lock);
+		}
+	}
+}
+
+/* Codes every table, on as many threads as there are CPUs (16 at most). */
+static int code_all(struct coding *w)
+{
+	enum { MAX_THREADS = 16 };
+	pthread_t th[MAX_THREADS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : (int)cpus, started = 0;
+	if (n > w->c->ntables)
+		n = w->c->ntables;
+	pthread_mutex_init(&w->lock, NULL);
+	for (int i = 0; i < n; i++)
+		started += pthread_create(&th[started], NULL, worker, w) == 0;
+	if (!started) /* no threads: code them here */
+		worker(w);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&w->lock);
+	return w->failed ? -1 : 0;
 }
 
 int ub_capture_write(FILE *f, struct ub_capture *c, struct ub_error *err)
 {
 	struct ub_bytes head = {0};
+	struct coding w = {.c = c, .codes = calloc((size_t)c->ntables + 1, sizeof *w.codes)};
 	size_t infolen = strlen(c->info);
+	int s = 0;
+	if (!w.codes || code_all(&w))
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	ub_bytes_put(&head, UB_CAPTURE_MAGIC, 8);
 	put_le(&head, UB_CAPTURE_VERSION, 4);
 	put_le(&head, (uint64_t)c->ntables, 4);
 	put_le(&head, infolen, 4);
 	ub_bytes_put(&head, c->info, infolen);
-	int bad = head.oom || fwrite(head.p, 1, head.len, f) != head.len;
+	if (!s && (head.oom || fwrite(head.p, 1, head.len, f) != head.len))
+		s = ub_fail(err, UB_IO, "cannot write: %s", strerror(errno));
 	ub_bytes_free(&head);
-	if (bad)
-		return ub_fail(err, UB_IO, "cannot write: %s", strerror(errno));
-	for (int k = 0; k < c->ntables; k++) {
-		int s = write_table(f, c, k, err);
-		if (s)
-			return s;
-	}
-	return 0;
+	for (int k = 0; !s && k < c->ntables; k++)
+		s = write_table(f, c, k, &w.codes[k], err);
+	for (int k = 0; w.codes && k < c->ntables; k++)
+		ub_bytes_free(&w.codes[k]);
+	free(w.codes);
+	return s;
 }
 
 /* ----- reading ----- */
@@ -251,11 +314,11 @@ static int read_table(struct reader *r, struct ub_capture *c, int k,
 		return s;
 	t.in = malloc((size_t)t.count * 4 + 4);
 	t.out = malloc((size_t)t.count * 4 + 4);
-	uint32_t *pred = malloc((size_t)t.count * 4 + 4);
-	if (!t.in || !t.out || !pred) {
+	uint32_t *model = malloc((size_t)t.count * 4 + 4);
+	if (!t.in || !t.out || !model) {
 		free(t.in);
 		free(t.out);
-		free(pred);
+		free(model);
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	}
 	const unsigned char *data = r->p;
@@ -268,13 +331,16 @@ static int read_table(struct reader *r, struct ub_capture *c, int k,
 		ub_sweep_inputs(t.kind, t.bits, t.param, t.count, t.in);
 	}
 	for (uint32_t i = 0; i < t.count; i++)
-		pred[i] = t.pred == UB_PRED_MODEL ? ub_approx_predict(t.insn, t.in[i]) :
-			  t.pred == UB_PRED_TABLE ? c->tables[t.base].out[i] : 0;
+		model[i] = ub_approx_predict(t.insn, t.in[i]);
+	const uint32_t *pred = t.pred == UB_PRED_MODEL ? model :
+			       t.pred == UB_PRED_TABLE ? c->tables[t.base].out : NULL;
 	if (ub_code_decode(data, size, pred, t.count, t.coding, t.out) ||
 	    fnv1a(t.out, t.count) != t.hash)
 		s = ub_fail(err, UB_USAGE, "%s: table %d (%s): corrupt data", r->path,
 			    k, ub_approx[t.insn].ptx);
-	free(pred);
+	else
+		stats(&t, model);
+	free(model);
 	t.bytes = size;
 	r->p = data + size;
 	int a = ub_capture_add(c, &t, err);

@@ -50,6 +50,9 @@ struct ub_capture_table {
 	int base;          /* UB_PRED_TABLE: index of that table */
 	uint64_t hash;     /* FNV-1a 64 of the outputs, little-endian */
 	uint64_t bytes;    /* coded size */
+	uint32_t differ;   /* outputs whose bits differ from the predictor */
+	int64_t max_dist;  /* the largest |distance| from it, in units of
+			      the format (ordered encodings) */
 };
 
 struct ub_capture {
@@ -72,8 +75,9 @@ const char *ub_sweep_describe(const struct ub_capture_table *t, char *buf,
 int ub_capture_add(struct ub_capture *c, const struct ub_capture_table *t,
 		   struct ub_error *err);
 
-/* Writes c to f, each table stored the most compact way (its prediction
- * and coding are set in c).  UB_IO on a write error. */
+/* Writes c to f, each table stored the most compact way (its prediction,
+ * coding and statistics are set in c); the tables are coded in parallel,
+ * one thread a CPU.  UB_IO on a write error. */
 int ub_capture_write(FILE *f, struct ub_capture *c, struct ub_error *err);
 
 /* Reads a whole file: every table decoded and its hash checked.

@@ -230,6 +230,13 @@ START_TEST(test_file_round_trip)
 	ck_assert_int_eq(c.tables[1].pred, UB_PRED_TABLE);
 	ck_assert_int_eq(c.tables[1].base, 0);
 	ck_assert_msg(c.tables[1].bytes < 200, "%llu bytes", (unsigned long long)c.tables[1].bytes);
+	/* statistics against the predictor (1/x correctly rounded): the
+	 * inputs that are multiples of 7 are one unit off */
+	uint32_t sevens = 0;
+	for (uint32_t i = 0; i < c.tables[0].count; i++)
+		sevens += c.tables[0].in[i] % 7 == 0;
+	ck_assert_uint_eq(c.tables[0].differ, sevens);
+	ck_assert_int_eq(c.tables[0].max_dist, 1);
 	int s = ub_capture_read(path, &back, &err);
 	ck_assert_msg(s == 0, "%s", err.msg);
 	ck_assert_str_eq(back.info, "device=test\n");
@@ -240,6 +247,7 @@ START_TEST(test_file_round_trip)
 		ck_assert_uint_eq(back.tables[k].count, c.tables[k].count);
 		ck_assert(!memcmp(back.tables[k].in, c.tables[k].in, 4 * c.tables[k].count));
 		ck_assert(!memcmp(back.tables[k].out, c.tables[k].out, 4 * c.tables[k].count));
+		ck_assert_uint_eq(back.tables[k].differ, c.tables[k].differ);
 	}
 	ub_capture_free(&back);
 	/* damage: one byte in the middle of table 0's data (after the file

@@ -50,8 +50,8 @@ static const struct { int code; const char *name, *desc; } errors[] = {
 	{NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
 };
 
-struct module { struct ptx_module *m; };
-struct function { struct module *mod; char name[256]; int nparams; };
+struct function { struct module *mod; char name[256]; int nparams; struct function *next; };
+struct module { struct ptx_module *m; struct function *funcs; };
 struct alloc { void *p; size_t size; };
 
 #define MAX_ALLOCS 256
@@ -141,12 +141,16 @@ CUresult cuModuleLoadData(struct module **out, const void *image)
 
 CUresult cuModuleUnload(struct module *m)
 {
+	for (struct function *f = m->funcs, *next; f; f = next) {
+		next = f->next;
+		free(f);
+	}
 	ptx_free(m->m);
 	free(m);
 	return SUCCESS;
 }
 
-/* Functions live as long as the process; a test makes few. */
+/* Functions belong to their module, freed with it. */
 CUresult cuModuleGetFunction(struct function **out, struct module *m, const char *name)
 {
 	int np = ptx_entry_nparams(m->m, name);
@@ -157,6 +161,8 @@ CUresult cuModuleGetFunction(struct function **out, struct module *m, const char
 		return INVALID_VALUE;
 	f->mod = m;
 	f->nparams = np;
+	f->next = m->funcs;
+	m->funcs = f;
 	snprintf(f->name, sizeof f->name, "%s", name);
 	*out = f;
 	return SUCCESS;
