@@ -2,6 +2,7 @@
  * --help alike. */
 #include "cli.h"
 #include "backend.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -35,9 +36,18 @@ void ub_cli_help(FILE *f)
 			 opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-28s %s\n", lhs, opts[i].help);
 	}
+	static const char *const cmds[][2] = {
+#define X(name, fn, help) {name, help},
+		UB_COMMANDS(X)
+#undef X
+	};
+	if (sizeof cmds / sizeof cmds[0])
+		fprintf(f, "\nCommands (ulpbench NAME --help):\n");
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		fprintf(f, "  %-28s %s\n", cmds[i][0], cmds[i][1]);
 	fprintf(f, "\nExit status: 0 success, 1 an accuracy expectation failed, 2 usage or\n"
-		   "input error, 3 compile (NVRTC) failure, 4 kernel execution failed,\n"
-		   "5 an output file could not be written.\n");
+		   "input error, 3 compile (NVRTC) failure, 4 kernel execution failed or no\n"
+		   "usable GPU, 5 an output file could not be written.\n");
 }
 
 /* Parses a comma-separated list of names with find(); unknown names list

@@ -46,15 +46,6 @@ struct launch {
 	CUdeviceptr dptr[MAX_ARGS];
 };
 
-static void release(struct launch *l)
-{
-	for (int i = 0; i < l->nbufs; i++)
-		if (l->dptr[i])
-			l->cu->cuMemFree_(l->dptr[i]);
-	if (l->mod)
-		l->cu->cuModuleUnload_(l->mod);
-}
-
 /* "NAME: WHAT" for messages. */
 static int fail(const struct ub_job *job, CUresult r, const char *what,
 		struct ub_error *err)
@@ -62,6 +53,20 @@ static int fail(const struct ub_job *job, CUresult r, const char *what,
 	char buf[512];
 	snprintf(buf, sizeof buf, "%s: %s", job->name, what);
 	return ub_cu_fail(err, r, buf);
+}
+
+/* Frees everything; a failure to do so is the run's error unless it had
+ * one already (then the context is likely broken and frees fail too). */
+static int release(const struct ub_job *job, struct launch *l, int s,
+		   struct ub_error *err)
+{
+	CUresult r;
+	for (int i = 0; i < l->nbufs; i++)
+		if (l->dptr[i] && (r = l->cu->cuMemFree_(l->dptr[i])) != CUDA_SUCCESS && !s)
+			s = fail(job, r, "cuMemFree", err);
+	if (l->mod && (r = l->cu->cuModuleUnload_(l->mod)) != CUDA_SUCCESS && !s)
+		s = fail(job, r, "cuModuleUnload", err);
+	return s;
 }
 
 /* Compiles the job and loads it: a CUBIN for sm_NN, else PTX. */
@@ -194,8 +199,7 @@ static int cuda_run(const struct ub_job *job, uint64_t *approx,
 		s = launch(job, &l, f, vals, err);
 	if (!s)
 		s = copy_back(job, &l, err);
-	release(&l);
-	return s;
+	return l.cu ? release(job, &l, s, err) : s;
 }
 
 const struct ub_backend ub_backend_cuda = {

@@ -16,7 +16,8 @@
  * zero (no device counted), badimage (cuModuleLoadData:
  * CUDA_ERROR_INVALID_PTX), crash (cuCtxSynchronize:
  * CUDA_ERROR_ILLEGAL_ADDRESS), flip (every copy back to the host has the
- * lowest bit of its first byte flipped: a GPU that differs from the sim).  $FAKECUDA_CC is the compute capability
+ * lowest bit of its first byte flipped: a GPU that differs from the sim),
+ * nofree (cuMemFree_v2 frees, then says CUDA_ERROR_INVALID_VALUE).  $FAKECUDA_CC is the compute capability
  * (default 90).  $FAKECUDA_LOG names a file that gets one line per launch:
  * "launch ENTRY grid=X,Y,Z block=X,Y,Z params=N".  Built with
  * -DFAKECUDA_OLD it lacks cuLaunchKernel, as a too old driver would. */
@@ -206,7 +207,7 @@ CUresult cuMemFree_v2(CUdeviceptr p)
 		return INVALID_VALUE;
 	free(a->p);
 	a->p = NULL;
-	return SUCCESS;
+	return mode("nofree") ? INVALID_VALUE : SUCCESS;
 }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
