@@ -1,6 +1,7 @@
 /* cli.c — option parsing; the table in cli.h drives getopt_long and
  * --help alike. */
 #include "cli.h"
+#include "backend.h"
 #include "commands.h"
 
 #include <errno.h>
@@ -35,13 +36,18 @@ void ub_cli_help(FILE *f)
 			 opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-28s %s\n", lhs, opts[i].help);
 	}
-	fprintf(f, "\nSubcommands (ulpbench NAME --help for their options):\n");
-#define X(name, fn, help) fprintf(f, "  %-28s %s\n", name, help);
-	UB_COMMANDS(X)
+	static const char *const cmds[][2] = {
+#define X(name, fn, help) {name, help},
+		UB_COMMANDS(X)
 #undef X
+	};
+	if (sizeof cmds / sizeof cmds[0])
+		fprintf(f, "\nCommands (ulpbench NAME --help):\n");
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		fprintf(f, "  %-28s %s\n", cmds[i][0], cmds[i][1]);
 	fprintf(f, "\nExit status: 0 success, 1 an accuracy expectation failed, 2 usage or\n"
-		   "input error, 3 compile (NVRTC) failure, 4 kernel execution failed,\n"
-		   "5 an output file could not be written.\n");
+		   "input error, 3 compile (NVRTC) failure, 4 kernel execution failed or no\n"
+		   "usable GPU, 5 an output file could not be written.\n");
 }
 
 /* Parses a comma-separated list of names with find(); unknown names list
@@ -143,13 +149,15 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 	} else if (!strcmp(name, "at")) {
 		cli->at = arg;
 	} else if (!strcmp(name, "backend")) {
-		if (strcmp(arg, "sim") && strcmp(arg, "auto"))
-			return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: auto, sim)", arg);
-		c->backend = "sim";
+		if (!ub_backend_valid(arg))
+			return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: %s)",
+				       arg, ub_backend_names(valid, sizeof valid));
+		c->backend = arg;
 	} else if (!strcmp(name, "arch")) {
 		if (strncmp(arg, "compute_", 8) && strncmp(arg, "sm_", 3))
 			return ub_fail(err, UB_USAGE, "--arch: '%s' is not compute_NN or sm_NN", arg);
 		c->arch = arg;
+		c->arch_set = 1;
 	} else if (!strcmp(name, "catalog")) {
 		cli->catalog = arg;
 	} else if (!strcmp(name, "fpcore")) {
@@ -180,7 +188,7 @@ static void defaults(struct ub_cli *cli)
 	cli->cfg.n = 1000000;
 	cli->cfg.seed = 1;
 	cli->cfg.arch = "compute_90";
-	cli->cfg.backend = "sim";
+	cli->cfg.backend = "auto";
 	cli->cfg.ndtypes = 1;
 	cli->cfg.dtypes[0] = UB_F32;
 	cli->cfg.nmodes = UB_NMODES;

@@ -23,8 +23,8 @@
 	X("dump", 0, 1, "DIR", "write per-element results as .npy files into DIR") \
 	X("html", 0, 1, "FILE", "write an HTML report with plots to FILE (self-contained)") \
 	X("at", 0, 1, "NAME=0xBITS,...|worst", "explain: the input to explain, or the worst input of a run") \
-	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter) or auto (default: auto = sim)") \
-	X("arch", 0, 1, "ARCH", "NVRTC virtual architecture (default: compute_90)") \
+	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter), cuda (the GPU) or auto (default: the GPU when usable, else sim)") \
+	X("arch", 0, 1, "ARCH", "compile for ARCH (default: compute_90 on sim, the GPU's own sm_NN on cuda)") \
 	X("catalog", 0, 1, "FILE", "op catalog in FPCore syntax (default: the shipped suites/ops.fpcore)") \
 	X("quiet", 'q', 0, NULL, "no progress line on stderr") \
 	X("fpcore", 0, 1, "FILE", "add the ops of an FPCore file to the catalog (repeatable)") \

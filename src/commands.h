@@ -10,7 +10,9 @@
 
 #define UB_COMMANDS(X) \
 	X("suite", ub_cmd_suite, "run accuracy suites and check their expectations") \
-	X("explain", ub_cmd_explain, "trace each mode and the torch plan on one input (--at)")
+	X("explain", ub_cmd_explain, "trace each mode and the torch plan on one input (--at)") \
+	X("selftest", ub_cmd_selftest, "the sim against the GPU, bit for bit, on every op and mode") \
+	X("capture-approx", ub_cmd_capture_approx, "record the GPU's approximate instructions into a file")
 
 #define X(name, fn, help) int fn(int argc, char **argv, struct ub_error *err);
 UB_COMMANDS(X)

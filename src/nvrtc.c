@@ -63,9 +63,11 @@ static int compile_log(nvrtcProgram prog, char **log)
 	return nvrtcGetProgramLog(prog, *log) == NVRTC_SUCCESS ? 0 : -1;
 }
 
-int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
-		     const char *arch, char **ptx, char **logp,
-		     struct ub_error *err)
+/* Creates and compiles the program; on success *prog is live (the caller
+ * destroys it).  The log goes to *logp if non-NULL. */
+static int compile(const char *src, const char *name, const char *opts,
+		   const char *arch, nvrtcProgram *prog, char **logp,
+		   struct ub_error *err)
 {
 	char kdir[4096], buf[1024], archopt[64], incl[4200], cincl[4200];
 	char iincl[4200];
@@ -85,33 +87,76 @@ int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
 	snprintf(buf, sizeof buf, "%s", opts);
 	argc += split_opts(buf, argv + argc, MAX_OPTS - argc);
 
-	nvrtcProgram prog;
-	nvrtcResult r = nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL);
+	nvrtcResult r = nvrtcCreateProgram(prog, src, name, 0, NULL, NULL);
 	if (r != NVRTC_SUCCESS)
 		return ub_fail(err, UB_COMPILE, "%s: nvrtcCreateProgram: %s",
 			       name, nvrtcGetErrorString(r));
-	r = nvrtcCompileProgram(prog, argc, argv);
+	r = nvrtcCompileProgram(*prog, argc, argv);
 	char *log = NULL;
-	compile_log(prog, &log);
+	compile_log(*prog, &log);
 	int status = 0;
 	if (r != NVRTC_SUCCESS) {
 		char head[800];
 		log_head(log ? log : "", head, sizeof head, 3);
 		status = ub_fail(err, UB_COMPILE, "%s: compile failed (%s): %s",
 				 name, opts[0] ? opts : "default flags", head);
-	} else {
-		size_t size = 0;
-		nvrtcGetPTXSize(prog, &size);
-		*ptx = malloc(size + 1);
-		if (!*ptx || nvrtcGetPTX(prog, *ptx) != NVRTC_SUCCESS)
-			status = ub_fail(err, UB_COMPILE, "%s: cannot get PTX", name);
+		nvrtcDestroyProgram(prog);
 	}
 	if (logp)
 		*logp = log;
 	else
 		free(log);
+	return status;
+}
+
+int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
+		     const char *arch, char **ptx, char **logp,
+		     struct ub_error *err)
+{
+	nvrtcProgram prog;
+	int status = compile(src, name, opts, arch, &prog, logp, err);
+	if (status)
+		return status;
+	size_t size = 0;
+	nvrtcGetPTXSize(prog, &size);
+	*ptx = malloc(size + 1);
+	if (!*ptx || nvrtcGetPTX(prog, *ptx) != NVRTC_SUCCESS)
+		status = ub_fail(err, UB_COMPILE, "%s: cannot get PTX", name);
 	nvrtcDestroyProgram(&prog);
 	return status;
+}
+
+int ub_nvrtc_compile_cubin(const char *src, const char *name, const char *opts,
+			   const char *arch, void **cubin, size_t *size,
+			   struct ub_error *err)
+{
+	nvrtcProgram prog;
+	int status = compile(src, name, opts, arch, &prog, NULL, err);
+	if (status)
+		return status;
+	*size = 0;
+	nvrtcResult r = nvrtcGetCUBINSize(prog, size);
+	if (r == NVRTC_SUCCESS && *size == 0)
+		status = ub_fail(err, UB_COMPILE, "%s: no CUBIN for %s (a real "
+				 "architecture sm_NN is needed)", name, arch);
+	else if (r != NVRTC_SUCCESS || !(*cubin = malloc(*size)) ||
+		 nvrtcGetCUBIN(prog, *cubin) != NVRTC_SUCCESS)
+		status = ub_fail(err, UB_COMPILE, "%s: cannot get the CUBIN (%s)",
+				 name, nvrtcGetErrorString(r));
+	nvrtcDestroyProgram(&prog);
+	return status;
+}
+
+int ub_nvrtc_best_arch(int sm)
+{
+	int n = 0, best = 0, archs[128];
+	if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n < 1 || n > 128 ||
+	    nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (archs[i] <= sm && archs[i] > best)
+			best = archs[i];
+	return best;
 }
 
 const char *ub_nvrtc_version(void)

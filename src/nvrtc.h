@@ -1,4 +1,5 @@
-/* nvrtc.h — CUDA C source to PTX with NVRTC (no GPU or driver needed). */
+/* nvrtc.h — CUDA C source to PTX or CUBIN with NVRTC (no GPU or driver
+ * needed). */
 #ifndef UB_NVRTC_H
 #define UB_NVRTC_H
 
@@ -12,6 +13,16 @@
 int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
 		     const char *arch, char **ptx, char **log,
 		     struct ub_error *err);
+
+/* The same, to a CUBIN (machine code) for a real architecture arch
+ * ("sm_90"), for the cuda backend; *cubin is malloc'd, *size bytes. */
+int ub_nvrtc_compile_cubin(const char *src, const char *name, const char *opts,
+			   const char *arch, void **cubin, size_t *size,
+			   struct ub_error *err);
+
+/* The newest architecture NVRTC can compile for that is not newer than sm
+ * (e.g. 90 for 90; 121 for a future 130); 0 if none. */
+int ub_nvrtc_best_arch(int sm);
 
 /* "13.0" */
 const char *ub_nvrtc_version(void);

@@ -94,7 +94,7 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	I(seed, cfg->seed);
 	T(inputs, "%s", res->inputs);
 	T(toolkit, "nvrtc %s", ub_nvrtc_version());
-	T(arch, "%s", cfg->arch);
+	T(arch, "%s", r->arch ? r->arch : cfg->arch);
 	T(options, "%s", r->options);
 	format_domain(cfg, v[UB_COL_domain].text, sizeof v->text);
 	T(catalog, "%s", cfg->op->file ? cfg->op->file : "");

@@ -51,7 +51,7 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 				"nvrtc %s %s\n", i ? "\n" : "", r->op,
 				ub_dtypes[r->dt].name, r->st.n,
 				(unsigned long long)cfg->seed, res->inputs, r->backend,
-				ub_nvrtc_version(), cfg->arch);
+				ub_nvrtc_version(), r->arch ? r->arch : cfg->arch);
 			fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %9s  %s\n",
 				"mode", "max_ulp", "mean_ulp", "cr_mismatch",
 				"torch_mismatch", "torch_max_dist", "nan_mismatch",

@@ -1,5 +1,6 @@
 /* run.c — the pipeline of one ulpbench run (see run.h). */
 #include "run.h"
+#include "backend.h"
 #include "codegen.h"
 #include "inputs.h"
 #include "kernel_sig.h"
@@ -58,22 +59,29 @@ static int make_inputs(const struct ub_config *cfg, struct ub_data *d,
 				  cfg->seed, d->in, err);
 }
 
-/* Compiles src with opts and runs `entry` on the sim over args. */
+/* The backend cfg asks for; ub_run() checked that it is usable. */
+static const struct ub_backend *backend_of(const struct ub_config *cfg)
+{
+	const struct ub_backend *be = &ub_backend_sim;
+	ub_backend_get(cfg->backend, &be, NULL);
+	return be;
+}
+
+/* Compiles src with opts and runs `entry` over args on cfg's backend. */
 static int compile_run(const struct ub_config *cfg, const char *src,
 		       const char *name, const char *opts, const char *entry,
 		       const struct ub_karg *args, int nargs, size_t n,
 		       uint64_t *approx, struct ub_error *err)
 {
-	char *ptx = NULL;
-	struct ptx_run_info info;
-	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
-	if (!s)
-		s = ub_sim_run_traced(ptx, entry, args, nargs, n, cfg->trace,
-				      &info, err);
-	if (!s)
-		*approx |= info.approx_mask;
-	free(ptx);
-	return s;
+	const struct ub_backend *be = backend_of(cfg);
+	struct ub_job job = {
+		.src = src, .name = name, .opts = opts,
+		.arch = be->arch(cfg->arch, cfg->arch_set), .entry = entry,
+		.args = args, .nargs = nargs, .n = n, .trace = cfg->trace,
+	};
+	if (cfg->trace && be != &ub_backend_sim)
+		return ub_fail(err, UB_USAGE, "tracing needs the sim backend");
+	return be->run(&job, approx, err);
 }
 
 /* Runs the torch plan: one generated kernel per step, each step's output
@@ -161,9 +169,10 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 			   args, op->nargs, n, approx, err);
 }
 
-static void add_row(struct ub_result *res, const struct ub_data *d,
-		    const char *mode, const char *opts,
-		    const struct ub_array *y, uint64_t approx)
+/* A new row of res for one mode (or "torch") of d: what it is, not yet
+ * what it measured. */
+static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
+			      const char *mode, const char *opts)
 {
 	const struct ub_config *cfg = res->cfg;
 	struct ub_row *r = &res->rows[res->nrows++];
@@ -172,17 +181,27 @@ static void add_row(struct ub_result *res, const struct ub_data *d,
 	r->dt = d->dt;
 	r->mode = mode;
 	r->options = opts;
-	r->backend = cfg->backend;
+	r->backend = backend_of(cfg)->name;
+	r->arch = backend_of(cfg)->arch(cfg->arch, cfg->arch_set);
 	r->has_torch = d->torch.data != NULL;
-	ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st);
 	r->nin = d->nin;
+	return r;
+}
+
+static void add_row(struct ub_result *res, const struct ub_data *d,
+		    const char *mode, const char *opts,
+		    const struct ub_array *y, uint64_t approx)
+{
+	const struct ub_config *cfg = res->cfg;
+	struct ub_row *r = new_row(res, d, mode, opts);
+	ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st);
 	r->has_worst = r->st.ncomparable > 0;
 	for (int k = 0; k < d->nin; k++) {
 		r->in_names[k] = cfg->op->inputs[k];
 		if (r->has_worst)
 			r->worst_in[k] = ub_array_get(&d->in[k], r->st.worst);
 	}
-	r->sim_exact = approx == 0;
+	r->sim_exact = (approx & ~UB_APPROX_UNMARKED) == 0;
 	r->approx_mask = approx;
 }
 
@@ -205,15 +224,8 @@ static void stage_done(struct ub_result *res, const struct ub_data *d,
 static void add_na_row(struct ub_result *res, const struct ub_data *d, int m,
 		       const char *na)
 {
-	struct ub_row *r = &res->rows[res->nrows++];
-	memset(r, 0, sizeof *r);
-	r->op = res->cfg->op->name;
-	r->dt = d->dt;
-	r->mode = ub_modes[res->cfg->modes[m]].name;
-	r->options = ub_modes[res->cfg->modes[m]].opts;
-	r->backend = res->cfg->backend;
-	r->has_torch = d->torch.data != NULL;
-	r->nin = d->nin;
+	struct ub_row *r = new_row(res, d, ub_modes[res->cfg->modes[m]].name,
+				   ub_modes[res->cfg->modes[m]].opts);
 	r->sim_exact = 1;
 	r->na = na;
 }
@@ -286,8 +298,10 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	memset(res, 0, sizeof *res);
 	res->cfg = cfg;
 	describe_inputs(cfg, res);
-	int s = cfg->exhaustive ? ub_exhaustive_check(cfg->op, cfg->dtypes,
-						       cfg->ndtypes, err) : 0;
+	const struct ub_backend *be;
+	int s = ub_backend_get(cfg->backend, &be, err); /* no GPU: say so first */
+	if (!s && cfg->exhaustive)
+		s = ub_exhaustive_check(cfg->op, cfg->dtypes, cfg->ndtypes, err);
 	if (!s && cfg->kernel_src) {
 		if (!(src = strdup(cfg->kernel_src)))
 			s = ub_fail(err, UB_RUNTIME, "out of memory");

@@ -30,7 +30,9 @@ struct ub_config {
 	int nfiles;
 	struct ub_input_file files[UB_MAX_INPUTS];
 	const char *arch;    /* NVRTC virtual architecture, "compute_90" */
-	const char *backend; /* "sim" */
+	const char *backend; /* "sim", "cuda" or "auto" (backend.h); NULL: sim */
+	int arch_set;        /* arch was given (--arch): the cuda backend then
+				compiles for it, not for the device's own */
 	int exhaustive;      /* every encoding of the op's one input instead
 				of samples (16-bit dtypes; inputs.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
@@ -55,7 +57,8 @@ struct ub_row {
 	enum ub_dtype dt;
 	const char *mode;    /* mode name or "torch" */
 	const char *options; /* NVRTC options it was compiled with */
-	const char *backend;
+	const char *backend; /* the backend that ran it: "sim" or "cuda" */
+	const char *arch;    /* what its kernels were compiled for */
 	struct ub_stats st;
 	int nin;
 	const char *in_names[UB_MAX_INPUTS];
@@ -64,7 +67,7 @@ struct ub_row {
 	int has_torch;       /* the op has a torch plan (else the torch_*
 				fields are meaningless: "-" / empty) */
 	int sim_exact;       /* no approximate instruction executed */
-	uint64_t approx_mask;
+	uint64_t approx_mask; /* ptx.h kinds; bit 63: UB_APPROX_UNMARKED */
 	const char *na;      /* the mode does not apply to this kernel: why
 				(then st is empty; tables say n/a, CSV leaves
 				the metrics empty with status n/a) */

@@ -3,6 +3,10 @@
 set -u
 : "${UB:?UB must name the ulpbench binary}"
 : "${SRCDIR:?SRCDIR must name the source tree}"
+# Every test runs on the sim, GPU or not, unless it points ulpbench at a
+# driver itself (cuda.test loads a stand-in): --backend auto then falls back.
+ULPBENCH_LIBCUDA=/nonexistent/libcuda.so.1
+export ULPBENCH_LIBCUDA
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ubtest.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 failures=0
@@ -63,6 +67,16 @@ csv_field() {
 	awk -F, -v mode="$2" -v col="$3" '
 		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
 		$3 == mode { print $(idx[col]); exit }' "$1"
+}
+
+# build_fakecuda OUT [CFLAGS...]: the stand-in driver (tests/fakecuda.c)
+# with the PTX interpreter, as a shared library for ULPBENCH_LIBCUDA.
+build_fakecuda() {
+	out=$1
+	shift
+	${CC:-cc} -shared -fPIC -O1 -std=gnu11 -ffp-contract=off -frounding-math \
+		-I"$SRCDIR/src" "$@" -o "$out" "$SRCDIR/tests/fakecuda.c" \
+		"$SRCDIR"/src/ptx/*.c "$SRCDIR/src/ub.c" -lm -Wl,-Bsymbolic
 }
 
 finish() {

@@ -14,7 +14,9 @@
 	X(pipeline)       \
 	X(trace)          \
 	X(userkernel)     \
-	X(fpcore)
+	X(fpcore)         \
+	X(backend)        \
+	X(capture)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)

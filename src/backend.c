@@ -1,0 +1,51 @@
+/* backend.c — the backend table and `--backend` resolution (backend.h). */
+#include "backend.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct ub_backend *const backends[] = {
+#define X(name, var, help) &var,
+	UB_BACKENDS(X)
+#undef X
+};
+#define NBACKENDS (int)(sizeof backends / sizeof backends[0])
+
+const char *ub_backend_names(char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "auto");
+	for (int i = 0; i < NBACKENDS && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, ", %s",
+					 backends[i]->name);
+	return buf;
+}
+
+int ub_backend_valid(const char *name)
+{
+	if (strcmp(name, "auto") == 0)
+		return 1;
+	for (int i = 0; i < NBACKENDS; i++)
+		if (strcmp(name, backends[i]->name) == 0)
+			return 1;
+	return 0;
+}
+
+int ub_backend_get(const char *name, const struct ub_backend **be,
+		   struct ub_error *err)
+{
+	char valid[128];
+	if (!name)
+		name = "sim";
+	if (strcmp(name, "auto") == 0) {
+		/* the GPU when it is usable; why it is not is no error here */
+		*be = ub_backend_cuda.probe(NULL) == 0 ? &ub_backend_cuda : &ub_backend_sim;
+		return 0;
+	}
+	for (int i = 0; i < NBACKENDS; i++)
+		if (strcmp(name, backends[i]->name) == 0) {
+			*be = backends[i];
+			return backends[i]->probe(err);
+		}
+	return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: %s)", name,
+		       ub_backend_names(valid, sizeof valid));
+}

@@ -1,0 +1,72 @@
+/* backend.h — where kernels run: one interface, two backends.
+ *
+ *   sim   the PTX interpreter (src/ptx/), on the CPU, everywhere
+ *   cuda  the GPU, through the driver loaded at run time (src/cuda.c)
+ *
+ * Both run the same launch: the geometry of sim.h (UB_BLOCK threads a
+ * block, one thread per element), the same parameters bound the same way,
+ * so a kernel gives the sim's bits and the GPU's bits for the same inputs.
+ * `auto` picks cuda when a GPU is usable, else sim. */
+#ifndef UB_BACKEND_H
+#define UB_BACKEND_H
+
+#include "sim.h"
+
+/* Bit 63 of an approx mask (the bits below are ptx.h's approximate
+ * kinds): the sim ran f32/f64/f16/bf16 mul, add or sub without a rounding
+ * modifier, which ptxas may fuse into an FMA on the GPU.  Not an
+ * approximation of the sim's: a row stays sim_exact; `selftest` uses it
+ * to tell why a GPU may differ. */
+#define UB_APPROX_UNMARKED (UINT64_C(1) << 63)
+
+/* One kernel launch over n elements. */
+struct ub_job {
+	const char *src;     /* CUDA C source */
+	const char *name;    /* its file name, for messages */
+	const char *opts;    /* NVRTC options (the mode's) */
+	const char *arch;    /* what to compile for: ub_backend.arch() */
+	const char *entry;   /* extern "C" __global__ kernel */
+	const struct ub_karg *args;
+	int nargs;
+	size_t n;
+	const struct ptx_trace *trace; /* sim only: explain's trace, or NULL */
+};
+
+struct ub_backend {
+	const char *name;
+	/* 0 when usable; else UB_RUNTIME and one line saying why ("cuda: no
+	 * NVIDIA driver: ..."). Cheap after the first call. */
+	int (*probe)(struct ub_error *err);
+	/* The architecture run() compiles for, given --arch (arch_set) or
+	 * the default (e.g. compute_90): the sim takes it as is, cuda the
+	 * device's own sm_XY unless --arch was given. */
+	const char *(*arch)(const char *arch, int arch_set);
+	/* Compiles and runs the job; ORs into *approx the approximate
+	 * instructions it modelled (ptx.h kinds, UB_APPROX_UNMARKED); the GPU
+	 * models nothing and adds none.  Errors: UB_COMPILE, UB_USAGE (the
+	 * kernel does not match its bindings), UB_RUNTIME. */
+	int (*run)(const struct ub_job *job, uint64_t *approx,
+		   struct ub_error *err);
+};
+
+/* Every backend, declared once: X(name, variable, help). */
+#define UB_BACKENDS(X)                                                    \
+	X("sim", ub_backend_sim, "the PTX interpreter (CPU, every machine)") \
+	X("cuda", ub_backend_cuda, "the GPU, through the NVIDIA driver (libcuda.so.1)")
+
+#define X(name, var, help) extern const struct ub_backend var;
+UB_BACKENDS(X)
+#undef X
+
+/* The backend for a --backend value: "sim", "cuda" (fails with the probe's
+ * reason when no GPU is usable) or "auto" (cuda when usable, else sim);
+ * NULL means "sim".  Unknown names: UB_USAGE listing the valid ones. */
+int ub_backend_get(const char *name, const struct ub_backend **be,
+		   struct ub_error *err);
+
+/* "auto, sim, cuda" */
+const char *ub_backend_names(char *buf, size_t len);
+/* 1 if name is a --backend value (auto or a backend). */
+int ub_backend_valid(const char *name);
+
+#endif

@@ -1,0 +1,38 @@
+/* backend_sim.c — the sim backend: NVRTC to PTX, then the PTX interpreter
+ * (sim.h) on the CPU. */
+#include "backend.h"
+#include "nvrtc.h"
+
+#include <stdlib.h>
+
+static int sim_probe(struct ub_error *err)
+{
+	(void)err;
+	return 0;
+}
+
+static const char *sim_arch(const char *arch, int arch_set)
+{
+	(void)arch_set;
+	return arch;
+}
+
+static int sim_run(const struct ub_job *job, uint64_t *approx,
+		   struct ub_error *err)
+{
+	char *ptx = NULL;
+	struct ptx_run_info info;
+	int s = ub_nvrtc_compile(job->src, job->name, job->opts, job->arch,
+				 &ptx, NULL, err);
+	if (!s)
+		s = ub_sim_run_traced(ptx, job->entry, job->args, job->nargs,
+				      job->n, job->trace, &info, err);
+	if (!s)
+		*approx |= info.approx_mask | (info.unmarked_fp ? UB_APPROX_UNMARKED : 0);
+	free(ptx);
+	return s;
+}
+
+const struct ub_backend ub_backend_sim = {
+	.name = "sim", .probe = sim_probe, .arch = sim_arch, .run = sim_run,
+};

@@ -1,0 +1,87 @@
+/* subopts.c — option tables of subcommands (subopts.h). */
+#include "subopts.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OPTS 32
+
+void ub_subopts_help(FILE *f, const char *usage, const struct ub_subopt *opts,
+		     int nopts)
+{
+	fprintf(f, "%s\n\n", usage);
+	for (int i = 0; i < nopts; i++) {
+		char lhs[64];
+		snprintf(lhs, sizeof lhs, "-%s%s%s%s", opts[i].name[1] ? "-" : "", opts[i].name,
+			 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		fprintf(f, "  %-24s %s\n", lhs, opts[i].help);
+	}
+}
+
+int ub_subopts_parse(int argc, char **argv, const struct ub_subopt *opts,
+		     int nopts, const char *usage,
+		     int (*opt)(void *ctx, const char *name, const char *arg,
+				struct ub_error *err),
+		     void *ctx, int *first, struct ub_error *err)
+{
+	struct option lopts[MAX_OPTS + 1];
+	char sopts[2 * MAX_OPTS + 2] = ":";
+	size_t sl = 1;
+	if (nopts > MAX_OPTS)
+		return ub_fail(err, UB_USAGE, "%s: too many options", argv[0]);
+	for (int i = 0; i < nopts; i++) {
+		lopts[i] = (struct option){opts[i].name, opts[i].has_arg, NULL, i};
+		if (!opts[i].name[1]) { /* one letter: -n as well as --n */
+			sopts[sl++] = opts[i].name[0];
+			if (opts[i].has_arg)
+				sopts[sl++] = ':';
+		}
+	}
+	sopts[sl] = '\0';
+	lopts[nopts] = (struct option){0};
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long(argc, argv, sopts, lopts, NULL);
+		if (c == -1)
+			break;
+		for (int i = 0; c >= MAX_OPTS && c != '?' && c != ':' && i < nopts; i++)
+			if (!opts[i].name[1] && opts[i].name[0] == c)
+				c = i;
+		if (c == '?' || c == ':')
+			return ub_fail(err, UB_USAGE, "%s: %s '%s' (see ulpbench %s --help)",
+				       argv[0], c == '?' ? "unknown option" :
+				       "missing argument for", argv[optind - 1], argv[0]);
+		if (strcmp(opts[c].name, "help") == 0) {
+			ub_subopts_help(stdout, usage, opts, nopts);
+			return -1;
+		}
+		int s = opt(ctx, opts[c].name, optarg, err);
+		if (s)
+			return s;
+	}
+	*first = optind;
+	return 0;
+}
+
+int ub_subopt_count(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+		    uint64_t *out, struct ub_error *err)
+{
+	char *end;
+	double v;
+	errno = 0;
+	if (strncmp(s, "2^", 2) == 0)
+		v = ldexp(1, (int)strtol(s + 2, &end, 10));
+	else
+		v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= (double)lo) || v != floor(v) ||
+	    v > (double)hi)
+		return ub_fail(err, UB_USAGE, "--%s: '%s' is not a whole number "
+			       "from %llu to %llu", opt, s, (unsigned long long)lo,
+			       (unsigned long long)hi);
+	*out = (uint64_t)v;
+	return 0;
+}
