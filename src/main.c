@@ -83,6 +83,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	}
 	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
 	cfg.progress = ub_progress_stage;
+	cfg.stream = !cli->dump && !cli->html; /* they keep every element */
 	cfg.progress_ctx = &prog;
 	s = ub_run(&cfg, &res, err);
 	ub_progress_clear(&prog);

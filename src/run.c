@@ -6,6 +6,7 @@
 #include "nvrtc.h"
 #include "paths.h"
 #include "sim.h"
+#include "stream.h"
 #include "../reference/reference.h"
 
 #include <stdio.h>
@@ -42,8 +43,8 @@ static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
 	return 0;
 }
 
-static int make_inputs(const struct ub_config *cfg, struct ub_data *d,
-		       struct ub_error *err)
+int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
+		  struct ub_error *err)
 {
 	d->nin = cfg->op->ninputs;
 	if (cfg->nfiles)
@@ -51,8 +52,9 @@ static int make_inputs(const struct ub_config *cfg, struct ub_data *d,
 	d->shape.ndim = 1;
 	d->shape.dim[0] = cfg->n;
 	if (cfg->exhaustive) {
-		d->shape.dim[0] = 65536;
-		return ub_inputs_exhaustive(d->dt, &d->in[0], err);
+		int s = ub_inputs_exhaustive(d->dt, &cfg->range, &d->in[0], err);
+		d->shape.dim[0] = d->in[0].n;
+		return s;
 	}
 	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
 				  cfg->seed, d->in, err);
@@ -224,7 +226,7 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 	const struct ub_config *cfg = res->cfg;
 	char *gen = NULL;
 	const char *src = file_src;
-	int s = make_inputs(cfg, d, err);
+	int s = ub_run_inputs(cfg, d, err);
 	if (!s && !cfg->op->kernel) {
 		s = ub_codegen_kernel(cfg->op, d->dt, &gen, err);
 		src = gen;
@@ -268,8 +270,10 @@ static void describe_inputs(const struct ub_config *cfg, struct ub_result *res)
 {
 	size_t used = 0;
 	if (!cfg->nfiles) {
-		snprintf(res->inputs, sizeof res->inputs, "%s",
-			 cfg->exhaustive ? "exhaustive" : "random");
+		snprintf(res->inputs, sizeof res->inputs, "%s%s%s",
+			 cfg->exhaustive ? "exhaustive" : "random",
+			 cfg->exhaustive && cfg->range.given ? " " : "",
+			 cfg->exhaustive && cfg->range.given ? cfg->range.spec : "");
 		return;
 	}
 	for (int f = 0; f < cfg->nfiles && used < sizeof res->inputs; f++)
@@ -287,7 +291,8 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	res->cfg = cfg;
 	describe_inputs(cfg, res);
 	int s = cfg->exhaustive ? ub_exhaustive_check(cfg->op, cfg->dtypes,
-						       cfg->ndtypes, err) : 0;
+						       cfg->ndtypes, &cfg->range, err) : 0;
+
 	if (!s && cfg->kernel_src) {
 		if (!(src = strdup(cfg->kernel_src)))
 			s = ub_fail(err, UB_RUNTIME, "out of memory");
@@ -303,7 +308,8 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	for (int t = 0; !s && t < cfg->ndtypes; t++) {
 		struct ub_data *d = &res->data[res->ndata++];
 		d->dt = cfg->dtypes[t];
-		s = run_dtype(res, d, src, err);
+		s = cfg->stream ? ub_stream_dtype(res, d, src, err)
+				: run_dtype(res, d, src, err);
 	}
 	free(src);
 	return s;

@@ -8,6 +8,7 @@
 #define UB_RUN_H
 
 #include "catalog.h"
+#include "inputs.h"
 #include "metrics.h"
 #include "modes.h"
 #include "npy.h"
@@ -32,7 +33,12 @@ struct ub_config {
 	const char *arch;    /* NVRTC virtual architecture, "compute_90" */
 	const char *backend; /* "sim" */
 	int exhaustive;      /* every encoding of the op's one input instead
-				of samples (16-bit dtypes; inputs.h) */
+				of samples (inputs.h) */
+	struct ub_range range; /* --range: the part of the sweep */
+	int stream;          /* run in chunks on cfg->threads threads, keeping
+				no element (stream.h); res->data then holds
+				no arrays (no --dump, --html, explain) */
+	int threads;         /* --threads (0: one per online CPU) */
 	/* Called after each stage of the pipeline (reference, torch plan,
 	 * each mode; for each dtype) with the stages done of total, the
 	 * elements per stage and what ended; NULL: none (progress.h). */
@@ -95,6 +101,11 @@ struct ub_result {
 int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	   struct ub_error *err);
 void ub_result_free(struct ub_result *res);
+
+/* d's inputs (d->dt set): read from cfg's files, the exhaustive sweep, or
+ * generated samples; d->nin and d->shape too. */
+int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
+		  struct ub_error *err);
 
 /* Pieces of the pipeline, for explain (a few elements, traced through
  * cfg->trace): the kernel under test of cfg->op in one mode over d's
