@@ -56,6 +56,17 @@ static uint64_t sign_of(enum ub_dtype dt)
 	return UINT64_C(1) << (ub_dtypes[dt].bits - 1);
 }
 
+/* 2^k, by its encoding where it is a normal double (ldexp is slow). */
+static double pow2(int k)
+{
+	if (k < -1022 || k > 1023)
+		return ldexp(1, k);
+	uint64_t u = (uint64_t)(k + 1023) << 52;
+	double d;
+	memcpy(&d, &u, sizeof d);
+	return d;
+}
+
 double ub_ulp(enum ub_dtype dt, double v)
 {
 	const struct ub_dtype_info *f = &ub_dtypes[dt];
@@ -70,12 +81,12 @@ double ub_ulp(enum ub_dtype dt, double v)
 	else
 		e = ilogb(a);
 	if (e > f->emax)
-		return ldexp(1, f->emax - f->prec + 1);
+		return pow2(f->emax - f->prec + 1);
 	if (e < f->emin)
-		return ldexp(1, f->emin - f->prec + 1);
-	if (e > f->emin && a == ldexp(1, e))
-		return ldexp(1, e - f->prec);
-	return ldexp(1, e - f->prec + 1);
+		return pow2(f->emin - f->prec + 1);
+	if (e > f->emin && a == pow2(e))
+		return pow2(e - f->prec);
+	return pow2(e - f->prec + 1);
 }
 
 /* ulp of the exact value hi + lo (see the file comment). */
@@ -83,7 +94,7 @@ static double ulp_exact(enum ub_dtype dt, const struct ub_exact *v)
 {
 	double a = fabs(v->hi);
 	int above = v->lo != 0 && (v->lo > 0) == (v->hi > 0);
-	if (above && a != 0 && a == ldexp(1, ilogb(a)))
+	if (above && a != 0 && a == pow2(ilogb(a)))
 		return ub_ulp(dt, nextafter(a, INFINITY));
 	return ub_ulp(dt, v->hi);
 }
