@@ -8,6 +8,7 @@
 #include "outfile.h"
 #include "paths.h"
 #include "progress.h"
+#include "nvrtc_cache.h"
 #include "report.h"
 #include "setup.h"
 #include "user_kernel.h"
@@ -157,5 +158,11 @@ int main(int argc, char **argv)
 	else if (!s)
 		s = run(&cli, &cat, &err);
 	ub_catalog_free(&cat);
+	if (getenv("ULPBENCH_CACHE_DEBUG")) { /* nvrtc_cache.h; for the tests */
+		int hits, misses;
+		ub_cache_counts(&hits, &misses);
+		fprintf(stderr, "ulpbench: compile cache: %d hits, %d misses\n",
+			hits, misses);
+	}
 	return s ? die(&err, s) : 0;
 }

@@ -6,6 +6,7 @@
  * puts it for users' own builds too; a kernel's "" includes also resolve
  * beside its file (NVRTC searches the directory of the program's name). */
 #include "nvrtc.h"
+#include "nvrtc_cache.h"
 #include "paths.h"
 
 #include <nvrtc.h>
@@ -85,6 +86,13 @@ int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
 	snprintf(buf, sizeof buf, "%s", opts);
 	argc += split_opts(buf, argv + argc, MAX_OPTS - argc);
 
+	char cpath[4096], incls[13000];
+	snprintf(incls, sizeof incls, "%s %s %s", incl, cincl, iincl);
+	struct ub_cache_key key = {src, name, opts, arch, ub_nvrtc_version(), incls};
+	int cached = !logp && ub_cache_path(&key, cpath, sizeof cpath);
+	if (cached && (*ptx = ub_cache_get(cpath)) != NULL)
+		return 0;
+
 	nvrtcProgram prog;
 	nvrtcResult r = nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL);
 	if (r != NVRTC_SUCCESS)
@@ -105,6 +113,8 @@ int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
 		*ptx = malloc(size + 1);
 		if (!*ptx || nvrtcGetPTX(prog, *ptx) != NVRTC_SUCCESS)
 			status = ub_fail(err, UB_COMPILE, "%s: cannot get PTX", name);
+		else if (cached)
+			ub_cache_put(cpath, *ptx);
 	}
 	if (logp)
 		*logp = log;
