@@ -140,6 +140,10 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		c->exhaustive = 1;
 	} else if (!strcmp(name, "range")) {
 		s = ub_range_parse(arg, &c->range, err);
+	} else if (!strcmp(name, "reference")) {
+		if (strcmp(arg, "fast") && strcmp(arg, "mpfr"))
+			return ub_fail(err, UB_USAGE, "unknown reference '%s' (valid: fast, mpfr)", arg);
+		c->ref_mpfr = !strcmp(arg, "mpfr");
 	} else if (!strcmp(name, "threads")) {
 		s = parse_count("threads", arg, 256, &v, err);
 		c->threads = (int)v;

@@ -235,8 +235,8 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s && !(d->exact = calloc(n ? n : 1, sizeof *d->exact)))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
-		s = ub_ref_eval_array(cfg->op->math, d->dt, d->in, d->nin,
-				      &d->cr, d->exact, err);
+		s = ub_ref_eval_array_auto(cfg->op->math, d->dt, d->in, d->nin,
+					   !cfg->ref_mpfr, &d->cr, d->exact, err);
 	if (!s)
 		stage_done(res, d, "reference");
 	uint64_t torch_approx = 0;

@@ -39,6 +39,7 @@ struct ub_config {
 				no element (stream.h); res->data then holds
 				no arrays (no --dump, --html, explain) */
 	int threads;         /* --threads (0: one per online CPU) */
+	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
 	 * each mode; for each dtype) with the stages done of total, the
 	 * elements per stage and what ended; NULL: none (progress.h). */

@@ -64,8 +64,8 @@ static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 	for (size_t i = 0; i < len; i++) {
 		for (int k = 0; k < j->nin; k++)
 			in[k] = ub_array_get(&w->env[k], i);
-		int s = ub_ref_eval(j->cfg->op->math, j->dt, in, j->nin, &y,
-				    &w->exact[i], err);
+		int s = ub_ref_eval_auto(j->cfg->op->math, j->dt, in, j->nin,
+					 !j->cfg->ref_mpfr, &y, &w->exact[i], err);
 		if (s)
 			return s;
 		ub_array_set(&w->cr, i, y);

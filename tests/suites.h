@@ -14,7 +14,8 @@
 	X(pipeline)       \
 	X(trace)          \
 	X(userkernel)     \
-	X(fpcore)
+	X(fpcore)          \
+	X(ref_fast)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)
