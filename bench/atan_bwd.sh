@@ -16,18 +16,32 @@ trap 'rm -rf "$dir"' EXIT
 "$ub" --op atan_bwd --mode nofma -n "$n" --dump "$dir/in" >/dev/null
 x="$dir/in/atan_bwd.f32.input.x.npy"
 g="$dir/in/atan_bwd.f32.input.g.npy"
-t0=$(date +%s.%N)
-"$ub" --op atan_bwd --mode fma,nofma,rn,fastmath --input x="$x" --input g="$g" >/dev/null
-t1=$(date +%s.%N)
+# wall-clock seconds of a command (its output discarded)
+secs() {
+	s=$(date +%s.%N)
+	"$@" >/dev/null
+	e=$(date +%s.%N)
+	awk -v s="$s" -v e="$e" 'BEGIN { print e - s }'
+}
+run="$ub --op atan_bwd --mode fma,nofma,rn,fastmath --input x=$x --input g=$g -q"
+"$ub" --op atan_bwd --mode nofma -n 1000 -q >/dev/null # fill the compile cache
+a=$(secs $run)
+a1=$(secs $run --threads 1)
+a2=$(secs $run --threads 2)
+am=$(secs $run --threads 1 --reference mpfr)
 "$naive" "$x" "$g" >"$dir/naive.out"
-a=$(awk -v s="$t0" -v e="$t1" 'BEGIN { print e - s }')
 b=$(sed -n 's/^naive //p' "$dir/naive.out")
 c=$(sed -n 's/^native //p' "$dir/naive.out")
-awk -v n="$n" -v a="$a" -v b="$b" -v c="$c" 'BEGIN {
+awk -v n="$n" -v a="$a" -v a1="$a1" -v a2="$a2" -v am="$am" -v b="$b" -v c="$c" 'BEGIN {
 	printf "points: %d\n", n
-	printf "(a) ulpbench, 4 modes + torch + reference: %8.3f s  %10.0f points/s\n", a, n / a
-	printf "(b) naive MPFR + native per mode:          %8.3f s  %10.0f points/s\n", b, n / b
-	printf "(c) native C alone:                        %8.4f s  %10.0f points/s\n", c, n / c
+	printf "(a) ulpbench, 4 modes + torch + reference:  %8.3f s  %10.0f points/s\n", a, n / a
+	printf "    --threads 1:                             %8.3f s\n", a1
+	printf "    --threads 2:                             %8.3f s\n", a2
+	printf "    --threads 1 --reference mpfr:            %8.3f s\n", am
+	printf "(b) naive MPFR + native per mode:           %8.3f s  %10.0f points/s\n", b, n / b
+	printf "(c) native C alone:                         %8.4f s  %10.0f points/s\n", c, n / c
 	printf "ratio (b)/(a): ulpbench is %.2fx the naive baseline\n", b / a
 	printf "ratio (a)/(c): ulpbench takes %.0fx native C\n", a / c
+	printf "ratio threads 1/2: %.2fx\n", a1 / a2
+	printf "ratio reference mpfr/fast (1 thread): %.2fx\n", am / a1
 }'

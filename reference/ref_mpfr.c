@@ -413,10 +413,10 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 	return st ? undecided(e, dt, in, nin, err) : 0;
 }
 
-int ub_ref_eval_array(const struct ub_expr *e, enum ub_dtype dt,
-		      const struct ub_array *inputs, int nin,
-		      struct ub_array *cr, struct ub_exact *exact,
-		      struct ub_error *err)
+int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
+			   const struct ub_array *inputs, int nin, int fast,
+			   struct ub_array *cr, struct ub_exact *exact,
+			   struct ub_error *err)
 {
 	size_t n = nin > 0 ? inputs[0].n : 0;
 	uint64_t in[UB_MAX_INPUTS];
@@ -432,7 +432,8 @@ int ub_ref_eval_array(const struct ub_expr *e, enum ub_dtype dt,
 		uint64_t y;
 		for (int k = 0; k < nin && k < UB_MAX_INPUTS; k++)
 			in[k] = ub_array_get(&inputs[k], i);
-		int st = ub_ref_eval(e, dt, in, nin, &y, exact ? &exact[i] : NULL, err);
+		int st = ub_ref_eval_auto(e, dt, in, nin, fast, &y,
+					  exact ? &exact[i] : NULL, err);
 		if (st) {
 			ub_array_free(cr);
 			return st;
@@ -440,4 +441,12 @@ int ub_ref_eval_array(const struct ub_expr *e, enum ub_dtype dt,
 		ub_array_set(cr, i, y);
 	}
 	return 0;
+}
+
+int ub_ref_eval_array(const struct ub_expr *e, enum ub_dtype dt,
+		      const struct ub_array *inputs, int nin,
+		      struct ub_array *cr, struct ub_exact *exact,
+		      struct ub_error *err)
+{
+	return ub_ref_eval_array_auto(e, dt, inputs, nin, 0, cr, exact, err);
 }

@@ -23,6 +23,26 @@ int ub_ref_eval_array(const struct ub_expr *e, enum ub_dtype dt,
 		      const struct ub_array *inputs, int nin,
 		      struct ub_array *cr, struct ub_exact *exact,
 		      struct ub_error *err);
+/* The same through ub_ref_eval_auto. */
+int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
+			   const struct ub_array *inputs, int nin, int fast,
+			   struct ub_array *cr, struct ub_exact *exact,
+			   struct ub_error *err);
+
+/* The fast path (ref_fast.c, docs/reference.md): decides the correctly
+ * rounded result in double arithmetic with a rigorous error bound when
+ * that is provably safe (f32, + - * / fma sqrt rsqrt neg fabs of inputs
+ * and literals, no special value on the way); returns 1 and fills *cr and
+ * *exact (NULL allowed; its value within 2^-45 relative of the exact one),
+ * or 0: undecided, ask ub_ref_eval. */
+int ub_ref_eval_fast(const struct ub_expr *e, enum ub_dtype dt,
+		     const uint64_t *in, int nin, uint64_t *cr,
+		     struct ub_exact *exact);
+
+/* ub_ref_eval_fast when fast is set and it decides, else ub_ref_eval. */
+int ub_ref_eval_auto(const struct ub_expr *e, enum ub_dtype dt,
+		     const uint64_t *in, int nin, int fast, uint64_t *cr,
+		     struct ub_exact *exact, struct ub_error *err);
 
 /* Frees the calling thread's cache of MPFR variables (and MPFR's own
  * caches); the next evaluation rebuilds it.  Optional: for leak checkers

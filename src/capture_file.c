@@ -12,7 +12,7 @@
 #define NO_BASE 0xffffffffu
 #define TABLE_HEADER (NAME_LEN + 4 + 4 + 8 + 4 + 8 + 8)
 
-void ub_sweep_inputs(enum ub_sweep kind, int bits, uint64_t param,
+void ub_sweep_inputs(enum ub_capture_sweep kind, int bits, uint64_t param,
 		     uint32_t count, uint32_t *in)
 {
 	for (uint32_t i = 0; i < count; i++) {
@@ -278,7 +278,7 @@ static int read_head(struct reader *r, struct ub_capture *c, int k,
 	r->p += NAME_LEN;
 	int insn = ub_approx_find(name);
 	uint64_t kinds = get_le(r, 4);
-	t->kind = (enum ub_sweep)(kinds & 0xff);
+	t->kind = (enum ub_capture_sweep)(kinds & 0xff);
 	t->pred = (enum ub_pred)(kinds >> 8 & 0xff);
 	t->coding = (enum ub_coding)(kinds >> 16 & 0xff);
 	t->bits = (int)(kinds >> 24);

@@ -21,7 +21,7 @@
 	X(UB_SWEEP_RANDOM, 1, "random")   /* seeded, uniform over encodings */ \
 	X(UB_SWEEP_LIST, 2, "list")       /* inputs stored in the file */
 
-enum ub_sweep {
+enum ub_capture_sweep {
 #define X(id, code, name) id = code,
 	UB_SWEEPS(X)
 #undef X
@@ -36,7 +36,7 @@ enum ub_pred {
 
 struct ub_capture_table {
 	enum ub_approx_insn insn;
-	enum ub_sweep kind;
+	enum ub_capture_sweep kind;
 	int bits;          /* MANTISSA: mantissa bits swept, 1..23 (23: all) */
 	uint64_t param;    /* MANTISSA: sign and biased exponent, the input's
 			      top 9 bits; RANDOM: the seed */
@@ -64,7 +64,7 @@ struct ub_capture {
 /* The inputs of a MANTISSA or RANDOM sweep: count values into in.
  * MANTISSA: param << 23 | i << (23 - bits).  RANDOM: the low 32 bits of
  * splitmix64 number i+1 from state param (docs/approx-capture.md). */
-void ub_sweep_inputs(enum ub_sweep kind, int bits, uint64_t param,
+void ub_sweep_inputs(enum ub_capture_sweep kind, int bits, uint64_t param,
 		     uint32_t count, uint32_t *in);
 
 /* "mantissas of [1, 2)", "random, seed 1", "list" into buf. */

@@ -144,6 +144,17 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->quiet = 1;
 	} else if (!strcmp(name, "exhaustive")) {
 		c->exhaustive = 1;
+	} else if (!strcmp(name, "range")) {
+		s = ub_range_parse(arg, &c->range, err);
+	} else if (!strcmp(name, "reference")) {
+		if (strcmp(arg, "fast") && strcmp(arg, "mpfr"))
+			return ub_fail(err, UB_USAGE, "unknown reference '%s' (valid: fast, mpfr)", arg);
+		c->ref_mpfr = !strcmp(arg, "mpfr");
+	} else if (!strcmp(name, "threads")) {
+		s = parse_count("threads", arg, 256, &v, err);
+		c->threads = (int)v;
+		if (!s && v == 0)
+			s = ub_fail(err, UB_USAGE, "--threads: need at least one");
 	} else if (!strcmp(name, "html")) {
 		cli->html = arg;
 	} else if (!strcmp(name, "at")) {
@@ -251,6 +262,8 @@ int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err)
 	    (cli->html && !strcmp(cli->html, "-")) > 1)
 		return ub_fail(err, UB_USAGE, "only one of --csv, --json and --html "
 			       "can be '-' (stdout)");
+	if (c->range.given && !c->exhaustive)
+		return ub_fail(err, UB_USAGE, "--range goes with --exhaustive");
 	if (c->exhaustive && (cli->ninputs || cli->ndomains))
 		return ub_fail(err, UB_USAGE, "--exhaustive takes every encoding: "
 			       "it goes with neither --input nor --domain");

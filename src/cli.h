@@ -16,7 +16,10 @@
 	X("seed", 0, 1, "S", "random seed (default: 1); printed with every report") \
 	X("input", 'i', 1, "NAME=FILE.npy", "take input NAME from a .npy file instead (repeatable)") \
 	X("domain", 0, 1, "NAME=LO:HI", "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
-	X("exhaustive", 0, 0, NULL, "every encoding as input instead of samples (one-input ops, f16/bf16: 65,536)") \
+	X("exhaustive", 0, 0, NULL, "every encoding as input instead of samples (one-input ops; f16/bf16: 65,536, f32: 2^32)") \
+	X("range", 0, 1, "LO:HI", "--exhaustive over values LO..HI (-1:0x1p3) or encodings LO..HI (0x3f800000:0x3fffffff)") \
+	X("reference", 0, 1, "fast|mpfr", "reference: decide in double with an error bound when safe, else MPFR (fast, default), or MPFR always") \
+	X("threads", 0, 1, "N", "worker threads (default: one per online CPU); results do not depend on N") \
 	X("csv", 0, 1, "FILE", "write the CSV report to FILE ('-': stdout)") \
 	X("append", 0, 0, NULL, "add the rows to the existing --csv FILE (same header only)") \
 	X("json", 0, 1, "FILE", "write the JSON report (rows, histograms, configuration) to FILE ('-': stdout)") \

@@ -215,26 +215,58 @@ static uint64_t random_at(enum ub_dtype dt, uint64_t key, int64_t lo,
 	return ub_from_ordered(dt, (int64_t)((uint64_t)lo + u));
 }
 
-int ub_inputs_generate(enum ub_dtype dt, int nin,
-		       const struct ub_domain *dom, size_t n, uint64_t seed,
-		       struct ub_array *out, struct ub_error *err)
-{
+/* The per-input parameters of the sampling: domain ends, specials, keys. */
+struct plan {
 	uint64_t sp[UB_MAX_INPUTS][MAX_SPECIALS], key[UB_MAX_INPUTS];
 	size_t ns[UB_MAX_INPUTS];
 	int64_t lo[UB_MAX_INPUTS], hi[UB_MAX_INPUTS];
+};
+
+static int make_plan(enum ub_dtype dt, int nin, const struct ub_domain *dom,
+		     uint64_t seed, struct plan *p, struct ub_error *err)
+{
 	if (nin < 1 || nin > UB_MAX_INPUTS)
 		return ub_fail(err, UB_USAGE, "%d inputs (1 to %d supported)",
 			       nin, UB_MAX_INPUTS);
 	for (int k = 0; k < nin; k++) {
 		static const struct ub_domain all = {-INFINITY, INFINITY};
 		const struct ub_domain *d = dom ? &dom[k] : &all;
-		if (domain_ords(dt, d, &lo[k], &hi[k]))
+		if (domain_ords(dt, d, &p->lo[k], &p->hi[k]))
 			return ub_fail(err, UB_USAGE, "input %d: domain [%.17g, "
 				       "%.17g] holds no %s value", k + 1, d->lo,
 				       d->hi, ub_dtypes[dt].name);
-		ns[k] = ub_special_values(dt, d, sp[k], MAX_SPECIALS);
-		key[k] = mix64(seed + (uint64_t)(k + 1) * GOLDEN);
+		p->ns[k] = ub_special_values(dt, d, p->sp[k], MAX_SPECIALS);
+		p->key[k] = mix64(seed + (uint64_t)(k + 1) * GOLDEN);
 	}
+	return 0;
+}
+
+int ub_inputs_generate_at(enum ub_dtype dt, int nin,
+			  const struct ub_domain *dom, uint64_t seed,
+			  size_t first, size_t n, struct ub_array *out,
+			  struct ub_error *err)
+{
+	struct plan p;
+	int s = make_plan(dt, nin, dom, seed, &p, err);
+	for (size_t i = 0; !s && i < n; i++)
+		for (int k = 0; k < nin; k++) {
+			size_t j;
+			uint64_t b = special_at(nin, p.ns, first + i, k, &j) ?
+				p.sp[k][j] : random_at(dt, p.key[k], p.lo[k],
+						       p.hi[k], first + i);
+			ub_array_set(&out[k], i, b);
+		}
+	return s;
+}
+
+int ub_inputs_generate(enum ub_dtype dt, int nin,
+		       const struct ub_domain *dom, size_t n, uint64_t seed,
+		       struct ub_array *out, struct ub_error *err)
+{
+	struct plan p;
+	int s = make_plan(dt, nin, dom, seed, &p, err);
+	if (s)
+		return s;
 	for (int k = 0; k < nin; k++)
 		if (ub_array_alloc(&out[k], dt, n)) {
 			while (k-- > 0)
@@ -242,12 +274,5 @@ int ub_inputs_generate(enum ub_dtype dt, int nin,
 			return ub_fail(err, UB_RUNTIME, "out of memory for %zu "
 				       "inputs", n);
 		}
-	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < nin; k++) {
-			size_t j;
-			uint64_t b = special_at(nin, ns, i, k, &j) ? sp[k][j] :
-				random_at(dt, key[k], lo[k], hi[k], i);
-			ub_array_set(&out[k], i, b);
-		}
-	return 0;
+	return ub_inputs_generate_at(dt, nin, dom, seed, 0, n, out, err);
 }

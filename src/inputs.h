@@ -27,18 +27,52 @@ int ub_inputs_generate(enum ub_dtype dt, int nin,
 		       const struct ub_domain *dom, size_t n, uint64_t seed,
 		       struct ub_array *out, struct ub_error *err);
 
+/* The same for elements first..first+n-1 only, into out[k][0..n-1]
+ * (allocated by the caller, at least n elements each): what
+ * ub_inputs_generate puts at those indices. */
+int ub_inputs_generate_at(enum ub_dtype dt, int nin,
+			  const struct ub_domain *dom, uint64_t seed,
+			  size_t first, size_t n, struct ub_array *out,
+			  struct ub_error *err);
+
 /* The special values of dt inside dom (+-inf and NaN always), in a fixed
  * order (listed in inputs.c), no duplicates; returns how many were written
  * (at most max; 64 always suffices). */
 size_t ub_special_values(enum ub_dtype dt, const struct ub_domain *dom,
 			 uint64_t *out, size_t max);
 
-/* --exhaustive: out (allocated) holds every encoding of the 16-bit dtype
- * dt in order, 65,536 elements.  ub_exhaustive_check refuses (UB_USAGE,
- * one line) an op of more than one input or a dtype that is not 16-bit. */
-int ub_inputs_exhaustive(enum ub_dtype dt, struct ub_array *out,
-			 struct ub_error *err);
+/* --exhaustive [--range LO:HI] (inputs_exhaustive.c): which encodings. */
+struct ub_range {
+	int given;           /* 0: every encoding of the dtype */
+	int is_bits;         /* LO:HI are encodings (else values) */
+	uint64_t blo, bhi;
+	double vlo, vhi;
+	const char *spec;    /* as given */
+};
+int ub_range_parse(const char *spec, struct ub_range *r, struct ub_error *err);
+
+/* The sweep of one dtype: element i is encoding first + i (unsigned
+ * order) or, for a range of values, ub_from_ordered(first + i). */
+struct ub_sweep {
+	enum ub_dtype dt;
+	int ordered;
+	uint64_t first, count;
+};
+#define UB_EXHAUSTIVE_MAX (UINT64_C(1) << 32)
+#define UB_EXHAUSTIVE_KEEP_MAX (UINT64_C(1) << 26)
+/* r NULL or not given: every encoding.  UB_USAGE when r holds no value of
+ * dt or more than UB_EXHAUSTIVE_MAX encodings. */
+int ub_sweep_make(enum ub_dtype dt, const struct ub_range *r,
+		  struct ub_sweep *sw, struct ub_error *err);
+uint64_t ub_sweep_at(const struct ub_sweep *sw, uint64_t i);
+
+/* The whole sweep in one array (allocated; at most UB_EXHAUSTIVE_KEEP_MAX
+ * elements, else UB_USAGE).  ub_exhaustive_check refuses (UB_USAGE, one
+ * line) an op of more than one input or a sweep ub_sweep_make refuses. */
+int ub_inputs_exhaustive(enum ub_dtype dt, const struct ub_range *r,
+			 struct ub_array *out, struct ub_error *err);
 int ub_exhaustive_check(const struct ub_op *op, const enum ub_dtype *dts,
-			int ndtypes, struct ub_error *err);
+			int ndtypes, const struct ub_range *r,
+			struct ub_error *err);
 
 #endif

@@ -1,34 +1,156 @@
-/* inputs_exhaustive.c — exhaustive inputs (--exhaustive, inputs.h): every
- * encoding of a 16-bit format, 0x0000 to 0xffff in order (65,536 inputs:
- * both zeros, every subnormal, normal, infinity and NaN payload), for an op
- * of one input.  Wider formats (f32: 2^32 encodings) and several inputs are
- * refused for now. */
+/* inputs_exhaustive.c — exhaustive inputs (--exhaustive, --range;
+ * inputs.h): every encoding of the op's one input, in order.
+ *
+ * Without --range: encodings 0 to 2^bits - 1 in their unsigned order
+ * (f16/bf16: 65,536; f32: 2^32, both zeros, every subnormal, normal,
+ * infinity and NaN payload).  --range LO:HI in hex bits (0x3f800000:
+ * 0x3fffffff): the encodings LO to HI in unsigned order.  --range LO:HI
+ * in values (-1:1, 0x1p-3:inf): every value v with LO <= v <= HI, in
+ * increasing order of value (-0 before +0; no NaN).  At most 2^32
+ * encodings a run (f64 needs a --range). */
 #include "inputs.h"
+#include "metrics.h"
 
-int ub_exhaustive_check(const struct ub_op *op, const enum ub_dtype *dts,
-			int ndtypes, struct ub_error *err)
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "0x" followed by hex digits only: an encoding; anything else a value. */
+static int parse_end(const char *s, size_t len, int *is_bits, uint64_t *bits,
+		     double *v)
 {
-	if (op->ninputs != 1)
-		return ub_fail(err, UB_USAGE, "%s: --exhaustive is for ops of one "
-			       "input (f16 or bf16: 65,536 encodings); %s has %d",
-			       op->name, op->name, op->ninputs);
-	for (int t = 0; t < ndtypes; t++)
-		if (ub_dtypes[dts[t]].bits != 16)
-			return ub_fail(err, UB_USAGE, "%s: --exhaustive is for f16 and "
-				       "bf16 only for now (65,536 encodings), not %s; "
-				       "use -n", op->name, ub_dtypes[dts[t]].name);
+	char buf[64], *end;
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	size_t k = 2;
+	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
+		while (k < len && isxdigit((unsigned char)buf[k]))
+			k++;
+	}
+	*is_bits = k == len && len > 2;
+	if (*is_bits) {
+		*bits = strtoull(buf + 2, &end, 16);
+		return len - 2 > 16 ? -1 : 0;
+	}
+	*v = strtod(buf, &end);
+	return *end || isnan(*v) ? -1 : 0;
+}
+
+int ub_range_parse(const char *spec, struct ub_range *r, struct ub_error *err)
+{
+	const char *colon = strchr(spec, ':');
+	int b1 = 0, b2 = 0;
+	memset(r, 0, sizeof *r);
+	if (!colon || parse_end(spec, (size_t)(colon - spec), &b1, &r->blo, &r->vlo) ||
+	    parse_end(colon + 1, strlen(colon + 1), &b2, &r->bhi, &r->vhi))
+		return ub_fail(err, UB_USAGE, "--range: '%s' is not LO:HI (values "
+			       "such as -1:0x1p3, or encodings such as "
+			       "0x3f800000:0x3fffffff)", spec);
+	if (b1 != b2)
+		return ub_fail(err, UB_USAGE, "--range: '%s' mixes an encoding "
+			       "and a value (give both ends the same way)", spec);
+	r->given = 1;
+	r->is_bits = b1;
+	r->spec = spec;
+	if (b1 ? r->blo > r->bhi : r->vlo > r->vhi)
+		return ub_fail(err, UB_USAGE, "--range: '%s' is empty (LO > HI)", spec);
 	return 0;
 }
 
-int ub_inputs_exhaustive(enum ub_dtype dt, struct ub_array *out,
-			 struct ub_error *err)
+/* The first ordered encoding of dt whose value is >= v (up) or the last
+ * one whose value is <= v (!up), between -inf and +inf. */
+static int64_t ord_bound(enum ub_dtype dt, double v, int up)
 {
-	if (ub_dtypes[dt].bits != 16)
-		return ub_fail(err, UB_USAGE, "--exhaustive: not for %s",
+	uint64_t inf = ((UINT64_C(1) << (ub_dtypes[dt].bits - ub_dtypes[dt].prec)) - 1)
+		       << (ub_dtypes[dt].prec - 1);
+	int64_t hi = ub_ordered(dt, inf), lo = -hi - 1; /* +inf, -inf */
+	while (lo < hi) { /* invariant: the answer lies in [lo, hi] */
+		int64_t mid = lo + (hi - lo + (up ? 0 : 1)) / 2;
+		double m = ub_bits_to_double(dt, ub_from_ordered(dt, mid));
+		if (up ? m >= v : m <= v)
+			up ? (hi = mid) : (lo = mid);
+		else
+			up ? (lo = mid + 1) : (hi = mid - 1);
+	}
+	return lo;
+}
+
+int ub_sweep_make(enum ub_dtype dt, const struct ub_range *r,
+		  struct ub_sweep *sw, struct ub_error *err)
+{
+	int bits = ub_dtypes[dt].bits;
+	uint64_t top = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+	memset(sw, 0, sizeof *sw);
+	sw->dt = dt;
+	if (!r || !r->given || r->is_bits) {
+		uint64_t lo = r && r->given ? r->blo : 0;
+		uint64_t hi = r && r->given ? r->bhi : top;
+		if (hi > top)
+			return ub_fail(err, UB_USAGE, "--range: 0x%llx is not a %s "
+				       "encoding", (unsigned long long)hi,
+				       ub_dtypes[dt].name);
+		sw->first = lo;
+		sw->count = hi - lo + 1; /* 0 when 2^64 */
+	} else {
+		int64_t lo = ord_bound(dt, r->vlo, 1), hi = ord_bound(dt, r->vhi, 0);
+		double vl = ub_bits_to_double(dt, ub_from_ordered(dt, lo));
+		double vh = ub_bits_to_double(dt, ub_from_ordered(dt, hi));
+		if (lo > hi || vl < r->vlo || vh > r->vhi)
+			return ub_fail(err, UB_USAGE, "--range: %s holds no %s value",
+				       r->spec, ub_dtypes[dt].name);
+		sw->ordered = 1;
+		sw->first = (uint64_t)lo;
+		sw->count = (uint64_t)(hi - lo) + 1;
+	}
+	if (sw->count == 0 || sw->count > UB_EXHAUSTIVE_MAX)
+		return ub_fail(err, UB_USAGE, "--exhaustive: more than 2^32 %s "
+			       "encodings; give a narrower --range",
 			       ub_dtypes[dt].name);
-	if (ub_array_alloc(out, dt, 65536))
+	return 0;
+}
+
+uint64_t ub_sweep_at(const struct ub_sweep *sw, uint64_t i)
+{
+	if (sw->ordered)
+		return ub_from_ordered(sw->dt, (int64_t)(sw->first + i));
+	return sw->first + i;
+}
+
+int ub_exhaustive_check(const struct ub_op *op, const enum ub_dtype *dts,
+			int ndtypes, const struct ub_range *r,
+			struct ub_error *err)
+{
+	struct ub_sweep sw;
+	if (op->ninputs != 1)
+		return ub_fail(err, UB_USAGE, "%s: --exhaustive is for ops of one "
+			       "input (f16 or bf16: 65,536 encodings; f32: 2^32); "
+			       "%s has %d", op->name, op->name, op->ninputs);
+	for (int t = 0; t < ndtypes; t++) {
+		int s = ub_sweep_make(dts[t], r, &sw, err);
+		if (s)
+			return s;
+	}
+	return 0;
+}
+
+int ub_inputs_exhaustive(enum ub_dtype dt, const struct ub_range *r,
+			 struct ub_array *out, struct ub_error *err)
+{
+	struct ub_sweep sw;
+	int s = ub_sweep_make(dt, r, &sw, err);
+	if (s)
+		return s;
+	if (sw.count > UB_EXHAUSTIVE_KEEP_MAX)
+		return ub_fail(err, UB_USAGE, "--exhaustive: %llu %s inputs are too "
+			       "many to keep every element (--dump, --html, explain); "
+			       "give a --range of at most 2^26 encodings",
+			       (unsigned long long)sw.count, ub_dtypes[dt].name);
+	if (ub_array_alloc(out, dt, (size_t)sw.count))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
-	for (uint32_t u = 0; u < 65536; u++)
-		ub_array_set(out, u, u);
+	for (uint64_t i = 0; i < sw.count; i++)
+		ub_array_set(out, (size_t)i, ub_sweep_at(&sw, i));
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "outfile.h"
 #include "paths.h"
 #include "progress.h"
+#include "nvrtc_cache.h"
 #include "report.h"
 #include "setup.h"
 #include "user_kernel.h"
@@ -83,6 +84,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	}
 	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
 	cfg.progress = ub_progress_stage;
+	cfg.stream = !cli->dump && !cli->html; /* they keep every element */
 	cfg.progress_ctx = &prog;
 	s = ub_run(&cfg, &res, err);
 	ub_progress_clear(&prog);
@@ -156,5 +158,11 @@ int main(int argc, char **argv)
 	else if (!s)
 		s = run(&cli, &cat, &err);
 	ub_catalog_free(&cat);
+	if (getenv("ULPBENCH_CACHE_DEBUG")) { /* nvrtc_cache.h; for the tests */
+		int hits, misses;
+		ub_cache_counts(&hits, &misses);
+		fprintf(stderr, "ulpbench: compile cache: %d hits, %d misses\n",
+			hits, misses);
+	}
 	return s ? die(&err, s) : 0;
 }

@@ -56,6 +56,17 @@ static uint64_t sign_of(enum ub_dtype dt)
 	return UINT64_C(1) << (ub_dtypes[dt].bits - 1);
 }
 
+/* 2^k, by its encoding where it is a normal double (ldexp is slow). */
+static double pow2(int k)
+{
+	if (k < -1022 || k > 1023)
+		return ldexp(1, k);
+	uint64_t u = (uint64_t)(k + 1023) << 52;
+	double d;
+	memcpy(&d, &u, sizeof d);
+	return d;
+}
+
 double ub_ulp(enum ub_dtype dt, double v)
 {
 	const struct ub_dtype_info *f = &ub_dtypes[dt];
@@ -70,12 +81,12 @@ double ub_ulp(enum ub_dtype dt, double v)
 	else
 		e = ilogb(a);
 	if (e > f->emax)
-		return ldexp(1, f->emax - f->prec + 1);
+		return pow2(f->emax - f->prec + 1);
 	if (e < f->emin)
-		return ldexp(1, f->emin - f->prec + 1);
-	if (e > f->emin && a == ldexp(1, e))
-		return ldexp(1, e - f->prec);
-	return ldexp(1, e - f->prec + 1);
+		return pow2(f->emin - f->prec + 1);
+	if (e > f->emin && a == pow2(e))
+		return pow2(e - f->prec);
+	return pow2(e - f->prec + 1);
 }
 
 /* ulp of the exact value hi + lo (see the file comment). */
@@ -83,7 +94,7 @@ static double ulp_exact(enum ub_dtype dt, const struct ub_exact *v)
 {
 	double a = fabs(v->hi);
 	int above = v->lo != 0 && (v->lo > 0) == (v->hi > 0);
-	if (above && a != 0 && a == ldexp(1, ilogb(a)))
+	if (above && a != 0 && a == pow2(ilogb(a)))
 		return ub_ulp(dt, nextafter(a, INFINITY));
 	return ub_ulp(dt, v->hi);
 }
@@ -177,14 +188,17 @@ static void add_torch(struct ub_stats *st, enum ub_dtype dt, uint64_t y,
 		st->torch_max_dist = d;
 }
 
-void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
-		      const struct ub_exact *exact,
-		      const struct ub_array *torch, struct ub_stats *st)
+/* One pass over elements [lo, hi) into st (reset first), indices local
+ * to lo. */
+static void stats_pass(const struct ub_array *y, const struct ub_array *cr,
+		       const struct ub_exact *exact,
+		       const struct ub_array *torch, size_t lo, size_t hi,
+		       struct ub_stats *st)
 {
 	enum ub_dtype dt = y->dt;
 	memset(st, 0, sizeof *st);
-	st->n = y->n;
-	for (size_t i = 0; i < y->n; i++) {
+	st->n = hi - lo;
+	for (size_t i = lo; i < hi; i++) {
 		uint64_t yi = ub_array_get(y, i), ci = ub_array_get(cr, i);
 		double e;
 		if (!ub_same(dt, yi, ci))
@@ -192,10 +206,47 @@ void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 		if (ub_ulp_error(dt, yi, ci, &exact[i], &e))
 			st->nan_mismatch++;
 		else
-			add_error(st, i, e);
+			add_error(st, i - lo, e);
 		if (torch)
 			add_torch(st, dt, yi, ub_array_get(torch, i));
 	}
+}
+
+void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
+		      const struct ub_exact *exact,
+		      const struct ub_array *torch, struct ub_stats *st)
+{
+	struct ub_stats part;
+	memset(st, 0, sizeof *st);
+	size_t lo = 0;
+	do {
+		size_t hi = y->n - lo < UB_STATS_CHUNK ? y->n : lo + UB_STATS_CHUNK;
+		stats_pass(y, cr, exact, torch, lo, hi, &part);
+		ub_stats_merge(st, &part, lo);
+		lo = hi;
+	} while (lo < y->n);
+}
+
+int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part,
+		   size_t offset)
+{
+	int took = part->ncomparable && (st->ncomparable == 0 ||
+					 part->max_ulp > st->max_ulp);
+	if (took) {
+		st->max_ulp = part->max_ulp;
+		st->worst = offset + part->worst;
+	}
+	st->n += part->n;
+	st->sum_ulp += part->sum_ulp;
+	st->ncomparable += part->ncomparable;
+	st->cr_mismatch += part->cr_mismatch;
+	st->torch_mismatch += part->torch_mismatch;
+	st->nan_mismatch += part->nan_mismatch;
+	if (part->torch_max_dist > st->torch_max_dist)
+		st->torch_max_dist = part->torch_max_dist;
+	for (int b = 0; b < UB_HIST_BINS; b++)
+		st->hist[b] += part->hist[b];
+	return took;
 }
 
 double ub_stats_mean(const struct ub_stats *st)

@@ -61,4 +61,17 @@ void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 		      const struct ub_array *torch, struct ub_stats *st);
 double ub_stats_mean(const struct ub_stats *st);
 
+/* Statistics are computed over chunks of UB_STATS_CHUNK elements merged
+ * in order (ub_stats_merge), so that a run that streams its elements in
+ * chunks of that size (stream.h), with any number of threads, gets bit
+ * for bit the figures of one pass (sum_ulp is a sum of doubles: its
+ * rounding depends on the order). */
+#define UB_STATS_CHUNK 65536
+
+/* Adds part, the statistics of elements offset.. (a chunk following the
+ * ones already in st), to st.  worst stays the first index of the max;
+ * returns 1 when it is now part's. */
+int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part,
+		   size_t offset);
+
 #endif

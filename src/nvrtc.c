@@ -6,6 +6,7 @@
  * puts it for users' own builds too; a kernel's "" includes also resolve
  * beside its file (NVRTC searches the directory of the program's name). */
 #include "nvrtc.h"
+#include "nvrtc_cache.h"
 #include "paths.h"
 
 #include <nvrtc.h>
@@ -65,25 +66,33 @@ static int compile_log(nvrtcProgram prog, char **log)
 
 /* Creates and compiles the program; on success *prog is live (the caller
  * destroys it).  The log goes to *logp if non-NULL. */
+#define NINCL 3
+/* The include options: kernels/, the CUDA headers and, installed,
+ * $(includedir) where ulpbench.h lives. */
+static int include_opts(char inc[NINCL][4200], struct ub_error *err)
+{
+	char kdir[4096];
+	if (ub_data_path("kernels", kdir, sizeof kdir, err))
+		return UB_USAGE;
+	snprintf(inc[0], sizeof inc[0], "-I%s", kdir);
+	snprintf(inc[1], sizeof inc[1], "-I%s/include", CUDA_HOME);
+	snprintf(inc[2], sizeof inc[2], "-I%s", INCLUDEDIR);
+	return 0;
+}
+
 static int compile(const char *src, const char *name, const char *opts,
 		   const char *arch, nvrtcProgram *prog, char **logp,
 		   struct ub_error *err)
 {
-	char kdir[4096], buf[1024], archopt[64], incl[4200], cincl[4200];
-	char iincl[4200];
+	char buf[1024], archopt[64], inc[NINCL][4200];
 	const char *argv[MAX_OPTS];
 	int argc = 0;
-	if (ub_data_path("kernels", kdir, sizeof kdir, err))
+	if (include_opts(inc, err))
 		return UB_USAGE;
 	snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-	snprintf(incl, sizeof incl, "-I%s", kdir);
-	snprintf(cincl, sizeof cincl, "-I%s/include", CUDA_HOME);
 	argv[argc++] = archopt;
-	argv[argc++] = incl;
-	argv[argc++] = cincl;
-	/* installed, ulpbench.h lives in $(includedir), not beside the kernels */
-	snprintf(iincl, sizeof iincl, "-I%s", INCLUDEDIR);
-	argv[argc++] = iincl;
+	for (int i = 0; i < NINCL; i++)
+		argv[argc++] = inc[i];
 	snprintf(buf, sizeof buf, "%s", opts);
 	argc += split_opts(buf, argv + argc, MAX_OPTS - argc);
 
@@ -113,6 +122,13 @@ int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
 		     const char *arch, char **ptx, char **logp,
 		     struct ub_error *err)
 {
+	char cpath[4096], inc[NINCL][4200], incls[sizeof inc + NINCL];
+	int cached = !logp && include_opts(inc, NULL) == 0;
+	snprintf(incls, sizeof incls, "%s %s %s", inc[0], inc[1], inc[2]);
+	struct ub_cache_key key = {src, name, opts, arch, ub_nvrtc_version(), incls};
+	cached = cached && ub_cache_path(&key, cpath, sizeof cpath);
+	if (cached && (*ptx = ub_cache_get(cpath)) != NULL)
+		return 0;
 	nvrtcProgram prog;
 	int status = compile(src, name, opts, arch, &prog, logp, err);
 	if (status)
@@ -122,6 +138,8 @@ int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
 	*ptx = malloc(size + 1);
 	if (!*ptx || nvrtcGetPTX(prog, *ptx) != NVRTC_SUCCESS)
 		status = ub_fail(err, UB_COMPILE, "%s: cannot get PTX", name);
+	else if (cached)
+		ub_cache_put(cpath, *ptx);
 	nvrtcDestroyProgram(&prog);
 	return status;
 }

@@ -7,6 +7,7 @@
 #include "nvrtc.h"
 #include "paths.h"
 #include "sim.h"
+#include "stream.h"
 #include "../reference/reference.h"
 
 #include <stdio.h>
@@ -43,8 +44,8 @@ static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
 	return 0;
 }
 
-static int make_inputs(const struct ub_config *cfg, struct ub_data *d,
-		       struct ub_error *err)
+int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
+		  struct ub_error *err)
 {
 	d->nin = cfg->op->ninputs;
 	if (cfg->nfiles)
@@ -52,8 +53,9 @@ static int make_inputs(const struct ub_config *cfg, struct ub_data *d,
 	d->shape.ndim = 1;
 	d->shape.dim[0] = cfg->n;
 	if (cfg->exhaustive) {
-		d->shape.dim[0] = 65536;
-		return ub_inputs_exhaustive(d->dt, &d->in[0], err);
+		int s = ub_inputs_exhaustive(d->dt, &cfg->range, &d->in[0], err);
+		d->shape.dim[0] = d->in[0].n;
+		return s;
 	}
 	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
 				  cfg->seed, d->in, err);
@@ -169,40 +171,48 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 			   args, op->nargs, n, approx, err);
 }
 
-/* A new row of res for one mode (or "torch") of d: what it is, not yet
- * what it measured. */
-static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
-			      const char *mode, const char *opts)
+struct ub_row *ub_row_new(struct ub_result *res, enum ub_dtype dt,
+			  int has_torch, const char *mode, const char *opts)
 {
 	const struct ub_config *cfg = res->cfg;
 	struct ub_row *r = &res->rows[res->nrows++];
 	memset(r, 0, sizeof *r);
 	r->op = cfg->op->name;
-	r->dt = d->dt;
+	r->dt = dt;
 	r->mode = mode;
 	r->options = opts;
 	r->backend = backend_of(cfg)->name;
 	r->arch = backend_of(cfg)->arch(cfg->arch, cfg->arch_set);
-	r->has_torch = d->torch.data != NULL;
-	r->nin = d->nin;
+	r->has_torch = has_torch;
+	r->nin = cfg->op->ninputs;
+	for (int k = 0; k < r->nin; k++)
+		r->in_names[k] = cfg->op->inputs[k];
+	r->sim_exact = 1;
 	return r;
+}
+
+void ub_row_set_approx(struct ub_row *r, uint64_t approx)
+{
+	r->sim_exact = (approx & ~UB_APPROX_UNMARKED) == 0;
+	r->approx_mask = approx;
+}
+
+static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
+			      const char *mode, const char *opts)
+{
+	return ub_row_new(res, d->dt, d->torch.data != NULL, mode, opts);
 }
 
 static void add_row(struct ub_result *res, const struct ub_data *d,
 		    const char *mode, const char *opts,
 		    const struct ub_array *y, uint64_t approx)
 {
-	const struct ub_config *cfg = res->cfg;
 	struct ub_row *r = new_row(res, d, mode, opts);
 	ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st);
 	r->has_worst = r->st.ncomparable > 0;
-	for (int k = 0; k < d->nin; k++) {
-		r->in_names[k] = cfg->op->inputs[k];
-		if (r->has_worst)
-			r->worst_in[k] = ub_array_get(&d->in[k], r->st.worst);
-	}
-	r->sim_exact = (approx & ~UB_APPROX_UNMARKED) == 0;
-	r->approx_mask = approx;
+	for (int k = 0; r->has_worst && k < d->nin; k++)
+		r->worst_in[k] = ub_array_get(&d->in[k], r->st.worst);
+	ub_row_set_approx(r, approx);
 }
 
 /* Reports a finished stage to cfg->progress. */
@@ -226,7 +236,6 @@ static void add_na_row(struct ub_result *res, const struct ub_data *d, int m,
 {
 	struct ub_row *r = new_row(res, d, ub_modes[res->cfg->modes[m]].name,
 				   ub_modes[res->cfg->modes[m]].opts);
-	r->sim_exact = 1;
 	r->na = na;
 }
 
@@ -236,7 +245,7 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 	const struct ub_config *cfg = res->cfg;
 	char *gen = NULL;
 	const char *src = file_src;
-	int s = make_inputs(cfg, d, err);
+	int s = ub_run_inputs(cfg, d, err);
 	if (!s && !cfg->op->kernel) {
 		s = ub_codegen_kernel(cfg->op, d->dt, &gen, err);
 		src = gen;
@@ -245,8 +254,8 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s && !(d->exact = calloc(n ? n : 1, sizeof *d->exact)))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
-		s = ub_ref_eval_array(cfg->op->math, d->dt, d->in, d->nin,
-				      &d->cr, d->exact, err);
+		s = ub_ref_eval_array_auto(cfg->op->math, d->dt, d->in, d->nin,
+					   !cfg->ref_mpfr, &d->cr, d->exact, err);
 	if (!s)
 		stage_done(res, d, "reference");
 	uint64_t torch_approx = 0;
@@ -280,8 +289,10 @@ static void describe_inputs(const struct ub_config *cfg, struct ub_result *res)
 {
 	size_t used = 0;
 	if (!cfg->nfiles) {
-		snprintf(res->inputs, sizeof res->inputs, "%s",
-			 cfg->exhaustive ? "exhaustive" : "random");
+		snprintf(res->inputs, sizeof res->inputs, "%s%s%s",
+			 cfg->exhaustive ? "exhaustive" : "random",
+			 cfg->exhaustive && cfg->range.given ? " " : "",
+			 cfg->exhaustive && cfg->range.given ? cfg->range.spec : "");
 		return;
 	}
 	for (int f = 0; f < cfg->nfiles && used < sizeof res->inputs; f++)
@@ -301,7 +312,8 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	const struct ub_backend *be;
 	int s = ub_backend_get(cfg->backend, &be, err); /* no GPU: say so first */
 	if (!s && cfg->exhaustive)
-		s = ub_exhaustive_check(cfg->op, cfg->dtypes, cfg->ndtypes, err);
+		s = ub_exhaustive_check(cfg->op, cfg->dtypes, cfg->ndtypes,
+					&cfg->range, err);
 	if (!s && cfg->kernel_src) {
 		if (!(src = strdup(cfg->kernel_src)))
 			s = ub_fail(err, UB_RUNTIME, "out of memory");
@@ -317,7 +329,10 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	for (int t = 0; !s && t < cfg->ndtypes; t++) {
 		struct ub_data *d = &res->data[res->ndata++];
 		d->dt = cfg->dtypes[t];
-		s = run_dtype(res, d, src, err);
+		/* the chunked driver runs the interpreter itself: sim only */
+		s = cfg->stream && be == &ub_backend_sim
+			    ? ub_stream_dtype(res, d, src, err)
+			    : run_dtype(res, d, src, err);
 	}
 	free(src);
 	return s;

@@ -8,6 +8,7 @@
 #define UB_RUN_H
 
 #include "catalog.h"
+#include "inputs.h"
 #include "metrics.h"
 #include "modes.h"
 #include "npy.h"
@@ -34,7 +35,13 @@ struct ub_config {
 	int arch_set;        /* arch was given (--arch): the cuda backend then
 				compiles for it, not for the device's own */
 	int exhaustive;      /* every encoding of the op's one input instead
-				of samples (16-bit dtypes; inputs.h) */
+				of samples (inputs.h) */
+	struct ub_range range; /* --range: the part of the sweep */
+	int stream;          /* run in chunks on cfg->threads threads, keeping
+				no element (stream.h); res->data then holds
+				no arrays (no --dump, --html, explain) */
+	int threads;         /* --threads (0: one per online CPU) */
+	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
 	 * each mode; for each dtype) with the stages done of total, the
 	 * elements per stage and what ended; NULL: none (progress.h). */
@@ -97,7 +104,20 @@ struct ub_result {
 
 int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	   struct ub_error *err);
+
+/* A new row of res for one mode (or "torch") of dtype dt: what it is and
+ * where it ran (the backend cfg resolves to), not yet what it measured. */
+struct ub_row *ub_row_new(struct ub_result *res, enum ub_dtype dt,
+			  int has_torch, const char *mode, const char *opts);
+/* The approximate instructions a row ran: sets sim_exact and the mask
+ * (UB_APPROX_UNMARKED alone keeps a row exact, backend.h). */
+void ub_row_set_approx(struct ub_row *r, uint64_t approx);
 void ub_result_free(struct ub_result *res);
+
+/* d's inputs (d->dt set): read from cfg's files, the exhaustive sweep, or
+ * generated samples; d->nin and d->shape too. */
+int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
+		  struct ub_error *err);
 
 /* Pieces of the pipeline, for explain (a few elements, traced through
  * cfg->trace): the kernel under test of cfg->op in one mode over d's

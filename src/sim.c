@@ -14,32 +14,25 @@ int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 	return ub_sim_run_traced(ptx, entry, args, nargs, n, NULL, info, err);
 }
 
-int ub_sim_run_traced(const char *ptx, const char *entry,
-		      const struct ub_karg *args, int nargs, size_t n,
-		      const struct ptx_trace *trace, struct ptx_run_info *info,
-		      struct ub_error *err)
+/* Binds args to m's kernel `entry` and runs it over n elements. */
+static int bind_run(const struct ptx_module *m, const char *entry,
+		    const struct ub_karg *args, int nargs, size_t n,
+		    const struct ptx_trace *trace, struct ptx_run_info *info,
+		    struct ub_error *err)
 {
-	struct ptx_module *m = NULL;
 	struct ptx_buffer bufs[MAX_ARGS];
 	uint64_t vals[MAX_ARGS];
-	int nbufs = 0, status;
+	int nbufs = 0;
 	if (nargs > MAX_ARGS)
 		return ub_fail(err, UB_USAGE, "%s: more than %d parameters",
 			       entry, MAX_ARGS);
-	status = ptx_parse(ptx, &m, err);
-	if (status)
-		return status;
 	int np = ptx_entry_nparams(m, entry);
-	if (np < 0) {
-		ptx_free(m);
+	if (np < 0)
 		return ub_fail(err, UB_USAGE, "%s: no such kernel in the PTX "
 			       "(is it declared extern \"C\" __global__?)", entry);
-	}
-	if (np != nargs) {
-		ptx_free(m);
+	if (np != nargs)
 		return ub_fail(err, UB_USAGE, "%s: the kernel takes %d parameters, "
 			       "%d are bound", entry, np, nargs);
-	}
 	for (int i = 0; i < nargs; i++) {
 		if (!args[i].arr) {
 			vals[i] = args[i].value;
@@ -58,7 +51,26 @@ int ub_sim_run_traced(const char *ptx, const char *entry,
 		.args = vals, .nargs = nargs, .bufs = bufs, .nbufs = nbufs,
 	};
 	memset(info, 0, sizeof *info);
-	status = ptx_run_traced(m, entry, &l, trace, info, err);
+	return ptx_run_traced(m, entry, &l, trace, info, err);
+}
+
+int ub_sim_run_traced(const char *ptx, const char *entry,
+		      const struct ub_karg *args, int nargs, size_t n,
+		      const struct ptx_trace *trace, struct ptx_run_info *info,
+		      struct ub_error *err)
+{
+	struct ptx_module *m = NULL;
+	int status = ptx_parse(ptx, &m, err);
+	if (status)
+		return status;
+	status = bind_run(m, entry, args, nargs, n, trace, info, err);
 	ptx_free(m);
 	return status;
+}
+
+int ub_sim_run_module(const struct ptx_module *m, const char *entry,
+		      const struct ub_karg *args, int nargs, size_t n,
+		      struct ptx_run_info *info, struct ub_error *err)
+{
+	return bind_run(m, entry, args, nargs, n, NULL, info, err);
 }

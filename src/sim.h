@@ -31,4 +31,10 @@ int ub_sim_run_traced(const char *ptx, const char *entry,
 		      const struct ptx_trace *trace, struct ptx_run_info *info,
 		      struct ub_error *err);
 
+/* The same on a module parsed once (ptx_parse) and run many times, by
+ * several threads at once (the module is only read). */
+int ub_sim_run_module(const struct ptx_module *m, const char *entry,
+		      const struct ub_karg *args, int nargs, size_t n,
+		      struct ptx_run_info *info, struct ub_error *err);
+
 #endif

@@ -84,7 +84,8 @@ static int setup_op(struct ub_entry *e, const struct ub_catalog *cat,
 	if (!s)
 		s = ub_setup_op(&e->cli, cat, &e->op, &e->cfg, NULL, err);
 	if (!s && e->cli.cfg.exhaustive)
-		s = ub_exhaustive_check(&e->op, e->cli.cfg.dtypes, e->cli.cfg.ndtypes, err);
+		s = ub_exhaustive_check(&e->op, e->cli.cfg.dtypes, e->cli.cfg.ndtypes,
+					&e->cli.cfg.range, err);
 	return s;
 }
 

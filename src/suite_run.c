@@ -138,6 +138,7 @@ static int run_entry(struct ub_entry *e, int idx, int total, struct ub_progress 
 	cfg.op = &e->op;
 	cfg.progress = ub_progress_stage;
 	cfg.progress_ctx = prog;
+	cfg.stream = 1; /* expectations read the rows only */
 	snprintf(prefix, sizeof prefix, "[%d/%d] ", idx + 1, total);
 	ub_progress_run(prog, prefix);
 	double t0 = now();

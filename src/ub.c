@@ -57,6 +57,12 @@ double ub_bits_to_double(enum ub_dtype dt, uint64_t bits)
 		memcpy(&d, &bits, sizeof d);
 		return d;
 	}
+	if (dt == UB_F32 || dt == UB_BF16) { /* a float holds both exactly */
+		uint32_t u = dt == UB_F32 ? (uint32_t)bits : (uint32_t)bits << 16;
+		float f;
+		memcpy(&f, &u, sizeof f);
+		return f;
+	}
 	int eb, mb;
 	fields(dt, &eb, &mb);
 	int sign = (int)(bits >> (eb + mb)) & 1;

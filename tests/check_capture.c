@@ -184,7 +184,7 @@ END_TEST
 
 /* A table of insn over a sweep, outputs from f (host arithmetic standing in
  * for a GPU). */
-static void add(struct ub_capture *c, enum ub_approx_insn insn, enum ub_sweep kind,
+static void add(struct ub_capture *c, enum ub_approx_insn insn, enum ub_capture_sweep kind,
 		int bits, uint64_t param, uint32_t count, uint32_t (*f)(uint32_t))
 {
 	struct ub_capture_table t = {.insn = insn, .kind = kind, .bits = bits,

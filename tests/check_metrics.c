@@ -11,6 +11,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- ulp */
@@ -355,6 +356,51 @@ START_TEST(test_empty_stats)
 }
 END_TEST
 
+/* Statistics across chunks (UB_STATS_CHUNK): y = 1.0 everywhere against
+ * exact values 1 (error 0) except error 2 (v = 1 + 2^-22, ulp 2^-23) at
+ * element 10 and element CHUNK + 5, and error 3 at CHUNK + 7 when `bigger`:
+ * worst is the first index of the max (10, or CHUNK + 7), whichever chunk
+ * holds it; merging the two halves by hand gives the same figures. */
+START_TEST(test_stats_chunks)
+{
+	const size_t n = UB_STATS_CHUNK + 100, k1 = 10, k2 = UB_STATS_CHUNK + 5;
+	struct ub_array y, cr, y1, cr1, y2, cr2;
+	struct ub_exact *ex = calloc(n, sizeof *ex);
+	struct ub_stats st, a, b, m;
+	ck_assert_ptr_nonnull(ex);
+	ck_assert_int_eq(ub_array_alloc(&y, UB_F32, n), 0);
+	ck_assert_int_eq(ub_array_alloc(&cr, UB_F32, n), 0);
+	for (size_t i = 0; i < n; i++) {
+		ub_array_set(&y, i, 0x3f800000);
+		ub_array_set(&cr, i, 0x3f800000);
+		ex[i].hi = 1.0;
+	}
+	ex[k1].hi = ex[k2].hi = 0x1p0 + 0x1p-22;
+	if (_i)
+		ex[UB_STATS_CHUNK + 7].hi = 0x1p0 + 0x1.8p-22;
+	ub_stats_compute(&y, &cr, ex, NULL, &st);
+	ck_assert_msg(st.max_ulp == (_i ? 3.0 : 2.0), "max %a", st.max_ulp);
+	ck_assert_uint_eq(st.worst, _i ? UB_STATS_CHUNK + 7 : k1);
+	ck_assert_uint_eq(st.ncomparable, n);
+	ck_assert_msg(st.sum_ulp == (_i ? 7.0 : 4.0), "sum %a", st.sum_ulp);
+	/* by hand: [0, CHUNK) and [CHUNK, n) */
+	y1 = y, cr1 = cr, y2 = y, cr2 = cr;
+	y1.n = cr1.n = UB_STATS_CHUNK;
+	y2.n = cr2.n = n - UB_STATS_CHUNK;
+	y2.data = (char *)y.data + 4 * UB_STATS_CHUNK;
+	cr2.data = (char *)cr.data + 4 * UB_STATS_CHUNK;
+	ub_stats_compute(&y1, &cr1, ex, NULL, &a);
+	ub_stats_compute(&y2, &cr2, ex + UB_STATS_CHUNK, NULL, &b);
+	memset(&m, 0, sizeof m);
+	ck_assert_int_eq(ub_stats_merge(&m, &a, 0), 1);
+	ck_assert_int_eq(ub_stats_merge(&m, &b, UB_STATS_CHUNK), _i);
+	ck_assert_msg(memcmp(&m, &st, sizeof m) == 0, "merged differs");
+	ub_array_free(&y);
+	ub_array_free(&cr);
+	free(ex);
+}
+END_TEST
+
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
 
 Suite *ub_metrics_suite(void)
@@ -373,6 +419,7 @@ Suite *ub_metrics_suite(void)
 	tcase_add_test(tc, test_stats);
 	tcase_add_loop_test(tc, test_hist_bins, 0, N(bin_cases));
 	tcase_add_test(tc, test_empty_stats);
+	tcase_add_loop_test(tc, test_stats_chunks, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

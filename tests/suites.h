@@ -16,7 +16,8 @@
 	X(userkernel)     \
 	X(fpcore)         \
 	X(backend)        \
-	X(capture)
+	X(capture)         \
+	X(ref_fast)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)

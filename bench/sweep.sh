@@ -1,0 +1,33 @@
+#!/bin/sh
+# sweep.sh — exhaustive sweeps: every f16 input of a one-input op, then a
+# timed f32 sweep of 2^LOG2 encodings (default 2^28, a sixteenth of all)
+# scaled up to the full 2^32, with the peak memory (GNU time's %M), for
+#   ulpbench --op sqrt --dtype f32 --exhaustive --mode fma,nofma,rn
+# (sqrt defined in a test catalog here; all threads).
+# Usage (from the build directory): sh SRCDIR/bench/sweep.sh [LOG2]
+set -eu
+lg=${1:-28}
+ub=${UB:-./ulpbench}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+echo '(FPCore sqrt (x) :pre (<= 0 x inf) :torch (sqrt x) (sqrt x))' >"$dir/sq.fpcore"
+sq="$ub --fpcore $dir/sq.fpcore --op sqrt --mode fma,nofma,rn -q"
+$sq -n 1000 >/dev/null # fill the compile cache
+timed() { # prints "SECONDS PEAK_KB"
+	if command -v /usr/bin/time >/dev/null 2>&1; then
+		/usr/bin/time -f '%e %M' -o "$dir/t" "$@" >/dev/null
+		cat "$dir/t"
+	else
+		s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
+		awk -v s="$s" -v e="$e" 'BEGIN { print e - s, "?" }'
+	fi
+}
+set -- $(timed $sq --dtype f16 --exhaustive)
+echo "f16 exhaustive (65,536 inputs, 3 modes + torch): $1 s, peak $2 KB"
+hi=$(printf '0x%08x' $(( (1 << lg) - 1 )))
+set -- $(timed $sq --dtype f32 --exhaustive --range 0x00000000:$hi)
+awk -v t="$1" -v m="$2" -v lg="$lg" 'BEGIN {
+	printf "f32 sweep of 2^%d encodings: %.1f s, peak %s KB\n", lg, t, m
+	full = t * 2 ^ (32 - lg)
+	printf "projected full f32 sweep (2^32): %.0f s = %.1f min\n", full, full / 60
+}'

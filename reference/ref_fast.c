@@ -1,0 +1,193 @@
+/* ref_fast.c — the fast path of the reference (reference.h,
+ * ub_ref_eval_fast): the correctly rounded f32 result of an expression
+ * decided in double arithmetic with a rigorous running error bound, without
+ * MPFR, whenever that is provably safe; otherwise the caller falls back to
+ * MPFR.  The argument is written out in docs/reference.md.
+ *
+ * Each node yields a double v and a bound e with |v - X| <= e, X the exact
+ * value of the node at the inputs.  Inputs are exact (e = 0); a literal is
+ * strtod's correctly rounded double (e = 0 for integers below 2^53, else
+ * u|v|, u = 2^-53).  Each operation adds its own rounding error, at most
+ * u|v| / (1 - u) for a result v of a round-to-nearest operation on
+ * normal doubles, to the propagated error of its operands (formulas at
+ * each case).  Bounds are computed in double too; every bound is
+ * multiplied by SAFE = 1 + 2^-40, far more than the few relative 2^-53
+ * roundings of its own computation.  Supported: + - * / neg fabs fma sqrt
+ * rsqrt, variables and literals; anything else, a non-finite or zero
+ * operand or result, an intermediate outside [2^-960, 2^960], a divisor or
+ * square-root argument whose interval holds 0, or a final bound above
+ * 2^-45 |v| gives up.
+ *
+ * Decision: [lo, hi] = [v - e, v + e] widened outward by one double; if
+ * both ends round (double to float, one IEEE rounding, nearest-even) to the
+ * same f32 encoding, so does every value in between, X included, since
+ * rounding is monotonic.  The exact value reported is v (lo 0): its
+ * relative error is at most 2^-45, so the fractional ULP error of a result
+ * moves by at most 2^24 * 2^-45 = 2^-21 ulp against MPFR's.  Only f32 takes
+ * this path (f16/bf16 would need a one-rounding conversion from double;
+ * f64 a double-double). */
+#include "reference.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define U 0x1p-53          /* unit roundoff of double */
+#define SAFE (1 + 0x1p-40) /* covers the rounding of the bounds */
+#define RND(v) (fabs(v) * U / (1 - U))
+
+struct val {
+	double v, e;
+};
+
+static int in_range(double v)
+{
+	double a = fabs(v);
+	return a >= 0x1p-960 && a <= 0x1p960; /* finite, not 0 */
+}
+
+static int literal(const char *s, struct val *r)
+{
+	char *end;
+	r->v = strtod(s, &end);
+	if (*end || !isfinite(r->v))
+		return 0;
+	int integer = strspn(s + (s[0] == '-'), "0123456789") == strlen(s + (s[0] == '-'));
+	r->e = integer && fabs(r->v) < 0x1p53 ? 0 : RND(r->v);
+	return r->v == 0 ? r->e == 0 : in_range(r->v);
+}
+
+static int node(const struct ub_expr *x, const double *in, struct val *r);
+
+static int binary(const struct ub_expr *x, const double *in, struct val *r)
+{
+	struct val a, b;
+	if (!node(x->args[0], in, &a) || !node(x->args[1], in, &b))
+		return 0;
+	double aa = fabs(a.v), ab = fabs(b.v);
+	switch (x->op) {
+	case UB_ADD: /* |(A+B) - (a+b)| <= ea + eb */
+	case UB_SUB:
+		r->v = x->op == UB_ADD ? a.v + b.v : a.v - b.v;
+		r->e = (a.e + b.e + RND(r->v)) * SAFE;
+		return 1;
+	case UB_MUL: /* |AB - ab| <= |a| eb + |b| ea + ea eb */
+		r->v = a.v * b.v;
+		r->e = (aa * b.e + ab * a.e + a.e * b.e + RND(r->v)) * SAFE;
+		return 1;
+	case UB_DIV: /* |A/B - a/b| <= (ea |b| + |a| eb) / (|b| (|b| - eb)) */
+		if (!(ab > b.e * SAFE))
+			return 0;
+		r->v = a.v / b.v;
+		r->e = ((a.e * ab + aa * b.e) / (ab * ((ab - b.e) / SAFE)) +
+			RND(r->v)) * SAFE * SAFE;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int unary(const struct ub_expr *x, const double *in, struct val *r)
+{
+	struct val a;
+	if (!node(x->args[0], in, &a))
+		return 0;
+	switch (x->op) {
+	case UB_NEG:
+		r->v = -a.v;
+		r->e = a.e;
+		return 1;
+	case UB_FABS:
+		r->v = fabs(a.v);
+		r->e = a.e;
+		return 1;
+	case UB_SQRT: /* |sqrt A - sqrt a| = |A - a| / (sqrt A + sqrt a) <= ea / sqrt a */
+	case UB_RSQRT:
+		if (!(a.v > a.e * SAFE))
+			return 0;
+		r->v = sqrt(a.v);
+		/* sqrt(a) >= v / (1 + U) */
+		r->e = (a.e / (r->v / (1 + U)) + RND(r->v)) * SAFE * SAFE;
+		if (x->op == UB_RSQRT) { /* 1 / s, as UB_DIV with a = 1 exact */
+			double s = r->v, es = r->e;
+			if (!(s > es * SAFE))
+				return 0;
+			r->v = 1 / s;
+			r->e = (es / (s * ((s - es) / SAFE)) + RND(r->v)) * SAFE * SAFE;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int fused(const struct ub_expr *x, const double *in, struct val *r)
+{
+	struct val a, b, c;
+	if (!node(x->args[0], in, &a) || !node(x->args[1], in, &b) ||
+	    !node(x->args[2], in, &c))
+		return 0;
+	r->v = fma(a.v, b.v, c.v); /* one rounding */
+	r->e = (fabs(a.v) * b.e + fabs(b.v) * a.e + a.e * b.e + c.e +
+		RND(r->v)) * SAFE;
+	return 1;
+}
+
+static int node(const struct ub_expr *x, const double *in, struct val *r)
+{
+	int ok;
+	if (x->kind == UB_E_VAR) {
+		r->v = in[x->var];
+		r->e = 0;
+		return r->v == 0 || in_range(r->v);
+	}
+	if (x->kind == UB_E_NUM)
+		return literal(x->num, r);
+	if (x->nargs == 1)
+		ok = unary(x, in, r);
+	else if (x->nargs == 2)
+		ok = binary(x, in, r);
+	else
+		ok = x->op == UB_FMA && fused(x, in, r);
+	/* a zero result has no relative bound; the rounding error terms
+	 * assume normal doubles */
+	return ok && in_range(r->v) && isfinite(r->e);
+}
+
+int ub_ref_eval_fast(const struct ub_expr *e, enum ub_dtype dt,
+		     const uint64_t *in, int nin, uint64_t *cr,
+		     struct ub_exact *exact)
+{
+	double x[UB_MAX_INPUTS];
+	struct val r;
+	if (dt != UB_F32 || nin > UB_MAX_INPUTS)
+		return 0;
+	for (int k = 0; k < nin; k++) {
+		x[k] = ub_bits_to_double(dt, in[k]);
+		if (!isfinite(x[k]))
+			return 0;
+	}
+	if (!node(e, x, &r) || !(r.e <= fabs(r.v) * 0x1p-45))
+		return 0;
+	double lo = nextafter(r.v - r.e, -INFINITY);
+	double hi = nextafter(r.v + r.e, INFINITY);
+	float flo = (float)lo, fhi = (float)hi; /* round to nearest (the host's mode) */
+	uint32_t blo, bhi;
+	memcpy(&blo, &flo, sizeof blo);
+	memcpy(&bhi, &fhi, sizeof bhi);
+	if (blo != bhi || (lo < 0) != (hi < 0))
+		return 0;
+	*cr = blo;
+	if (exact)
+		*exact = (struct ub_exact){r.v, 0};
+	return 1;
+}
+
+int ub_ref_eval_auto(const struct ub_expr *e, enum ub_dtype dt,
+		     const uint64_t *in, int nin, int fast, uint64_t *cr,
+		     struct ub_exact *exact, struct ub_error *err)
+{
+	if (fast && ub_ref_eval_fast(e, dt, in, nin, cr, exact))
+		return 0;
+	return ub_ref_eval(e, dt, in, nin, cr, exact, err);
+}

@@ -1,0 +1,29 @@
+/* nvrtc_cache.h — NVRTC's output cached on disk, so that a second run
+ * does not compile again.
+ *
+ * Directory: $XDG_CACHE_HOME/ulpbench, else ~/.cache/ulpbench; one file per
+ * (source, name, options, architecture, NVRTC version, include
+ * directories, kernels/ulpbench.h).  ULPBENCH_CACHE=0 (or off) turns it
+ * off.  A missing, corrupt or unreadable entry is a miss, never an error;
+ * a cache that cannot be written is no cache.  (Files a kernel #includes
+ * other than ulpbench.h are not part of the key: after changing one, run
+ * with ULPBENCH_CACHE=0 or delete the directory.) */
+#ifndef UB_NVRTC_CACHE_H
+#define UB_NVRTC_CACHE_H
+
+#include "ub.h"
+
+struct ub_cache_key {
+	const char *src, *name, *opts, *arch, *version, *includes;
+};
+
+/* The entry's path into path; 0 when the cache is off. */
+int ub_cache_path(const struct ub_cache_key *key, char *path, size_t len);
+/* The cached PTX (malloc'd), or NULL: a miss. */
+char *ub_cache_get(const char *path);
+/* Stores ptx under path, atomically; failures are silent. */
+void ub_cache_put(const char *path, const char *ptx);
+/* Hits and misses so far (ULPBENCH_CACHE_DEBUG=1 prints them at exit). */
+void ub_cache_counts(int *hits, int *misses);
+
+#endif

@@ -1,0 +1,266 @@
+/* stream.c — the pipeline in chunks on several threads (stream.h).
+ *
+ * One job per dtype: the kernels compiled and parsed once (struct skern),
+ * a counter of chunks that the threads take under a mutex, and one slot
+ * per (chunk, row) for the chunk's statistics and worst inputs.  A chunk's
+ * work (stream_chunk.c) depends only on its index, never on which thread
+ * ran it or when; the slots are merged in chunk order at the end. */
+#include "stream_internal.h"
+#include "codegen.h"
+#include "kernel_sig.h"
+#include "nvrtc.h"
+#include "../reference/reference.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int ub_stream_threads(const struct ub_config *cfg)
+{
+	long n = cfg->threads > 0 ? cfg->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > UB_MAX_THREADS ? UB_MAX_THREADS : (int)n;
+}
+
+/* Compiles and parses one kernel; bind says what each parameter takes. */
+static int compile(const struct ub_config *cfg, const char *src,
+		   const char *name, const char *opts, struct skern *k,
+		   struct ub_error *err)
+{
+	char *ptx = NULL;
+	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
+	if (!s)
+		s = ptx_parse(ptx, &k->m, err);
+	free(ptx);
+	return s;
+}
+
+/* Generated kernels take their inputs, then out, then n. */
+static void bind_generated(struct skern *k, int nenv)
+{
+	for (int v = 0; v < nenv; v++)
+		k->bind[v] = v;
+	k->bind[nenv] = SK_OUT;
+	k->bind[nenv + 1] = SK_N;
+	k->nargs = nenv + 2;
+}
+
+/* A kernel file's parameters by name (:args), as run.c binds them. */
+static void bind_named(struct skern *k, const struct ub_op *op)
+{
+	k->nargs = op->nargs < SK_MAX_ARGS ? op->nargs : SK_MAX_ARGS;
+	for (int a = 0; a < k->nargs; a++) {
+		const char *nm = op->args[a];
+		k->bind[a] = SK_UNBOUND;
+		if (strcmp(nm, "out") == 0)
+			k->bind[a] = SK_OUT;
+		else if (strcmp(nm, "n") == 0)
+			k->bind[a] = SK_N;
+		else
+			for (int i = 0; i < op->ninputs; i++)
+				if (strcmp(nm, op->inputs[i]) == 0)
+					k->bind[a] = i;
+	}
+}
+
+static int compile_steps(struct job *j, struct ub_error *err)
+{
+	const struct ub_op *op = j->cfg->op;
+	int s = 0;
+	for (int k = 0; !s && k < j->nsteps; k++) {
+		char *src = NULL, name[128];
+		s = ub_codegen_step(op, k, j->dt, &src, err);
+		snprintf(name, sizeof name, "%s.torch.%s.cu", op->name, op->torch[k].name);
+		j->step[k].entry = UB_STEP_ENTRY;
+		bind_generated(&j->step[k], op->ninputs + k);
+		if (!s)
+			s = compile(j->cfg, src, name, UB_TORCH_OPTS, &j->step[k], err);
+		free(src);
+	}
+	return s;
+}
+
+static int compile_modes(struct job *j, const char *file_src,
+			 struct ub_error *err)
+{
+	const struct ub_config *cfg = j->cfg;
+	const struct ub_op *op = cfg->op;
+	char *gen = NULL, name[128];
+	const char *src = file_src;
+	int s = op->kernel ? 0 : ub_codegen_kernel(op, j->dt, &gen, err);
+	if (!op->kernel)
+		src = gen;
+	snprintf(name, sizeof name, "%s.generated.cu", op->name);
+	for (int m = 0; !s && m < cfg->nmodes; m++) {
+		struct skern *k = &j->mode[m];
+		if (cfg->modes[m] == UB_MODE_RN && op->kernel &&
+		    !ub_ksig_uses_macros(src)) {
+			k->na = UB_NA_NO_MACROS;
+			continue;
+		}
+		k->entry = op->kernel ? op->entry : UB_KERNEL_ENTRY;
+		if (op->kernel)
+			bind_named(k, op);
+		else
+			bind_generated(k, op->ninputs);
+		s = compile(cfg, src, op->kernel ? op->kernel : name,
+			    ub_modes[cfg->modes[m]].opts, k, err);
+	}
+	free(gen);
+	return s;
+}
+
+/* Takes chunks until none is left or one failed. */
+static void *worker(void *arg)
+{
+	struct job *j = arg;
+	struct wbuf w;
+	struct ub_error e = {{0}};
+	uint64_t approx[SK_MAX_ROWS] = {0};
+	int s = ub_wbuf_init(j, &w, &e);
+	for (;;) {
+		pthread_mutex_lock(&j->mu);
+		if (s && j->bad_chunk > j->next) { /* no buffers: fail the next */
+			j->bad_chunk = j->next;
+			j->bad_status = s;
+			j->bad_err = e;
+		}
+		size_t c = j->next;
+		int stop = s || c >= j->nchunks || c > j->bad_chunk;
+		if (!stop)
+			j->next++;
+		pthread_mutex_unlock(&j->mu);
+		if (stop)
+			break;
+		s = ub_chunk_run(j, &w, c, approx, &e);
+		pthread_mutex_lock(&j->mu);
+		if (s && c < j->bad_chunk) {
+			j->bad_chunk = c;
+			j->bad_status = s;
+			j->bad_err = e;
+		}
+		j->done++;
+		if (j->cfg->progress && !s)
+			j->cfg->progress(j->cfg->progress_ctx, (int)j->done,
+					 (int)j->nchunks, UB_STATS_CHUNK, j->what);
+		pthread_mutex_unlock(&j->mu);
+		s = 0;
+	}
+	pthread_mutex_lock(&j->mu);
+	for (int r = 0; r < SK_MAX_ROWS; r++)
+		j->approx[r] |= approx[r];
+	pthread_mutex_unlock(&j->mu);
+	ub_wbuf_free(j, &w);
+	ub_ref_release();
+	return NULL;
+}
+
+static int run_threads(struct job *j, struct ub_error *err)
+{
+	pthread_t tid[UB_MAX_THREADS];
+	int nt = ub_stream_threads(j->cfg), started = 0;
+	if ((size_t)nt > j->nchunks)
+		nt = (int)j->nchunks;
+	j->bad_chunk = SIZE_MAX;
+	pthread_mutex_init(&j->mu, NULL);
+	for (int t = 1; t < nt; t++)
+		if (pthread_create(&tid[started], NULL, worker, j) == 0)
+			started++;
+	worker(j); /* the calling thread works too */
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&j->mu);
+	if (j->bad_chunk != SIZE_MAX) {
+		*err = j->bad_err;
+		return j->bad_status;
+	}
+	return 0;
+}
+
+static void fill_row(struct ub_result *res, const struct job *j, int r,
+		     const char *mode, const char *opts, const char *na)
+{
+	struct ub_row *row = ub_row_new(res, j->dt, j->nsteps > 0, mode, opts);
+	ub_row_set_approx(row, j->approx[r]);
+	row->na = na;
+	if (na)
+		return;
+	for (size_t c = 0; c < j->nchunks; c++) {
+		const struct slot *sl = &j->slots[c * (size_t)j->nrows + (size_t)r];
+		if (ub_stats_merge(&row->st, &sl->st, c * (size_t)UB_STATS_CHUNK))
+			memcpy(row->worst_in, sl->worst_in, sizeof row->worst_in);
+	}
+	row->has_worst = row->st.ncomparable > 0;
+}
+
+static void add_rows(struct ub_result *res, const struct job *j)
+{
+	const struct ub_config *cfg = j->cfg;
+	for (int m = 0; m < cfg->nmodes; m++)
+		fill_row(res, j, m, ub_modes[cfg->modes[m]].name,
+			 ub_modes[cfg->modes[m]].opts, j->mode[m].na);
+	if (j->nsteps)
+		fill_row(res, j, cfg->nmodes, "torch", UB_TORCH_OPTS, NULL);
+}
+
+/* The elements of d: files (read whole), the sweep, or samples. */
+static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
+{
+	const struct ub_config *cfg = j->cfg;
+	int s = 0;
+	d->nin = j->nin;
+	d->shape.ndim = 1;
+	if (cfg->nfiles) {
+		s = ub_run_inputs(cfg, d, err);
+		j->files = d->in;
+		j->n = s ? 0 : d->in[0].n;
+		return s;
+	}
+	if (cfg->exhaustive) {
+		s = ub_sweep_make(j->dt, &cfg->range, &j->sw, err);
+		j->n = (size_t)j->sw.count;
+	} else {
+		j->n = cfg->n;
+	}
+	d->shape.dim[0] = j->n;
+	return s;
+}
+
+int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
+		    const char *src, struct ub_error *err)
+{
+	const struct ub_config *cfg = res->cfg;
+	struct job *j = calloc(1, sizeof *j);
+	if (!j)
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	j->cfg = cfg;
+	j->dt = d->dt;
+	j->nin = cfg->op->ninputs;
+	j->nsteps = cfg->op->nsteps;
+	j->nrows = cfg->nmodes + (j->nsteps > 0);
+	snprintf(j->what, sizeof j->what, "%s %s chunks", cfg->op->name,
+		 ub_dtypes[d->dt].name);
+	int s = j->nsteps > SK_MAX_STEPS ?
+		ub_fail(err, UB_USAGE, "%s: more than %d torch steps",
+			cfg->op->name, SK_MAX_STEPS) : plan_inputs(j, d, err);
+	j->nchunks = (j->n + UB_STATS_CHUNK - 1) / UB_STATS_CHUNK;
+	if (!s && !(j->slots = calloc(j->nchunks * (size_t)j->nrows + 1,
+				      sizeof *j->slots)))
+		s = ub_fail(err, UB_RUNTIME, "out of memory for %zu chunks", j->nchunks);
+	if (!s)
+		s = compile_steps(j, err);
+	if (!s)
+		s = compile_modes(j, src, err);
+	if (!s)
+		s = run_threads(j, err);
+	if (!s)
+		add_rows(res, j);
+	for (int k = 0; k < SK_MAX_STEPS; k++)
+		ptx_free(j->step[k].m);
+	for (int m = 0; m < UB_NMODES; m++)
+		ptx_free(j->mode[m].m);
+	free(j->slots);
+	free(j);
+	return s;
+}

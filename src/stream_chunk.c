@@ -1,0 +1,135 @@
+/* stream_chunk.c — one chunk of a streamed run (stream_internal.h): its
+ * inputs, reference, torch plan, each mode and their statistics.  What it
+ * computes depends only on the chunk's index. */
+#include "backend.h"
+#include "stream_internal.h"
+#include "../reference/reference.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
+{
+	int s = 0;
+	memset(w, 0, sizeof *w);
+	for (int k = j->files ? j->nin : 0; !s && k < j->nin + j->nsteps; k++)
+		s = ub_array_alloc(&w->env[k], j->dt, UB_STATS_CHUNK);
+	if (!s)
+		s = ub_array_alloc(&w->cr, j->dt, UB_STATS_CHUNK);
+	if (!s)
+		s = ub_array_alloc(&w->out, j->dt, UB_STATS_CHUNK);
+	if (!s && !(w->exact = calloc(UB_STATS_CHUNK, sizeof *w->exact)))
+		s = UB_RUNTIME;
+	if (s) {
+		ub_wbuf_free(j, w);
+		return ub_fail(err, UB_RUNTIME, "out of memory for a chunk");
+	}
+	return 0;
+}
+
+void ub_wbuf_free(const struct job *j, struct wbuf *w)
+{
+	for (int k = j->files ? j->nin : 0; k < j->nin + j->nsteps; k++)
+		ub_array_free(&w->env[k]);
+	ub_array_free(&w->cr);
+	ub_array_free(&w->out);
+	free(w->exact);
+	w->exact = NULL;
+}
+
+/* The chunk's inputs into env[0..nin-1], len elements from first. */
+static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
+			size_t len, struct ub_error *err)
+{
+	const struct ub_config *cfg = j->cfg;
+	size_t bytes = (size_t)ub_dtypes[j->dt].bits / 8;
+	if (j->files) {
+		for (int k = 0; k < j->nin; k++)
+			w->env[k] = (struct ub_array){ j->dt, len,
+				(char *)j->files[k].data + first * bytes };
+		return 0;
+	}
+	if (cfg->exhaustive) {
+		for (size_t i = 0; i < len; i++)
+			ub_array_set(&w->env[0], i, ub_sweep_at(&j->sw, first + i));
+		return 0;
+	}
+	return ub_inputs_generate_at(j->dt, j->nin, cfg->op->dom, cfg->seed,
+				     first, len, w->env, err);
+}
+
+static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
+			   struct ub_error *err)
+{
+	uint64_t in[UB_MAX_INPUTS], y;
+	for (size_t i = 0; i < len; i++) {
+		for (int k = 0; k < j->nin; k++)
+			in[k] = ub_array_get(&w->env[k], i);
+		int s = ub_ref_eval_auto(j->cfg->op->math, j->dt, in, j->nin,
+					 !j->cfg->ref_mpfr, &y, &w->exact[i], err);
+		if (s)
+			return s;
+		ub_array_set(&w->cr, i, y);
+	}
+	return 0;
+}
+
+/* Runs kernel k over env into out (len elements). */
+static int run_kern(const struct skern *k, struct ub_array *env,
+		    struct ub_array *out, size_t len, uint64_t *approx,
+		    struct ub_error *err)
+{
+	struct ub_karg a[SK_MAX_ARGS];
+	struct ptx_run_info info;
+	for (int i = 0; i < k->nargs; i++) {
+		int b = k->bind[i];
+		a[i] = b >= 0 ? (struct ub_karg){.arr = &env[b]} :
+		       b == SK_OUT ? (struct ub_karg){.arr = out, .writable = 1} :
+		       (struct ub_karg){.value = b == SK_N ? len : 0};
+	}
+	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len, &info, err);
+	if (!s) /* as the sim backend reports it (backend_sim.c) */
+		*approx |= info.approx_mask | (info.unmarked_fp ? UB_APPROX_UNMARKED : 0);
+	return s;
+}
+
+static void measure(const struct job *j, const struct wbuf *w,
+		    const struct ub_array *y, const struct ub_array *torch,
+		    struct slot *sl)
+{
+	ub_stats_compute(y, &w->cr, w->exact, torch, &sl->st);
+	memset(sl->worst_in, 0, sizeof sl->worst_in);
+	if (sl->st.ncomparable)
+		for (int k = 0; k < j->nin; k++)
+			sl->worst_in[k] = ub_array_get(&w->env[k], sl->st.worst);
+}
+
+int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
+		 struct ub_error *err)
+{
+	size_t first = c * (size_t)UB_STATS_CHUNK;
+	size_t len = j->n - first < UB_STATS_CHUNK ? j->n - first : UB_STATS_CHUNK;
+	struct slot *sl = &j->slots[c * (size_t)j->nrows];
+	int nm = j->cfg->nmodes;
+	for (int k = j->files ? j->nin : 0; k < j->nin + j->nsteps; k++)
+		w->env[k].n = len;
+	w->cr.n = w->out.n = len;
+	int s = chunk_inputs(j, w, first, len, err);
+	if (!s)
+		s = chunk_reference(j, w, len, err);
+	for (int k = 0; !s && k < j->nsteps; k++)
+		s = run_kern(&j->step[k], w->env, &w->env[j->nin + k], len,
+			     &approx[nm], err);
+	const struct ub_array *torch = j->nsteps ? &w->env[j->nin + j->nsteps - 1]
+						 : NULL;
+	for (int m = 0; !s && m < nm; m++) {
+		if (j->mode[m].na)
+			continue;
+		s = run_kern(&j->mode[m], w->env, &w->out, len, &approx[m], err);
+		if (!s)
+			measure(j, w, &w->out, torch, &sl[m]);
+	}
+	if (!s && torch)
+		measure(j, w, torch, torch, &sl[nm]);
+	return s;
+}

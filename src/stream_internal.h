@@ -1,0 +1,69 @@
+/* stream_internal.h — what stream.c (threads, merge) and stream_chunk.c
+ * (one chunk's work) share. */
+#ifndef UB_STREAM_INTERNAL_H
+#define UB_STREAM_INTERNAL_H
+
+#include "stream.h"
+#include "sim.h"
+
+#include <pthread.h>
+
+#define UB_MAX_THREADS 256
+#define SK_MAX_ARGS 32
+#define SK_MAX_STEPS 16
+#define SK_MAX_ROWS (UB_NMODES + 1)
+
+/* What a kernel parameter takes: an element of the environment (the
+ * op's inputs, then the torch steps' results) when >= 0, else: */
+enum { SK_OUT = -1, SK_N = -2, SK_UNBOUND = -3 };
+
+/* One kernel, compiled and parsed once, run on every chunk. */
+struct skern {
+	struct ptx_module *m;
+	const char *entry;
+	int nargs;
+	int bind[SK_MAX_ARGS];
+	const char *na;       /* the mode does not apply: why (no kernel) */
+};
+
+/* One chunk's figures for one row. */
+struct slot {
+	struct ub_stats st;   /* indices local to the chunk */
+	uint64_t worst_in[UB_MAX_INPUTS];
+};
+
+struct job {
+	const struct ub_config *cfg;
+	enum ub_dtype dt;
+	int nin, nsteps, nrows;   /* rows: each mode, then torch */
+	size_t n, nchunks;
+	struct ub_sweep sw;       /* --exhaustive */
+	const struct ub_array *files; /* --input: the whole arrays */
+	struct skern step[SK_MAX_STEPS], mode[UB_NMODES];
+	struct slot *slots;       /* chunk c, row r: [c * nrows + r] */
+	char what[96];            /* for cfg->progress */
+	/* under mu: */
+	pthread_mutex_t mu;
+	size_t next, done, bad_chunk;
+	int bad_status;
+	struct ub_error bad_err;
+	uint64_t approx[SK_MAX_ROWS];
+};
+
+/* A thread's buffers, UB_STATS_CHUNK elements each: env holds the inputs
+ * (owned, or windows of job->files), then each torch step's result. */
+struct wbuf {
+	struct ub_array env[UB_MAX_INPUTS + SK_MAX_STEPS];
+	struct ub_array cr, out;
+	struct ub_exact *exact;
+};
+
+int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
+void ub_wbuf_free(const struct job *j, struct wbuf *w);
+
+/* Runs chunk c: its rows' slots, approx[r] |= the row's approximate
+ * instructions. */
+int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
+		 struct ub_error *err);
+
+#endif
