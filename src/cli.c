@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "backend.h"
 #include "commands.h"
+#include "subopts.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -75,23 +76,6 @@ static int parse_list(const char *what, const char *arg, int (*find)(const char 
 	return *n ? 0 : ub_fail(err, UB_USAGE, "empty %s list (valid: %s)", what, valid);
 }
 
-/* "1000", "1e6", "2^20" -> count; errors name the option. */
-static int parse_count(const char *opt, const char *s, uint64_t max,
-		       uint64_t *out, struct ub_error *err)
-{
-	char *end;
-	double v;
-	errno = 0;
-	if (strncmp(s, "2^", 2) == 0)
-		v = ldexp(1, (int)strtol(s + 2, &end, 10));
-	else
-		v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0) || v != floor(v) || v > (double)max)
-		return ub_fail(err, UB_USAGE, "--%s: '%s' is not a whole number "
-			       "from 0 to %llu", opt, s, (unsigned long long)max);
-	*out = (uint64_t)v;
-	return 0;
-}
 
 static int find_dtype(const char *s) { return ub_dtype_find(s); }
 static int find_mode(const char *s) { return ub_mode_find(s); }
@@ -116,12 +100,12 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		for (int i = 0; !s && i < c->ndtypes; i++)
 			c->dtypes[i] = (enum ub_dtype)ids[i];
 	} else if (!strcmp(name, "n")) {
-		s = parse_count("n", arg, UINT64_C(1) << 32, &v, err);
+		s = ub_subopt_count("n", arg, 0, UINT64_C(1) << 32, &v, err);
 		c->n = (size_t)v;
 		if (!s && v == 0)
 			s = ub_fail(err, UB_USAGE, "-n: need at least one sample");
 	} else if (!strcmp(name, "seed")) {
-		s = parse_count("seed", arg, UINT64_MAX >> 11, &c->seed, err);
+		s = ub_subopt_count("seed", arg, 0, UINT64_MAX >> 11, &c->seed, err);
 	} else if (!strcmp(name, "input")) {
 		if (cli->ninputs == UB_MAX_INPUTS)
 			return ub_fail(err, UB_USAGE, "--input: at most %d", UB_MAX_INPUTS);
@@ -151,7 +135,7 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 			return ub_fail(err, UB_USAGE, "unknown reference '%s' (valid: fast, mpfr)", arg);
 		c->ref_mpfr = !strcmp(arg, "mpfr");
 	} else if (!strcmp(name, "threads")) {
-		s = parse_count("threads", arg, 256, &v, err);
+		s = ub_subopt_count("threads", arg, 0, 256, &v, err);
 		c->threads = (int)v;
 		if (!s && v == 0)
 			s = ub_fail(err, UB_USAGE, "--threads: need at least one");
