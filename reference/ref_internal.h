@@ -33,4 +33,11 @@ void ub_iv_from_ternary(struct ub_ival *a, int t);
 int ub_iv_apply(enum ub_expr_op op, struct ub_ival *r,
 		const struct ub_ival *const *a, mpfr_ptr t);
 
+/* The truth of comparison op (UB_LT .. UB_NE) between the exact values
+ * enclosed by a and b: 1, 0, or UB_IV_REFINE when the intervals overlap so
+ * that both answers are possible.  A NaN makes every comparison false but
+ * != (ordered comparisons, as C and PTX setp). */
+int ub_iv_compare(enum ub_expr_op op, const struct ub_ival *a,
+		  const struct ub_ival *b);
+
 #endif

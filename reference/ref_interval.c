@@ -37,7 +37,8 @@ enum shape { INC, DEC, ABS, SIN, COS, TAN };
 	X(UB_ACOS, mpfr_acos, DEC, -1, 1, 0)             \
 	X(UB_ATAN, mpfr_atan, INC, -INFINITY, INFINITY, 0) \
 	X(UB_TANH, mpfr_tanh, INC, -INFINITY, INFINITY, 0) \
-	X(UB_ERF, mpfr_erf, INC, -INFINITY, INFINITY, 0)
+	X(UB_ERF, mpfr_erf, INC, -INFINITY, INFINITY, 0) \
+	X(UB_ERFC, mpfr_erfc, DEC, -INFINITY, INFINITY, 0)
 
 typedef int (*fn1)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 typedef int (*fn2)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
@@ -429,4 +430,36 @@ int ub_iv_apply(enum ub_expr_op op, struct ub_ival *r,
 	if (!st && mpfr_nan_p(r->lo) != mpfr_nan_p(r->hi))
 		st = UB_IV_REFINE;
 	return st;
+}
+
+/* a < b (strict) or a <= b for every pair of values: 1; for none: 0. */
+static int less(const struct ub_ival *a, const struct ub_ival *b, int or_eq)
+{
+	if (or_eq ? mpfr_lessequal_p(a->hi, b->lo) : mpfr_less_p(a->hi, b->lo))
+		return 1;
+	if (or_eq ? mpfr_greater_p(a->lo, b->hi) : mpfr_greaterequal_p(a->lo, b->hi))
+		return 0;
+	return UB_IV_REFINE;
+}
+
+int ub_iv_compare(enum ub_expr_op op, const struct ub_ival *a,
+		  const struct ub_ival *b)
+{
+	if (mpfr_nan_p(a->lo) || mpfr_nan_p(b->lo))
+		return op == UB_NE;
+	switch (op) {
+	case UB_LT: return less(a, b, 0);
+	case UB_LE: return less(a, b, 1);
+	case UB_GT: return less(b, a, 0);
+	case UB_GE: return less(b, a, 1);
+	default: break;
+	}
+	int eq;
+	if (ub_iv_point(a) && ub_iv_point(b))
+		eq = mpfr_equal_p(a->lo, b->lo) != 0;   /* -0 == +0 */
+	else if (mpfr_less_p(a->hi, b->lo) || mpfr_less_p(b->hi, a->lo))
+		eq = 0;
+	else
+		return UB_IV_REFINE;
+	return op == UB_EQ ? eq : !eq;
 }

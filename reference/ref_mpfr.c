@@ -167,6 +167,37 @@ static void number(struct ub_ival *r, const char *s)
 	}
 }
 
+static int eval(struct cache *c, const struct ub_expr *e, int nin, int s,
+		const struct ub_ival **out);
+
+/* (if (CMP a b) x y): a and b in the slots need() gives the condition's
+ * children (s+2, s+3); then only the chosen branch, whose interval is the
+ * result.  An undecided condition asks for more precision. */
+static int eval_if(struct cache *c, const struct ub_expr *e, int nin, int s,
+		   const struct ub_ival **out)
+{
+	const struct ub_expr *cond = e->args[0];
+	const struct ub_ival *ab[2];
+	for (int i = 0; i < 2; i++) {
+		int st = eval(c, cond->args[i], nin, s + 2 + i, &ab[i]);
+		if (st)
+			return st;
+	}
+	int t = ub_iv_compare(cond->op, ab[0], ab[1]);
+	if (t == UB_IV_REFINE)
+		return t;
+	const struct ub_ival *r;
+	int st = eval(c, e->args[t ? 1 : 2], nin, s + (t ? 2 : 3), &r);
+	if (st)
+		return st;
+	/* into slot s, which the parent's later children leave alone (the
+	 * slots past it are theirs); exact: an input has <= 64 bits */
+	mpfr_set(c->slot[s].lo, r->lo, MPFR_RNDN);
+	mpfr_set(c->slot[s].hi, r->hi, MPFR_RNDN);
+	*out = &c->slot[s];
+	return 0;
+}
+
 /* Evaluates e into slot s (or points *out at an input): 0, UB_IV_REFINE,
  * or UB_USAGE for a variable without an input. */
 static int eval(struct cache *c, const struct ub_expr *e, int nin, int s,
@@ -184,6 +215,8 @@ static int eval(struct cache *c, const struct ub_expr *e, int nin, int s,
 		return 0;
 	}
 	const struct ub_ival *a[3];
+	if (e->op == UB_IF) /* only the branch the condition picks */
+		return eval_if(c, e, nin, s, out);
 	for (int i = 0; i < e->nargs; i++) {
 		int st = eval(c, e->args[i], nin, s + 1 + i, &a[i]);
 		if (st)

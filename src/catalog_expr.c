@@ -13,7 +13,7 @@ static const char *const constants[] = {"PI", "E", "INFINITY", "NAN", NULL};
 
 /* FPCore forms ulpbench does not model: an error, not "unknown". */
 static const char *const unsupported[] = {
-	"if", "<", "<=", ">", ">=", "==", "!=", "and", "or", "not", "!",
+	"and", "or", "not", "!",
 	"cast", "while", "while*", "for", "for*", "tensor", "tensor*",
 	"array", "ref", "dim", "size", "digits", NULL};
 
@@ -131,7 +131,8 @@ static int operator(const struct ub_cat_ctx *c, const struct ub_sx *x)
 	if (listed(unsupported, head->text)) {
 		ub_sx_fail(c->err, c->file, head->line, head->col,
 			   "unsupported operator '%s' (ulpbench reads arithmetic, "
-			   "functions, let and let*)", head->text);
+			   "functions, if with one comparison, let and let*)",
+			   head->text);
 		return -1;
 	}
 	int op = strcmp(head->text, "-") == 0 && nargs == 1 ? UB_NEG
@@ -149,6 +150,35 @@ static int operator(const struct ub_cat_ctx *c, const struct ub_sx *x)
 	return -1;
 }
 
+/* A comparison is a truth value: only an if's condition may be one, and
+ * an if's condition must be one. */
+static int truth_ok(const struct ub_cat_ctx *c, const struct ub_sx *x, int op,
+		    struct ub_expr *const *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int cmp = a[i] && a[i]->kind == UB_E_OP && UB_EXPR_IS_CMP(a[i]->op);
+		const struct ub_sx *at = &x->kids[1 + i];
+		if (op == UB_IF && i == 0 && !cmp)
+			return ub_sx_fail(c->err, c->file, at->line, at->col,
+					  "the condition of 'if' must be a comparison "
+					  "(< <= > >= == !=)");
+		if (cmp && !(op == UB_IF && i == 0))
+			return ub_sx_fail(c->err, c->file, at->line, at->col,
+					  "a comparison is only allowed as the "
+					  "condition of 'if'");
+	}
+	return 0;
+}
+
+int ub_cat_value(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		 const struct ub_expr *e)
+{
+	if (e && e->kind == UB_E_OP && UB_EXPR_IS_CMP(e->op))
+		return ub_sx_fail(c->err, c->file, x->line, x->col, "a comparison "
+				  "is only allowed as the condition of 'if'");
+	return 0;
+}
+
 static int call(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		const struct ub_scope *sc, struct ub_expr **out)
 {
@@ -159,6 +189,8 @@ static int call(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	struct ub_expr *a[3] = {NULL, NULL, NULL};
 	for (int i = 0; i < arity && !st; i++)
 		st = ub_cat_expr(c, &x->kids[1 + i], sc, &a[i]);
+	if (!st)
+		st = truth_ok(c, x, op, a, arity);
 	if (st) {
 		for (int i = 0; i < arity; i++)
 			ub_expr_free(a[i]);
@@ -167,7 +199,9 @@ static int call(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	struct ub_expr *acc = ub_expr_new_op(op, arity, a);
 	for (int i = 1 + arity; i < x->n && acc; i++) { /* fold + and * left */
 		struct ub_expr *pair[2] = {acc, NULL};
-		if ((st = ub_cat_expr(c, &x->kids[i], sc, &pair[1])) != 0) {
+		if ((st = ub_cat_expr(c, &x->kids[i], sc, &pair[1])) != 0 ||
+		    (st = ub_cat_value(c, &x->kids[i], pair[1])) != 0) {
+			ub_expr_free(pair[1]);
 			ub_expr_free(acc);
 			return st;
 		}
@@ -213,7 +247,8 @@ static int step(const struct ub_cat_ctx *c, const char *name,
 {
 	if (!(s->name = strdup(name)))
 		return ub_cat_oom(c);
-	return ub_cat_expr(c, x, sc, &s->e);
+	int st = ub_cat_expr(c, x, sc, &s->e);
+	return st ? st : ub_cat_value(c, x, s->e);
 }
 
 int ub_cat_plan(const struct ub_cat_ctx *c, const struct ub_sx *x,

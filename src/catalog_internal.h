@@ -24,6 +24,11 @@ struct ub_scope {
 int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		const struct ub_scope *sc, struct ub_expr **out);
 
+/* Fails (UB_USAGE, at x) when e, the whole of a body, binding or step,
+ * is a comparison: a truth value, not a number. */
+int ub_cat_value(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		 const struct ub_expr *e);
+
 /* The :torch plan x into op->torch / op->nsteps; inputs is the scope of
  * op's inputs. */
 int ub_cat_plan(const struct ub_cat_ctx *c, const struct ub_sx *x,

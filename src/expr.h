@@ -31,9 +31,17 @@
 	X(UB_ATAN, "atan", 1, "atanf")           \
 	X(UB_TANH, "tanh", 1, "tanhf")           \
 	X(UB_ERF, "erf", 1, "erff")              \
+	X(UB_ERFC, "erfc", 1, "erfcf")           \
 	X(UB_POW, "pow", 2, "powf")              \
 	X(UB_FMIN, "fmin", 2, "fminf")           \
-	X(UB_FMAX, "fmax", 2, "fmaxf")
+	X(UB_FMAX, "fmax", 2, "fmaxf")           \
+	X(UB_IF, "if", 3, NULL)    /* (if cond a b): cond a comparison */ \
+	X(UB_LT, "<", 2, NULL)     /* comparisons: only as an if's cond */ \
+	X(UB_LE, "<=", 2, NULL)                  \
+	X(UB_GT, ">", 2, NULL)                   \
+	X(UB_GE, ">=", 2, NULL)                  \
+	X(UB_EQ, "==", 2, NULL)                  \
+	X(UB_NE, "!=", 2, NULL)
 
 enum ub_expr_op {
 #define X(id, name, arity, cfun) id,
@@ -41,6 +49,10 @@ enum ub_expr_op {
 #undef X
 	UB_NOPS
 };
+
+/* A comparison operator (UB_LT .. UB_NE)?  Comparisons are ordered: false
+ * when either side is NaN (!= true), -0 == +0, as in C and PTX setp. */
+#define UB_EXPR_IS_CMP(op) ((op) >= UB_LT && (op) <= UB_NE)
 
 struct ub_expr_op_info {
 	const char *name;
