@@ -42,8 +42,9 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 		const struct ub_data *d = &res->data[t];
 		const struct ub_config *cfg = res->cfg;
 		for (int m = 0; !s && m < d->nmodes; m++)
-			s = stage(&files[nf++], dir, res, d,
-				  ub_modes[cfg->modes[m]].name, &d->out[m], err);
+			if (d->out[m].data) /* not a mode that does not apply */
+				s = stage(&files[nf++], dir, res, d,
+					  ub_modes[cfg->modes[m]].name, &d->out[m], err);
 		if (!s)
 			s = stage(&files[nf++], dir, res, d, "torch", &d->torch, err);
 		if (!s)

@@ -190,8 +190,10 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 		s = run_torch(cfg, d, &torch_approx, err);
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		uint64_t approx = 0;
-		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		d->nmodes = m + 1;
+		if (!ub_mode_applies(cfg->modes[m], d->dt))
+			continue; /* no row; d->out[m] stays empty */
+		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		if (!s)
 			add_row(res, d, ub_modes[cfg->modes[m]].name,
 				ub_modes[cfg->modes[m]].opts, &d->out[m], approx);
