@@ -95,6 +95,7 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 	if (!strcmp(name, "op")) {
 		cli->op = arg;
 	} else if (!strcmp(name, "mode")) {
+		cli->modes_given = 1;
 		s = parse_list("mode", arg, find_mode, ub_mode_names(valid, sizeof valid),
 			       ids, UB_NMODES, &c->nmodes, err);
 		for (int i = 0; !s && i < c->nmodes; i++)
@@ -121,6 +122,8 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (cli->ndomains == UB_MAX_INPUTS)
 			return ub_fail(err, UB_USAGE, "--domain: at most %d", UB_MAX_INPUTS);
 		cli->domain_spec[cli->ndomains++] = arg;
+	} else if (!strcmp(name, "exhaustive")) {
+		c->exhaustive = 1;
 	} else if (!strcmp(name, "csv")) {
 		cli->csv = arg;
 	} else if (!strcmp(name, "dump")) {

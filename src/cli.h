@@ -16,6 +16,7 @@
 	X("seed", 0, 1, "S", "random seed (default: 1); printed with every report") \
 	X("input", 'i', 1, "NAME=FILE.npy", "take input NAME from a .npy file instead (repeatable)") \
 	X("domain", 0, 1, "NAME=LO:HI", "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
+	X("exhaustive", 0, 0, NULL, "every encoding of a one-input op's f16/bf16 input (65,536; -n ignored)") \
 	X("csv", 0, 1, "FILE", "write the CSV report to FILE ('-': stdout)") \
 	X("dump", 0, 1, "DIR", "write per-element results as .npy files into DIR") \
 	X("backend", 0, 1, "NAME", "where kernels run: sim (PTX interpreter) or auto (default: auto = sim)") \
@@ -40,6 +41,7 @@ struct ub_cli {
 	int ninputs;
 	const char *domain_spec[UB_MAX_INPUTS]; /* "NAME=LO:HI" as given */
 	int ndomains;
+	int modes_given;                   /* --mode was given */
 };
 
 /* Parses argv.  Errors: UB_USAGE with one line. */

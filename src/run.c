@@ -1,5 +1,6 @@
 /* run.c — the pipeline of one ulpbench run (see run.h). */
 #include "run.h"
+#include "applicable.h"
 #include "codegen.h"
 #include "inputs.h"
 #include "nvrtc.h"
@@ -49,6 +50,10 @@ static int make_inputs(const struct ub_config *cfg, struct ub_data *d,
 		return read_inputs(cfg, d, err);
 	d->shape.ndim = 1;
 	d->shape.dim[0] = cfg->n;
+	if (cfg->exhaustive) {
+		d->shape.dim[0] = 65536;
+		return ub_exhaustive_inputs(d->dt, &d->in[0], err);
+	}
 	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
 				  cfg->seed, d->in, err);
 }
@@ -208,7 +213,8 @@ static void describe_inputs(const struct ub_config *cfg, struct ub_result *res)
 {
 	size_t used = 0;
 	if (!cfg->nfiles) {
-		snprintf(res->inputs, sizeof res->inputs, "random");
+		snprintf(res->inputs, sizeof res->inputs, "%s",
+			 cfg->exhaustive ? "exhaustive" : "random");
 		return;
 	}
 	for (int f = 0; f < cfg->nfiles && used < sizeof res->inputs; f++)

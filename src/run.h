@@ -28,6 +28,7 @@ struct ub_config {
 	int nfiles;
 	struct ub_input_file files[UB_MAX_INPUTS];
 	const char *arch;    /* NVRTC virtual architecture, "compute_90" */
+	int exhaustive;      /* every encoding (one-input op, f16/bf16) */
 	const char *backend; /* "sim" */
 };
 

@@ -66,7 +66,9 @@ struct ptx_launch {
 	X(PTX_AX_LG2_APPROX, "lg2.approx")  \
 	X(PTX_AX_SIN_APPROX, "sin.approx")  \
 	X(PTX_AX_COS_APPROX, "cos.approx")  \
-	X(PTX_AX_TANH_APPROX, "tanh.approx")
+	X(PTX_AX_TANH_APPROX, "tanh.approx") \
+	X(PTX_AX_FMA_CHOICE, "ptxas-fma-choice") /* which of two products \
+					    ptxas fuses (ptx_fuse.c) */
 
 enum ptx_approx_kind {
 #define X(id, name) id,
@@ -80,9 +82,15 @@ struct ptx_run_info {
 	uint64_t approx_mask;  /* bit k: approximate kind k was executed */
 	uint64_t insns;        /* instructions executed, all threads */
 	uint64_t unmarked_fp;  /* f16/bf16/f32/f64 mul, add, sub executed without a
-				  rounding modifier: ptxas may fuse such a
-				  pair into an FMA, so a GPU may differ */
+				  rounding modifier and not fused by the
+				  ptxas model (ptx_fuse.c) */
+	uint64_t fused;        /* adds executed as one FMA with a mul's exact
+				  product, as ptxas compiles them */
 };
+
+/* How many add/sub instructions of the module the ptxas model fuses with
+ * a mul (statically; 0: ptxas is predicted to change nothing). */
+int ptx_fusions(const struct ptx_module *m);
 
 /* Runs kernel `entry` over the whole grid, one thread after another.
  * Returns 0, or UB_RUNTIME with a message (bad access, unsupported

@@ -246,7 +246,7 @@ static int do_call(struct ctx *c, const struct ptx_insn *in)
 int ptx_run_frame(struct ctx *c)
 {
 	const struct ptx_insn *code = c->fr->f->code, *pc = code, *in;
-	uint64_t *R = c->fr->R, n = 0, unmarked = 0, amask = 0;
+	uint64_t *R = c->fr->R, n = 0, unmarked = 0, amask = 0, fused = 0;
 	int rc = 0;
 	for (;;) {
 		in = pc++;
@@ -386,6 +386,13 @@ int ptx_run_frame(struct ctx *c)
 				goto out;
 			}
 			vmbreak;
+		vmcase(HOLD) R[in->src[2]] = A; R[in->src[3]] = B; vmbreak;
+		vmcase(FUSED)
+			D = ptx_fused(in, A, B, C);
+			fused++;
+			if (in->flags & PTX_F_GUESS)
+				amask |= 1ull << PTX_AX_FMA_CHOICE;
+			vmbreak;
 		vmcase(CALL)
 			if ((rc = do_call(c, in)) != 0)
 				goto out;
@@ -401,6 +408,7 @@ out:
 	}
 	c->insns += n;
 	c->unmarked += unmarked;
+	c->fused += fused;
 	c->amask |= amask;
 	return rc;
 }

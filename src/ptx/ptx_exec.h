@@ -29,7 +29,7 @@ struct ptx_ctx {
 	struct ptx_frame *fr;      /* the running one */
 	const struct ptx_region *rg;
 	int nrg;
-	uint64_t insns, unmarked, amask, budget;
+	uint64_t insns, unmarked, fused, amask, budget;
 	const struct ptx_func *bad_f; /* where the run failed, */
 	uint32_t bad_pc;              /* at which instruction */
 	uint64_t bad_addr;

@@ -60,6 +60,11 @@ static const char *const ignored[] = {
 	"volatile", "weak", "relaxed", "sys", "gpu", "cta", NULL
 };
 
+int ptx_op_shape(int op)
+{
+	return opdesc[op].shape;
+}
+
 const char *ptx_type_name(int ty)
 {
 	return tyinfo[ty].name;

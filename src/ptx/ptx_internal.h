@@ -93,7 +93,10 @@ enum {
 	PTX_F_SEXT = 1 << 8,     /* ld, cvt: a narrow signed result is
 				    sign-extended to the register width */
 	PTX_F_CC = 1 << 9,       /* .cc: write the carry (borrow) to CC.CF */
-	PTX_F_CIN = 1 << 10      /* addc, subc, madc: CC.CF comes in */
+	PTX_F_CIN = 1 << 10,     /* addc, subc, madc: CC.CF comes in */
+	PTX_F_NEGA = 1 << 11,    /* FUSED: negate a (c - a*b) */
+	PTX_F_NEGC3 = 1 << 12,   /* FUSED: negate c (a*b - c) */
+	PTX_F_GUESS = 1 << 13    /* FUSED: which product ptxas fuses is a guess */
 };
 
 /* setp combining operation (aux field). */
@@ -176,6 +179,7 @@ struct ptx_func {
 struct ptx_module {
 	struct ptx_func *funcs;
 	int nfuncs;
+	int nfused;              /* adds the ptxas model fuses (ptx_fuse.c) */
 	struct ptx_var *vars;
 	int nvars;
 };
@@ -296,6 +300,12 @@ int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 int ptx_opd_pred(struct ptx_pstate *st, uint32_t *slot, int *neg);
 /* Consumes the token p or fails with "expected 'p', found '...'". */
 int ptx_expect(struct ptx_pstate *st, const char *p);
+/* The ptxas fusion model over the function just decoded (ptx_fuse.c):
+ * mul/add pairs without rounding modifier become HOLD/FUSED. */
+int ptx_fuse_pass(struct ptx_pstate *st);
+/* FUSED: RN(+-a*b +- c) in the instruction's type, flags applied. */
+uint64_t ptx_fused(const struct ptx_insn *in, uint64_t a, uint64_t b, uint64_t c);
+int ptx_op_shape(int op);    /* enum ptx_shape of an opcode */
 /* Frees what one function holds (not f itself). */
 void ptx_free_func(struct ptx_func *f);
 /* Decodes one instruction statement starting at st->pos (after an

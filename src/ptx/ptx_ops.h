@@ -219,6 +219,11 @@
 	X(CALL, "call", _, ANY, CALL)    /* call (r), f, (a, ..): copy the  \
 					    args into f's .param, run f to  \
 					    ret, copy its return value to r */ \
+	/* --- the ptxas fusion model (ptx_fuse.c); never parsed --- */    \
+	X(HOLD, "(hold)", _, ANY, AB)    /* a fused mul: keep a, b in the  \
+					    slots src[2], src[3] */         \
+	X(FUSED, "(fused)", _, ANY, ABC) /* d = RN(+-a * b +- c): an add or \
+					    sub fused with a HOLD; FTZ, .sat */ \
 	X(RET, "ret", _, ANY, NONE)      /* end of the function (the thread \
 					    when it is the kernel) */       \
 	X(EXIT, "exit", _, ANY, NONE)    /* end of the thread */

@@ -496,7 +496,7 @@ static int parse_body(struct ptx_pstate *st)
 	struct ptx_insn ret = { .op = PTX_RET };  /* falling off the end */
 	if (ptx_emit(st, &ret, st->t[st->pos - 1].line, NULL))
 		return UB_RUNTIME;
-	return resolve_labels(st);
+	return resolve_labels(st) || ptx_fuse_pass(st) ? UB_RUNTIME : 0;
 }
 
 /* Slots 0 .. PTX_SLOT_FIRST-1: the constant 1, special registers, sink,
@@ -722,6 +722,11 @@ void ptx_free(struct ptx_module *m)
 	}
 	free(m->vars);
 	free(m);
+}
+
+int ptx_fusions(const struct ptx_module *m)
+{
+	return m->nfused;
 }
 
 int ptx_entry_nparams(const struct ptx_module *m, const char *entry)

@@ -200,6 +200,7 @@ int ptx_run(const struct ptx_module *m, const char *entry,
 		info->approx_mask = c.amask;
 		info->insns = c.insns;
 		info->unmarked_fp = c.unmarked;
+		info->fused = c.fused;
 	}
 	frames_free(c.frames, m->nfuncs);
 	free(rg);
