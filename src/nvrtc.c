@@ -53,9 +53,71 @@ static int compile_log(nvrtcProgram prog, char **log)
 	return nvrtcGetProgramLog(prog, *log) == NVRTC_SUCCESS ? 0 : -1;
 }
 
+/* The last compiles, so that the same source with the same options and
+ * architecture (a torch step shared by several dtypes' runs, a kernel
+ * compiled again by a test) is compiled once per process.  Kept until
+ * exit. */
+#define CACHE 64
+static struct {
+	char *key, *ptx;
+} cache[CACHE];
+static int cache_next;
+
+static char *cache_key(const char *src, const char *opts, const char *arch)
+{
+	size_t n = strlen(src) + strlen(opts) + strlen(arch) + 3;
+	char *k = malloc(n);
+	if (k)
+		snprintf(k, n, "%s\n%s\n%s", arch, opts, src);
+	return k;
+}
+
+static char *cache_find(const char *key)
+{
+	for (int i = 0; key && i < CACHE; i++)
+		if (cache[i].key && !strcmp(cache[i].key, key))
+			return strdup(cache[i].ptx);
+	return NULL;
+}
+
+static void cache_put(char *key, const char *ptx)
+{
+	char *copy = key ? strdup(ptx) : NULL;
+	if (!copy) {
+		free(key);
+		return;
+	}
+	free(cache[cache_next].key);
+	free(cache[cache_next].ptx);
+	cache[cache_next].key = key;
+	cache[cache_next].ptx = copy;
+	cache_next = (cache_next + 1) % CACHE;
+}
+
+static int compile(const char *src, const char *name, const char *opts,
+		   const char *arch, char **ptx, char **logp,
+		   struct ub_error *err);
+
 int ub_nvrtc_compile(const char *src, const char *name, const char *opts,
 		     const char *arch, char **ptx, char **logp,
 		     struct ub_error *err)
+{
+	char *key = logp ? NULL : cache_key(src, opts, arch);
+	if ((*ptx = cache_find(key)) != NULL) {
+		free(key);
+		return 0;
+	}
+	int st = compile(src, name, opts, arch, ptx, logp, err);
+	if (!st)
+		cache_put(key, *ptx);
+	else
+		free(key);
+	return st;
+}
+
+static int compile(const char *src, const char *name, const char *opts,
+		   const char *arch, char **ptx, char **logp,
+		   struct ub_error *err)
 {
 	char kdir[4096], buf[1024], archopt[64], incl[4200], cincl[4200];
 	const char *argv[MAX_OPTS];

@@ -11,7 +11,8 @@
 	X(npy)            \
 	X(metrics)        \
 	X(inputs)         \
-	X(pipeline)
+	X(pipeline)       \
+	X(ew_host)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)
