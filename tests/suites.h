@@ -12,7 +12,8 @@
 	X(metrics)        \
 	X(inputs)         \
 	X(pipeline)       \
-	X(ew_host)
+	X(ew_host)        \
+	X(ew)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)
