@@ -8,15 +8,19 @@
  * canonical 0x7fffffff), approximate instructions (div.approx, div.full,
  * rcp/ex2/... .approx) modelled within their documented error and reported
  * in ptx_run_info.approx_mask.  Float mul/add/sub without a rounding
- * modifier run as .rn and are counted in ptx_run_info.unmarked_fp, since
- * ptxas may fuse them into an FMA on the GPU.
+ * modifier are run as ptxas compiles them: a mul whose only readers are
+ * such adds fused into them (one rounding; ptx_fuse.c), the others as .rn
+ * (counted in ptx_run_info.unmarked_fp).
  *
- * Supported: the PTX that NVRTC/nvcc emit for elementwise kernels (see
- * ptx_ops.h for every instruction form): integer, f16/bf16/f32/f64
- * arithmetic, setp/selp, cvt between all widths, ld/st .global .local
- * .param .const and generic, module .global/.const tables, bra/ret/exit.
- * Not supported (a clear error at parse time): calls, .shared memory and
- * barriers, atomics, warp shuffles, textures. */
+ * Supported: the PTX that NVRTC/nvcc emit for elementwise kernels and the
+ * libdevice functions they call, in every compile mode (see ptx_ops.h for
+ * every instruction form): integer and extended-precision (carry)
+ * arithmetic, f16/bf16/f32/f64 arithmetic, setp/set/selp, cvt between all
+ * widths, ld/st .global .local .param .const and generic, module
+ * .global/.const tables, .func with call (arguments and return value
+ * through .param), bra/ret/exit, inline-asm registers named without '%'.
+ * Not supported (a clear error at parse time): .shared memory and
+ * barriers, atomics, warp shuffles, textures, indirect calls. */
 #ifndef UB_PTX_H
 #define UB_PTX_H
 

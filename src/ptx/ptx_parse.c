@@ -4,10 +4,14 @@
  *
  * Accepted and ignored: .version, .target, .address_size, .file, .loc,
  * .pragma, .section (skipped whole), linkage (.visible .weak .extern) and
- * performance directives (.maxntid, .reqntid, ...).  .func bodies are
- * skipped (a `call` is an unsupported instruction).  .shared memory is
- * rejected: the interpreter runs threads one after another, so shared
- * memory with barriers cannot be modelled. */
+ * performance directives (.maxntid, .reqntid, ...).  .func definitions
+ * are decoded like kernels (their return parameter first, then the
+ * arguments), declarations dropped, and every call resolved to a
+ * definition once the module is read; a call site's .param variables
+ * live in the caller's local buffer.  After each body the ptxas fusion
+ * model runs (ptx_fuse.c).  .shared memory is rejected: the interpreter
+ * runs threads one after another, so shared memory with barriers cannot
+ * be modelled. */
 #include "ptx_internal.h"
 
 #include <stdarg.h>
