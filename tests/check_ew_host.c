@@ -1,5 +1,5 @@
-/* check_ew_host.c — an independent model of the elementwise kernels,
- * checked against the sim on every (op, dtype, mode) whose PTX is exact.
+/* check_ew_host.c — an independent model of the elementwise kernels, to
+ * check the sim on every (op, dtype, mode) whose PTX is exact.
  *
  * The host evaluates the same operations the kernel performs, element by
  * element, over the same inputs (the special values, then a seeded
@@ -24,13 +24,13 @@
  * round-to-odd double, then nearest even), independent of ulpbench's.
  * NaN compares as "both NaN".
  *
- * The rows checked are the exact ones at this commit (sim_exact = yes),
- * listed in `rows` below (from a full run: ulpbench --op OP --dtype
+ * The rows checked (check_ew_rows.c) are the exact ones at this commit
+ * (sim_exact = yes), listed there (from a full run: ulpbench --op OP --dtype
  * f32,f16,bf16,f64 -n 200 --csv -, less tanh in f64, whose PTX takes an
  * rcp.approx path for some arguments); each row must still be exact.
  * Each runs twice: over the op's domain (the special values in every
  * combination, then samples) and over [-4, 4] (mostly samples). */
-#include "suites.h"
+#include "check_ew_host.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -98,13 +98,13 @@ static double ftz32(double v)
 	return fabs(v) < 0x1p-126 ? copysign(0.0, v) : v;
 }
 
-static double bits_value(enum ub_dtype dt, uint64_t b)
+double ew_bits_value(enum ub_dtype dt, uint64_t b)
 {
 	return ub_bits_to_double(dt, b);
 }
 
 /* A value of dt (f16, bf16, f32, f64) as its encoding. */
-static uint64_t value_bits(enum ub_dtype dt, double v)
+uint64_t ew_value_bits(enum ub_dtype dt, double v)
 {
 	if (dt == UB_F64) {
 		uint64_t u;
@@ -167,7 +167,7 @@ static const char *oracle_ptx(int fop, enum ub_dtype dt, int mode)
 /* res[i] = f(arg[i]) as the function's PTX computes it in dt; with
  * `exact`, the run must execute no approximate instruction (which paths
  * a function takes depends on its arguments). */
-static void oracle_run(int fop, enum ub_dtype dt, int mode, const double *arg,
+void ew_oracle_run(int fop, enum ub_dtype dt, int mode, const double *arg,
 		       double *res, size_t n, int exact)
 {
 	struct ub_array in, out;
@@ -175,7 +175,7 @@ static void oracle_run(int fop, enum ub_dtype dt, int mode, const double *arg,
 	struct ptx_run_info info;
 	ck_assert_int_eq(ub_array_alloc(&in, dt, n), 0);
 	for (size_t i = 0; i < n; i++)
-		ub_array_set(&in, i, value_bits(dt, arg[i]));
+		ub_array_set(&in, i, ew_value_bits(dt, arg[i]));
 	ck_assert_int_eq(ub_array_alloc(&out, dt, n), 0);
 	struct ub_karg a[3] = {{.arr = &in}, {.arr = &out, .writable = 1}, {.value = n}};
 	int s = ub_sim_run(oracle_ptx(fop, dt, mode), UB_KERNEL_ENTRY, a, 3, n, &info, &err);
@@ -183,7 +183,7 @@ static void oracle_run(int fop, enum ub_dtype dt, int mode, const double *arg,
 	ck_assert_msg(!exact || info.approx_mask == 0, "oracle %s %s %s is not exact",
 		      ub_expr_ops[fop].name, ub_dtypes[dt].name, ub_modes[mode].name);
 	for (size_t i = 0; i < n; i++)
-		res[i] = bits_value(dt, ub_array_get(&out, i));
+		res[i] = ew_bits_value(dt, ub_array_get(&out, i));
 	ub_array_free(&in);
 	ub_array_free(&out);
 }
@@ -306,7 +306,7 @@ static int fuse_at(const struct ev *c, const struct ub_expr *e, int *k,
 	return 0;
 }
 
-static double *alloc(size_t n)
+double *ew_alloc(size_t n)
 {
 	double *v = calloc(n ? n : 1, sizeof *v);
 	ck_assert_ptr_nonnull(v);
@@ -315,7 +315,7 @@ static double *alloc(size_t n)
 
 static double *eval_call(const struct ev *c, const struct ub_expr *e)
 {
-	double *a = eval(c, e->args[0]), *r = alloc(c->n);
+	double *a = eval(c, e->args[0]), *r = ew_alloc(c->n);
 	int half = c->dt == UB_F16 || c->dt == UB_BF16;
 	if (e->op == UB_SQRT && c->style != NATIVE) {   /* sqrt.rn: IEEE */
 		for (size_t i = 0; i < c->n; i++) {
@@ -328,7 +328,7 @@ static double *eval_call(const struct ev *c, const struct ub_expr *e)
 			r[i] = fabs(a[i]);
 	} else {
 		enum ub_dtype odt = c->style == NATIVE ? c->dt : c->dt == UB_F64 ? UB_F64 : UB_F32;
-		oracle_run(e->op, odt, c->mode, a, r, c->n, 1);
+		ew_oracle_run(e->op, odt, c->mode, a, r, c->n, 1);
 	}
 	if (half && c->style == EVERY_OP)
 		for (size_t i = 0; i < c->n; i++)
@@ -358,13 +358,13 @@ static double *eval(const struct ev *c, const struct ub_expr *e)
 		double v = literal(e->num);
 		v = c->dt == UB_F64 ? v : (half && c->style != ONCE) ? rn(fmt_of(c->dt), v)
 			: (double)(float)v;
-		r = alloc(c->n);
+		r = ew_alloc(c->n);
 		for (size_t i = 0; i < c->n; i++)
 			r[i] = v;
 		return r;
 	}
 	if (e->kind == UB_E_VAR) {
-		r = alloc(c->n);
+		r = ew_alloc(c->n);
 		memcpy(r, c->env[e->var], c->n * sizeof *r);
 		return r;
 	}
@@ -417,7 +417,7 @@ static void model(const struct ub_expr *e, enum ub_dtype dt, enum style st,
 static void expect_same(const char *what, const struct ub_data *d, size_t i,
 			uint64_t got, double want)
 {
-	uint64_t w = value_bits(d->dt, want);
+	uint64_t w = ew_value_bits(d->dt, want);
 	if (want != want) {
 		ck_assert_msg(ub_bits_isnan(d->dt, got), "%s i=%zu: want NaN, got 0x%llx",
 			      what, i, (unsigned long long)got);
@@ -425,8 +425,8 @@ static void expect_same(const char *what, const struct ub_data *d, size_t i,
 	}
 	uint64_t x = ub_array_get(&d->in[0], i), g = d->nin > 1 ? ub_array_get(&d->in[1], i) : 0;
 	ck_assert_msg(got == w, "%s i=%zu: in0=%a (0x%llx) in1=%a (0x%llx): sim 0x%llx, "
-		      "host 0x%llx (%a)", what, i, bits_value(d->dt, x),
-		      (unsigned long long)x, bits_value(d->dt, g), (unsigned long long)g,
+		      "host 0x%llx (%a)", what, i, ew_bits_value(d->dt, x),
+		      (unsigned long long)x, ew_bits_value(d->dt, g), (unsigned long long)g,
 		      (unsigned long long)got, (unsigned long long)w, want);
 }
 
@@ -434,9 +434,9 @@ static double **inputs(const struct ub_data *d, int extra)
 {
 	double **env = calloc((size_t)(d->nin + extra), sizeof *env);
 	for (int k = 0; k < d->nin; k++) {
-		env[k] = alloc(d->in[k].n);
+		env[k] = ew_alloc(d->in[k].n);
 		for (size_t i = 0; i < d->in[k].n; i++)
-			env[k][i] = bits_value(d->dt, ub_array_get(&d->in[k], i));
+			env[k][i] = ew_bits_value(d->dt, ub_array_get(&d->in[k], i));
 	}
 	return env;
 }
@@ -447,7 +447,7 @@ static void check_torch(const struct ub_op *op, const struct ub_data *d)
 	size_t n = d->in[0].n;
 	double **env = inputs(d, op->nsteps);
 	for (int s = 0; s < op->nsteps; s++) {
-		env[op->ninputs + s] = alloc(n);
+		env[op->ninputs + s] = ew_alloc(n);
 		model(op->torch[s].e, d->dt, op->torch[s].every_op ? EVERY_OP : ONCE,
 		      UB_MODE_FMA, env, n, env[op->ninputs + s]);
 	}
@@ -465,7 +465,7 @@ static void check_mode(const struct ub_op *op, const struct ub_data *d, int m,
 		       const struct ub_array *out)
 {
 	size_t n = d->in[0].n;
-	double **env = inputs(d, 0), *want = alloc(n);
+	double **env = inputs(d, 0), *want = ew_alloc(n);
 	const struct ub_expr *e = op->kernel_expr ? op->kernel_expr : op->math;
 	int native = m == UB_MODE_NATIVE16;
 	model(e, d->dt, native ? NATIVE : ONCE, m, env, n, want);
@@ -480,93 +480,10 @@ static void check_mode(const struct ub_op *op, const struct ub_data *d, int m,
 	free(want);
 }
 
-/* The exact rows: (op, dtype, modes; "torch" for the torch plan). */
-static const struct row {
-	const char *op;
-	enum ub_dtype dt;
-	const char *modes;
-} rows[] = {
-	{"cos", UB_BF16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"cos", UB_F16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"cos", UB_F32, "fma,nofma,rn,ftz,approxdiv,approxsqrt,torch"},
-	{"cos", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"cos_bwd", UB_BF16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"cos_bwd", UB_F16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"cos_bwd", UB_F32, "fma,nofma,rn,ftz,approxdiv,approxsqrt,torch"},
-	{"cos_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"elu", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"elu_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"erf_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"exp", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"exp_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"expm1", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"expm1_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"log", UB_BF16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,torch"},
-	{"log", UB_F16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,torch"},
-	{"log", UB_F32, "fma,nofma,rn,ftz,approxdiv,approxsqrt,torch"},
-	{"log1p", UB_BF16, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"log1p", UB_F16, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"log1p", UB_F32, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"log1p_bwd", UB_BF16, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"log1p_bwd", UB_F16, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"log1p_bwd", UB_F32, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"log1p_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"log_bwd", UB_BF16, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"log_bwd", UB_F16, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"log_bwd", UB_F32, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"log_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"reciprocal", UB_BF16, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"reciprocal", UB_F16, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"reciprocal", UB_F32, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"reciprocal", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"reciprocal_bwd", UB_BF16, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"reciprocal_bwd", UB_F16, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"reciprocal_bwd", UB_F32, "fma,nofma,rn,ftz,approxsqrt,torch"},
-	{"reciprocal_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"sigmoid", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"sigmoid_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"silu", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"silu_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"sin", UB_BF16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"sin", UB_F16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"sin", UB_F32, "fma,nofma,rn,ftz,approxdiv,approxsqrt,torch"},
-	{"sin", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"sin_bwd", UB_BF16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"sin_bwd", UB_F16, "fma,nofma,rn,ftz,approxdiv,approxsqrt,native16,torch"},
-	{"sin_bwd", UB_F32, "fma,nofma,rn,ftz,approxdiv,approxsqrt,torch"},
-	{"sin_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"softplus_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"sqrt", UB_BF16, "fma,nofma,rn,ftz,approxdiv,torch"},
-	{"sqrt", UB_F16, "fma,nofma,rn,ftz,approxdiv,torch"},
-	{"sqrt", UB_F32, "fma,nofma,rn,ftz,approxdiv,torch"},
-	{"sqrt", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-	{"sqrt_bwd", UB_BF16, "fma,nofma,rn,ftz,torch"},
-	{"sqrt_bwd", UB_F16, "fma,nofma,rn,ftz,torch"},
-	{"sqrt_bwd", UB_F32, "fma,nofma,rn,ftz,torch"},
-	{"sqrt_bwd", UB_F64, "fma,nofma,rn,fastmath,ftz,approxdiv,approxsqrt,torch"},
-};
-
-static struct ub_catalog cat;
-
-static void load(void)
-{
-	struct ub_error err;
-	int s = ub_catalog_load(SRCDIR "/suites/ops.fpcore", &cat, &err);
-	ck_assert_msg(s == 0, "%s", err.msg);
-}
-
-static void unload(void)
-{
-	ub_catalog_free(&cat);
-	for (int i = 0; i < noracles; i++)
-		free(oracles[i].ptx);
-	noracles = 0;
-}
-
 /* Runs op in dt under the listed modes (and the torch plan) and checks
  * every row against the host model; narrow: all inputs in [-4, 4] (and
  * the op's domain), where the arithmetic is least trivial. */
-static void check_op(const struct ub_op *op0, enum ub_dtype dt, const char *modes,
+void ew_check_op(const struct ub_op *op0, enum ub_dtype dt, const char *modes,
 		     int narrow)
 {
 	struct ub_op op = *op0;
@@ -601,120 +518,9 @@ static void check_op(const struct ub_op *op0, enum ub_dtype dt, const char *mode
 	ub_result_free(&res);
 }
 
-START_TEST(exact_row)
+void ew_oracles_free(void)
 {
-	const struct row *w = &rows[_i];
-	const struct ub_op *op = ub_catalog_find(&cat, w->op);
-	ck_assert_ptr_nonnull(op);
-	check_op(op, w->dt, w->modes, 0);
-	check_op(op, w->dt, w->modes, 1);
-}
-END_TEST
-
-/* Kernels of IEEE arithmetic only, where every fusion rule shows: a
- * product into an add's first or second operand, into a subtraction from
- * either side, two products into one add (NVVM fuses the first; ptxas's
- * choice is unknown, so native16 is left out), a negated product, and
- * torch steps rounding every operator. */
-static const struct synth {
-	const char *text, *modes;
-} synth[] = {
-	{"(FPCore s (x y z) :torch (let* ([p (* x y)]) (+ p z)) (+ (* x y) z))",
-	 "fma,nofma,rn,ftz,native16,torch"},
-	{"(FPCore s (x y z) (+ z (* x y)))", "fma,nofma,rn,ftz,native16"},
-	{"(FPCore s (x y z) (- z (* x y)))", "fma,nofma,rn,ftz,native16"},
-	{"(FPCore s (x y z) (- (* x y) z))", "fma,nofma,rn,ftz,native16"},
-	{"(FPCore s (x y z) (+ (* x y) (* z x)))", "fma,nofma,rn,ftz"},
-	{"(FPCore s (x y z) (+ (- (* x y)) z))", "fma,nofma,rn,ftz,native16"},
-	{"(FPCore s (x y) :torch (let* ([t (sqrt (fabs x))]) (* y (- 1 (* t t))))"
-	 " :torch-rounding ([out every-op]) (* y (- 1 (* x x))))",
-	 "fma,nofma,rn,ftz,native16,torch"},
-};
-
-START_TEST(synthetic)
-{
-	struct ub_catalog c;
-	struct ub_error err;
-	int dts[] = {UB_F32, UB_F16, UB_BF16, UB_F64};
-	ck_assert_int_eq(ub_catalog_parse(synth[_i].text, "t.fpcore", &c, &err), 0);
-	for (int t = 0; t < 4; t++) {
-		char modes[64];
-		snprintf(modes, sizeof modes, "%s", synth[_i].modes);
-		char *nat = strstr(modes, ",native16");
-		if (nat && (dts[t] == UB_F32 || dts[t] == UB_F64))
-			memmove(nat, nat + 9, strlen(nat + 9) + 1);
-		check_op(&c.ops[0], dts[t], modes, 0);
-		check_op(&c.ops[0], dts[t], modes, 1);
-	}
-	ub_catalog_free(&c);
-}
-END_TEST
-
-/* The oracles' functions themselves, independently: within CUDA's
- * documented maximum error of the correctly rounded value (MPFR) on the
- * special values and a sample (f32 and f64 math library; the native
- * 16-bit intrinsics have no documented bound and are not checked here). */
-static const struct bound {
-	int fop;
-	enum ub_dtype dt;
-	int ulps;   /* CUDA C Programming Guide, math appendix */
-} bounds[] = {
-	{UB_SIN, UB_F32, 2}, {UB_COS, UB_F32, 2}, {UB_LOG, UB_F32, 1},
-	{UB_LOG1P, UB_F32, 1}, {UB_SIN, UB_F64, 2}, {UB_COS, UB_F64, 2},
-	{UB_EXP, UB_F64, 1}, {UB_EXPM1, UB_F64, 1}, {UB_TANH, UB_F64, 2},
-};
-
-static int64_t ord(enum ub_dtype dt, uint64_t b)
-{
-	int bits = ub_dtypes[dt].bits;
-	uint64_t sign = 1ull << (bits - 1);
-	return (b & sign) ? -(int64_t)(b & (sign - 1)) : (int64_t)b;
-}
-
-START_TEST(oracle_bounds)
-{
-	const struct bound *bd = &bounds[_i];
-	struct ub_array in[1], cr;
-	struct ub_error err;
-	enum ub_dtype dt = bd->dt;
-	ck_assert_int_eq(ub_inputs_generate(dt, 1, NULL, 3000, SEED, in, &err), 0);
-	size_t n = in[0].n;
-	double *arg = alloc(n), *res = alloc(n);
-	for (size_t i = 0; i < n; i++)
-		arg[i] = bits_value(dt, ub_array_get(&in[0], i));
-	oracle_run(bd->fop, dt, UB_MODE_FMA, arg, res, n, 0);
-	struct ub_expr *x = ub_expr_new_var(0), *e = ub_expr_new_op(bd->fop, 1, &x);
-	ck_assert_int_eq(ub_ref_eval_array(e, dt, in, 1, &cr, NULL, &err), 0);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t c = ub_array_get(&cr, i), g = value_bits(dt, res[i]);
-		if (ub_bits_isnan(dt, c) || ub_bits_isnan(dt, g)) {
-			ck_assert_msg(ub_bits_isnan(dt, c) == ub_bits_isnan(dt, g),
-				      "%s(%a): NaN disagreement", ub_expr_ops[bd->fop].name, arg[i]);
-			continue;
-		}
-		int64_t dist = ord(dt, c) - ord(dt, g);
-		ck_assert_msg(llabs(dist) <= bd->ulps, "%s %s(%a): %a is %lld ulps from "
-			      "the correctly rounded %a", ub_dtypes[dt].name,
-			      ub_expr_ops[bd->fop].name, arg[i], res[i], (long long)dist,
-			      bits_value(dt, c));
-	}
-	ub_expr_free(e);
-	ub_array_free(&in[0]);
-	ub_array_free(&cr);
-	free(arg);
-	free(res);
-}
-END_TEST
-
-Suite *ub_ew_host_suite(void)
-{
-	Suite *s = suite_create("ew_host");
-	TCase *tc = tcase_create("exact_rows");
-	tcase_set_timeout(tc, 600);
-	tcase_add_unchecked_fixture(tc, load, unload);
-	tcase_add_loop_test(tc, exact_row, 0, (int)(sizeof rows / sizeof *rows));
-	tcase_add_loop_test(tc, synthetic, 0, (int)(sizeof synth / sizeof *synth));
-	tcase_add_loop_test(tc, oracle_bounds, 0, (int)(sizeof bounds / sizeof *bounds));
-	suite_add_tcase(s, tc);
-	return s;
+	for (int i = 0; i < noracles; i++)
+		free(oracles[i].ptx);
+	noracles = 0;
 }

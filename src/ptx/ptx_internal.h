@@ -306,6 +306,11 @@ int ptx_fuse_pass(struct ptx_pstate *st);
 /* FUSED: RN(+-a*b +- c) in the instruction's type, flags applied. */
 uint64_t ptx_fused(const struct ptx_insn *in, uint64_t a, uint64_t b, uint64_t c);
 int ptx_op_shape(int op);    /* enum ptx_shape of an opcode */
+/* The token's text, NUL-terminated (malloc'd; NULL when out of memory). */
+char *ptx_dup_tok(const struct ptx_tok *t);
+/* Points every call of the module at the .func it names, checking its
+ * arguments; "ptx:LINE: ..." errors. */
+int ptx_resolve_calls(struct ptx_pstate *st);
 /* Frees what one function holds (not f itself). */
 void ptx_free_func(struct ptx_func *f);
 /* Decodes one instruction statement starting at st->pos (after an
