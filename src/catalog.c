@@ -4,8 +4,9 @@
  * forms.  Known properties: :name (description), :pre (per-input domain,
  * below), :torch (the plan, catalog_expr.c), :kernel, :entry and :args
  * (the kernel binding; without :kernel the kernel under test is generated
- * from the body), :dtypes (what a hand-written kernel is written for,
- * default (f32)); any other property is skipped, as FPCore allows.
+ * from the body, or from :kernel-expr when given), :dtypes (what a
+ * hand-written kernel is written for, default (f32)), :torch-rounding
+ * (step or every-op); any other property is skipped, as FPCore allows.
  * :pre is one clause or (and clause...), each clause a comparison chain
  * such as (<= lo x hi), (< lo x), (>= hi x lo) with exactly one input and
  * numeric bounds (numbers, inf, -inf, INFINITY, (- INFINITY)); a strict
@@ -23,7 +24,8 @@
 #define UB_PROPS(X)                                                          \
 	X(P_NAME, ":name") X(P_PRE, ":pre") X(P_TORCH, ":torch")             \
 	X(P_KERNEL, ":kernel") X(P_ENTRY, ":entry") X(P_ARGS, ":args")      \
-	X(P_DTYPES, ":dtypes")
+	X(P_DTYPES, ":dtypes") X(P_KEXPR, ":kernel-expr")                  \
+	X(P_TROUND, ":torch-rounding")
 
 enum prop {
 #define X(id, key) id,
@@ -219,6 +221,32 @@ static int dtypes(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	return 0;
 }
 
+/* :torch-rounding ([NAME every-op] ...): how steps of the plan round
+ * (step, the default: once; every-op: after every operator). */
+static int torch_rounding(const struct ub_cat_ctx *c, const struct ub_sx *x,
+			  struct ub_op *op)
+{
+	if (x->kind != UB_SX_LIST)
+		return fail_at(c, x, "%s", ":torch-rounding: expected a list such "
+			       "as ([out every-op])");
+	for (int i = 0; i < x->n; i++) {
+		const struct ub_sx *b = &x->kids[i];
+		int k = -1;
+		if (b->kind != UB_SX_LIST || b->n != 2 || b->kids[0].kind != UB_SX_SYM ||
+		    !(ub_sx_is(&b->kids[1], "every-op") || ub_sx_is(&b->kids[1], "step")))
+			return fail_at(c, b, "%s", ":torch-rounding: expected [STEP "
+				       "every-op] or [STEP step]");
+		for (int j = 0; j < op->nsteps && k < 0; j++)
+			if (!strcmp(op->torch[j].name, b->kids[0].text))
+				k = j;
+		if (k < 0)
+			return fail_at(c, b, ":torch-rounding: '%s' is not a step of "
+				       "the :torch plan", b->kids[0].text);
+		op->torch[k].every_op = ub_sx_is(&b->kids[1], "every-op");
+	}
+	return 0;
+}
+
 /* (x g ...): at most UB_MAX_INPUTS distinct symbols, in scope order. */
 static int inputs(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		  struct ub_op *op, struct ub_scope *sc)
@@ -284,6 +312,13 @@ static int apply(const struct ub_cat_ctx *c, const struct ub_sx *p[NPROPS],
 		st = dup_string(c, p[P_ENTRY], ":entry", &op->entry);
 	if (!st && p[P_ARGS])
 		st = args(c, p[P_ARGS], op);
+	if (!st && p[P_TROUND])
+		st = torch_rounding(c, p[P_TROUND], op);
+	if (!st && p[P_KEXPR] && p[P_KERNEL])
+		st = fail_at(c, p[P_KEXPR], "%s", ":kernel-expr is for generated "
+			     "kernels: not with :kernel");
+	if (!st && p[P_KEXPR])
+		st = ub_cat_real(c, p[P_KEXPR], sc, ":kernel-expr", &op->kernel_expr);
 	/* a hand-written kernel is f32 unless it says otherwise; one generated
 	 * from the math serves every dtype */
 	op->kernel_dtypes = op->kernel ? 1u << UB_F32 : (1u << UB_NDTYPES) - 1;
@@ -326,6 +361,7 @@ static void op_free(struct ub_op *op)
 	for (int i = 0; i < op->ninputs; i++)
 		free(op->inputs[i]);
 	ub_expr_free(op->math);
+	ub_expr_free(op->kernel_expr);
 	for (int i = 0; i < op->nsteps; i++) {
 		free(op->torch[i].name);
 		ub_expr_free(op->torch[i].e);

@@ -6,6 +6,7 @@
  *     :name "atan backward: g / (x*x + 1)"
  *     :pre (and (<= -inf x inf) (<= -inf g inf))     ; sampling domain
  *     :torch (let* ([s (* x x)] [t (+ s 1)]) (/ g t)) ; PyTorch eager plan
+ *     :torch-rounding ([out step])                   ; per step, optional
  *     :kernel "atan_bwd.cu" :entry "atan_bwd"        ; kernel under test
  *     :args (x g out n)                              ; kernel parameters
  *     :dtypes (f32)                                  ; what it is written for
@@ -28,6 +29,10 @@ struct ub_plan_step {
 	char *name;            /* binding name; "out" for the body */
 	struct ub_expr *e;     /* vars: inputs 0..ninputs-1, then earlier
 				  steps ninputs.. in order */
+	int every_op;          /* :torch-rounding ([name every-op]): in
+				  f16/bf16 every operator of this step rounds
+				  to the dtype (c10::Half arithmetic), not
+				  only its result */
 };
 
 struct ub_op {
@@ -36,6 +41,8 @@ struct ub_op {
 	char *inputs[UB_MAX_INPUTS];
 	struct ub_domain dom[UB_MAX_INPUTS];
 	struct ub_expr *math;  /* vars: inputs */
+	struct ub_expr *kernel_expr; /* :kernel-expr: the generated kernel's
+					formula when it is not the math; NULL */
 	int nsteps;
 	struct ub_plan_step *torch;
 	char *kernel, *entry;  /* kernel file (relative to kernels/) */

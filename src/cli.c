@@ -90,6 +90,7 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 	if (!strcmp(name, "op")) {
 		cli->op = arg;
 	} else if (!strcmp(name, "mode")) {
+		cli->modes_given = 1;
 		s = parse_list("mode", arg, find_mode, ub_mode_names(valid, sizeof valid),
 			       ids, UB_NMODES, &c->nmodes, err);
 		for (int i = 0; !s && i < c->nmodes; i++)

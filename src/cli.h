@@ -61,6 +61,7 @@ struct ub_cli {
 	const char *fpcore[UB_MAX_FPCORE]; /* --fpcore files, in order */
 	int nfpcore;
 	const char *kernel, *entry, *args; /* --kernel, --entry, --args */
+	int modes_given;                   /* --mode was given */
 };
 
 /* Parses argv.  Errors: UB_USAGE with one line. */

@@ -8,7 +8,22 @@
  *       float a2 = v2[i];
  *       out[i] = (a2 + __int_as_float(0x3f800000));  } }
  * Constants are written as bit patterns so no decimal-to-binary
- * conversion by the CUDA front end can differ from ours. */
+ * conversion by the CUDA front end can differ from ours.
+ *
+ * Three ways to compute (enum style):
+ *   ONCE      operands widened to float (double for f64), one rounding to
+ *             the dtype at the store: PyTorch's opmath kernels, and the
+ *             default kernel under test;
+ *   EVERY_OP  f16/bf16 only: every operator's float result rounded to the
+ *             dtype at once, constants too (c10::Half / c10::BFloat16
+ *             arithmetic, as PyTorch's tanh and sigmoid backward kernels
+ *             do: :torch-rounding every-op); f32/f64 as ONCE;
+ *   NATIVE    f16/bf16 only, mode native16 (under #ifdef UB_NATIVE16 in
+ *             the kernel under test): values stay __half/__nv_bfloat16,
+ *             + - * / are their operators (add.f16, mul.bf16, ...; __hdiv),
+ *             sqrt rsqrt exp log sin cos tanh fabs fma fmin fmax their
+ *             intrinsics (hsqrt, ...), other functions go through float and
+ *             round back; constants are rounded once from double. */
 #include "codegen.h"
 
 #include <math.h>
@@ -50,6 +65,15 @@ static void put(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
+enum style { ONCE, EVERY_OP, NATIVE };
+
+struct gen {
+	struct sbuf *b;
+	enum ub_dtype dt;
+	enum style style;
+	int macros;   /* + - * / through ulpbench.h's UB_ macros */
+};
+
 /* Value of an FPCore constant literal, as a double. */
 static double literal(const char *t)
 {
@@ -62,22 +86,56 @@ static double literal(const char *t)
 	return strtod(t, NULL);
 }
 
-static void constant(struct sbuf *b, const char *text, int dbl)
+uint64_t ub_codegen_round(enum ub_dtype dt, double d)
+{
+	const struct ub_dtype_info *f = &ub_dtypes[dt];
+	int p = f->prec, e;
+	uint64_t sign = (uint64_t)(signbit(d) != 0) << (f->bits - 1);
+	uint64_t hidden = (uint64_t)1 << (p - 1);
+	uint64_t inf = (uint64_t)(2 * f->emax + 1) << (p - 1);
+	if (isnan(d))
+		return ((uint64_t)1 << (f->bits - 1)) - 1;
+	if (isinf(d) || d == 0)
+		return sign | (d == 0 ? 0 : inf);
+	frexp(fabs(d), &e);
+	e = e - 1 < f->emin ? f->emin : e - 1;   /* |d| in [2^e, 2^(e+1)) */
+	/* scaling by a power of two is exact; nearbyint rounds to nearest
+	 * even (the mode is round-to-nearest here) */
+	uint64_t m = (uint64_t)nearbyint(ldexp(fabs(d), p - 1 - e));
+	if (m == 2 * hidden)
+		m = hidden, e++;
+	if (e > f->emax)
+		return sign | inf;
+	if (m < hidden)                          /* subnormal */
+		return sign | m;
+	return sign | (uint64_t)(e - f->emin + 1) << (p - 1) | (m - hidden);
+}
+
+static int half(enum ub_dtype dt)
+{
+	return dt == UB_F16 || dt == UB_BF16;
+}
+
+static void constant(const struct gen *g, const char *text)
 {
 	double d = literal(text);
 	if (!strcmp(text, "TRUE") || !strcmp(text, "FALSE")) {
-		put(b, "%s", d != 0 ? "true" : "false");
+		put(g->b, "%s", d != 0 ? "true" : "false");
 		return;
 	}
-	if (dbl) {
+	if (g->dt == UB_F64) {
 		uint64_t u;
 		memcpy(&u, &d, sizeof u);
-		put(b, "__longlong_as_double(0x%016llxLL)", (unsigned long long)u);
+		put(g->b, "__longlong_as_double(0x%016llxLL)", (unsigned long long)u);
+	} else if (g->style == NATIVE) {
+		put(g->b, "%s((unsigned short)0x%04x)", g->dt == UB_F16 ?
+		    "__ushort_as_half" : "__ushort_as_bfloat16",
+		    (unsigned)ub_codegen_round(g->dt, d));
 	} else {
-		float f = (float)d;
-		uint32_t u;
-		memcpy(&u, &f, sizeof u);
-		put(b, "__int_as_float(0x%08x)", u);
+		if (g->style == EVERY_OP) /* the dtype's value, widened exactly */
+			d = ub_bits_to_double(g->dt, ub_codegen_round(g->dt, d));
+		put(g->b, "__int_as_float(0x%08x)",
+		    (unsigned)ub_codegen_round(UB_F32, d));
 	}
 }
 
@@ -92,46 +150,81 @@ static const char *const macro[UB_NOPS] = {
 	[UB_ADD] = "UB_ADD", [UB_SUB] = "UB_SUB", [UB_MUL] = "UB_MUL",
 	[UB_DIV] = "UB_DIV",
 };
+/* Native 16-bit functions (cuda_fp16.h and cuda_bf16.h name them alike). */
+static const char *const native_fn[UB_NOPS] = {
+	[UB_SQRT] = "hsqrt", [UB_RSQRT] = "hrsqrt", [UB_EXP] = "hexp",
+	[UB_LOG] = "hlog", [UB_SIN] = "hsin", [UB_COS] = "hcos",
+	[UB_TANH] = "htanh", [UB_FABS] = "__habs", [UB_FMA] = "__hfma",
+	[UB_FMIN] = "__hmin", [UB_FMAX] = "__hmax",
+};
 
-static void expr(struct sbuf *b, const struct ub_expr *e, int dbl, int macros)
+static void expr(const struct gen *g, const struct ub_expr *e);
+
+static void args(const struct gen *g, const struct ub_expr *e, const char *wrap)
+{
+	for (int i = 0; i < e->nargs; i++) {
+		put(g->b, i ? ", %s" : "%s", wrap);
+		expr(g, e->args[i]);
+		put(g->b, "%s", wrap[0] ? ")" : "");
+	}
+}
+
+/* A function call: float (double) math library, a native 16-bit
+ * intrinsic, or the float function between conversions. */
+static void call(const struct gen *g, const struct ub_expr *e)
+{
+	const char *f = ub_expr_ops[e->op].cfun;
+	if (g->style == NATIVE && native_fn[e->op]) {
+		put(g->b, "%s(", native_fn[e->op]);
+		args(g, e, "");
+	} else if (g->style == NATIVE) {
+		int bf = g->dt == UB_BF16;
+		put(g->b, "%s(%s(", bf ? "__float2bfloat16_rn" : "__float2half_rn", f);
+		args(g, e, bf ? "__bfloat162float(" : "__half2float(");
+		put(g->b, ")");
+	} else { /* the double function drops the trailing 'f' */
+		put(g->b, "%.*s(", (int)(strlen(f) - (g->dt == UB_F64)), f);
+		args(g, e, "");
+	}
+	put(g->b, ")");
+}
+
+static void expr(const struct gen *g, const struct ub_expr *e)
 {
 	switch (e->kind) {
-	case UB_E_NUM: constant(b, e->num, dbl); return;
-	case UB_E_VAR: put(b, "a%d", e->var); return;
+	case UB_E_NUM: constant(g, e->num); return;
+	case UB_E_VAR: put(g->b, "a%d", e->var); return;
 	case UB_E_OP: break;
 	}
-	if (e->op == UB_IF) { /* (c ? a : b) */
-		put(b, "(");
+	int round = g->style == EVERY_OP && e->op != UB_IF && !UB_EXPR_IS_BOOL(e->op);
+	if (round) /* every operator's result rounded to the dtype */
+		put(g->b, "ub_r16(");
+	if (e->op == UB_IF) {
+		put(g->b, "(");
 		for (int i = 0; i < 3; i++) {
-			expr(b, e->args[i], dbl, macros);
-			put(b, i == 0 ? " ? " : i == 1 ? " : " : ")");
+			put(g->b, i == 1 ? " ? " : i == 2 ? " : " : "");
+			expr(g, e->args[i]);
 		}
-		return;
+		put(g->b, ")");
+	} else if (infix[e->op] && g->macros && macro[e->op]) {
+		put(g->b, "%s(", macro[e->op]);
+		args(g, e, "");
+		put(g->b, ")");
+	} else if (infix[e->op]) {
+		put(g->b, "(");
+		expr(g, e->args[0]);
+		put(g->b, " %s ", infix[e->op]);
+		expr(g, e->args[1]);
+		put(g->b, ")");
+	} else if (e->op == UB_NEG || e->op == UB_NOT) {
+		put(g->b, e->op == UB_NEG ? "(-" : "(!");
+		expr(g, e->args[0]);
+		put(g->b, ")");
+	} else {
+		call(g, e);
 	}
-	if (infix[e->op]) {
-		int m = macros && macro[e->op];
-		put(b, m ? "%s(" : "(", macro[e->op]);
-		expr(b, e->args[0], dbl, macros);
-		put(b, m ? ", " : " %s ", infix[e->op]);
-		expr(b, e->args[1], dbl, macros);
-		put(b, ")");
-		return;
-	}
-	if (e->op == UB_NEG || e->op == UB_NOT) {
-		put(b, e->op == UB_NEG ? "(-" : "(!");
-		expr(b, e->args[0], dbl, macros);
-		put(b, ")");
-		return;
-	}
-	/* float function name; the double one drops the trailing 'f' */
-	const char *f = ub_expr_ops[e->op].cfun;
-	put(b, "%.*s(", (int)(strlen(f) - (size_t)dbl), f);
-	for (int i = 0; i < e->nargs; i++) {
-		if (i)
-			put(b, ", ");
-		expr(b, e->args[i], dbl, macros);
-	}
-	put(b, ")");
+	if (round)
+		put(g->b, ")");
 }
 
 /* Load of element i of array v<k> into opmath, and the rounding store. */
@@ -154,18 +247,53 @@ static void uses(const struct ub_expr *e, int *used)
 
 #define MAX_ENV (UB_MAX_INPUTS + 64)
 
-/* One elementwise kernel: out[i] = e(v0[i], ..., v<nenv-1>[i]), operands
- * widened to opmath, one rounding to dt at the store, grid-stride loop. */
+/* The loads and the store of one element in style st. */
+static void body(struct sbuf *b, int nenv, const int *used,
+		 const struct ub_expr *e, enum ub_dtype dt, enum style st,
+		 int macros)
+{
+	struct sbuf x = {0};
+	struct gen g = {&x, dt, st, macros};
+	const char *T = st == NATIVE ? ub_dtypes[dt].ctype
+				     : dt == UB_F64 ? "double" : "float";
+	for (int v = 0; v < nenv; v++) {
+		if (!used[v])
+			continue;
+		put(b, "        %s a%d = ", T, v);
+		put(b, st == NATIVE ? "v%d[i]" : load_fmt[dt], v);
+		put(b, ";\n");
+	}
+	expr(&g, e);
+	put(b, "        out[i] = ");
+	put(b, st == NATIVE ? "%s" : store_fmt[dt], x.s ? x.s : "");
+	put(b, ";\n");
+	b->oom |= x.oom;
+	free(x.s);
+}
+
+/* The helper EVERY_OP calls: a float rounded to the dtype and back. */
+static void r16_helper(struct sbuf *b, enum ub_dtype dt)
+{
+	put(b, "static __device__ __forceinline__ float ub_r16(float x)\n"
+	       "{ return %s; }\n", dt == UB_F16 ? "__half2float(__float2half_rn(x))"
+					    : "__bfloat162float(__float2bfloat16_rn(x))");
+}
+
+/* One elementwise kernel: out[i] = e(v0[i], ..., v<nenv-1>[i]) over a
+ * grid-stride loop, in style st; with `native`, the kernel under test of a
+ * 16-bit dtype, which also holds the NATIVE style under UB_NATIVE16. */
 static int elementwise(const char *comment, const char *entry, int nenv,
-		       const struct ub_expr *e, enum ub_dtype dt, int macros,
-		       char **src, struct ub_error *err)
+		       const struct ub_expr *e, enum ub_dtype dt, enum style st,
+		       int macros, int native, char **src, struct ub_error *err)
 {
 	const char *T = ub_dtypes[dt].ctype;
-	int dbl = dt == UB_F64, used[MAX_ENV] = {0};
+	int used[MAX_ENV] = {0};
 	if (nenv > MAX_ENV)
 		return ub_fail(err, UB_USAGE, "%s: too many operands", comment);
+	if (!half(dt))
+		st = ONCE, native = 0;
 	uses(e, used);
-	struct sbuf b = {0}, body = {0};
+	struct sbuf b = {0};
 	put(&b, "/* %s (%s) */\n", comment, ub_dtypes[dt].name);
 	if (macros)
 		put(&b, "#include \"ulpbench.h\"\n");
@@ -173,25 +301,24 @@ static int elementwise(const char *comment, const char *entry, int nenv,
 		put(&b, "#include <cuda_fp16.h>\n");
 	if (dt == UB_BF16)
 		put(&b, "#include <cuda_bf16.h>\n");
+	if (st == EVERY_OP)
+		r16_helper(&b, dt);
 	put(&b, "extern \"C\" __global__ void %s(", entry);
 	for (int v = 0; v < nenv; v++)
 		put(&b, "const %s *v%d, ", T, v);
 	put(&b, "%s *out, long long n)\n{\n", T);
 	put(&b, "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
 		"         i < n; i += (long long)blockDim.x * gridDim.x) {\n");
-	for (int v = 0; v < nenv; v++) {
-		if (!used[v])
-			continue;
-		put(&b, "        %s a%d = ", dbl ? "double" : "float", v);
-		put(&b, load_fmt[dt], v);
-		put(&b, ";\n");
+	if (native) {
+		put(&b, "#ifdef UB_NATIVE16\n");
+		body(&b, nenv, used, e, dt, NATIVE, macros);
+		put(&b, "#else\n");
 	}
-	expr(&body, e, dbl, macros);
-	put(&b, "        out[i] = ");
-	put(&b, store_fmt[dt], body.s ? body.s : "");
-	put(&b, ";\n    }\n}\n");
-	free(body.s);
-	if (b.oom || body.oom) {
+	body(&b, nenv, used, e, dt, st, macros);
+	if (native)
+		put(&b, "#endif\n");
+	put(&b, "    }\n}\n");
+	if (b.oom) {
 		free(b.s);
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	}
@@ -204,9 +331,12 @@ int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
 {
 	char comment[256];
 	snprintf(comment, sizeof comment, "torch plan of %s, step %s: one "
-		 "PyTorch elementwise kernel", op->name, op->torch[k].name);
+		 "PyTorch elementwise kernel%s", op->name, op->torch[k].name,
+		 op->torch[k].every_op && half(dt) ? ", every operator rounded "
+		 "to the dtype" : "");
 	return elementwise(comment, UB_STEP_ENTRY, op->ninputs + k,
-			   op->torch[k].e, dt, 0, src, err);
+			   op->torch[k].e, dt, op->torch[k].every_op ? EVERY_OP : ONCE,
+			   0, 0, src, err);
 }
 
 int ub_codegen_kernel(const struct ub_op *op, enum ub_dtype dt, char **src,
@@ -214,7 +344,10 @@ int ub_codegen_kernel(const struct ub_op *op, enum ub_dtype dt, char **src,
 {
 	char comment[256];
 	snprintf(comment, sizeof comment, "%s: kernel generated from the op's "
-		 "math, computed in float (double for f64), rounded once", op->name);
-	return elementwise(comment, UB_KERNEL_ENTRY, op->ninputs, op->math, dt,
-			   1, src, err);
+		 "%s, computed in float (double for f64), rounded once%s",
+		 op->name, op->kernel_expr ? ":kernel-expr" : "math",
+		 half(dt) ? "; with UB_NATIVE16 in the 16-bit type itself" : "");
+	return elementwise(comment, UB_KERNEL_ENTRY, op->ninputs,
+			   op->kernel_expr ? op->kernel_expr : op->math, dt, ONCE,
+			   1, 1, src, err);
 }

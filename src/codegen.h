@@ -1,4 +1,5 @@
-/* codegen.h — CUDA C for the torch plan: one elementwise kernel per step. */
+/* codegen.h — CUDA C for the torch plan (one elementwise kernel per step)
+ * and for kernels under test generated from an op's math. */
 #ifndef UB_CODEGEN_H
 #define UB_CODEGEN_H
 
@@ -12,8 +13,10 @@
  * then steps 0..k-1), then out, then n (long long).  The step loads each
  * operand into opmath (float; double for f64), evaluates its expression
  * there, and rounds once to dt on the store, as PyTorch's elementwise
- * kernels do.  Constants are (float)strtod(literal), as PyTorch converts
- * host doubles. */
+ * kernels do; with :torch-rounding every-op, f16/bf16 round every
+ * operator's result (c10::Half arithmetic).  Constants are
+ * (float)strtod(literal), as PyTorch converts host doubles (every-op:
+ * rounded to dt). */
 int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
 		    char **src, struct ub_error *err);
 
@@ -24,8 +27,15 @@ int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
  * parameters are the op's inputs, then out, then n; + - * / are written
  * with ulpbench.h's UB_ macros (so mode rn applies), functions as the CUDA
  * math library's (expf, ...); computed in float (double for f64), rounded
- * once to dt on the store. */
+ * once to dt on the store.  :kernel-expr, when given, replaces the math.
+ * For f16/bf16 the source also holds, under #ifdef UB_NATIVE16 (mode
+ * native16), the same kernel computed in the 16-bit type itself. */
 int ub_codegen_kernel(const struct ub_op *op, enum ub_dtype dt, char **src,
 		      struct ub_error *err);
+
+/* d rounded once to dtype dt (nearest even, subnormals, overflow to inf),
+ * as its encoding; NaN gives the canonical quiet NaN.  How constants
+ * (computed in double) become kernel operands. */
+uint64_t ub_codegen_round(enum ub_dtype dt, double d);
 
 #endif

@@ -70,6 +70,9 @@ enum ub_expr_op {
 	UB_NOPS
 };
 
+/* A condition (comparison, and, or, not): a truth value, not a number. */
+#define UB_EXPR_IS_BOOL(op) ((op) >= UB_LT && (op) <= UB_NOT)
+
 struct ub_expr_op_info {
 	const char *name;
 	int arity;

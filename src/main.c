@@ -2,6 +2,7 @@
  * The only place that prints errors ("ulpbench: MSG") and exits. */
 #include "config.h"
 
+#include "applicable.h"
 #include "cli.h"
 #include "commands.h"
 #include "nvrtc.h"
@@ -31,7 +32,7 @@ static void list_ops(const struct ub_catalog *cat)
 	for (int i = 0; i < cat->nops; i++) {
 		const struct ub_op *op = &cat->ops[i];
 		const char *names[UB_MAX_INPUTS + 64];
-		char math[512], step[256];
+		char math[4096], step[4096];
 		int nn = 0;
 		for (int k = 0; k < op->ninputs; k++)
 			names[nn++] = op->inputs[k];
@@ -39,10 +40,16 @@ static void list_ops(const struct ub_catalog *cat)
 		printf("%-12s (", op->name);
 		for (int k = 0; k < op->ninputs; k++)
 			printf("%s%s", k ? " " : "", op->inputs[k]);
-		printf(")  math: %s  torch:", math);
+		printf(")  math: %s", math);
+		if (op->kernel_expr) {
+			ub_expr_print(op->kernel_expr, names, math, sizeof math);
+			printf("  kernel: %s", math);
+		}
+		printf("  torch:");
 		for (int k = 0; k < op->nsteps && nn < UB_MAX_INPUTS + 64; k++) {
 			ub_expr_print(op->torch[k].e, names, step, sizeof step);
-			printf(" %s=R%s%s", op->torch[k].name, step,
+			printf(" %s=R%s%s%s", op->torch[k].name,
+			       op->torch[k].every_op ? "op" : "", step,
 			       k + 1 < op->nsteps ? ";" : "");
 			names[nn++] = op->torch[k].name;
 		}

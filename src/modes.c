@@ -1,5 +1,6 @@
 /* modes.c — the compile mode table (declared in modes.h). */
 #include "modes.h"
+#include "ub.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -26,4 +27,9 @@ const char *ub_mode_names(char *buf, unsigned long len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
 					 i ? ", " : "", ub_modes[i].name);
 	return buf;
+}
+
+int ub_mode_applies(int m, int dt)
+{
+	return m != UB_MODE_NATIVE16 || dt == UB_F16 || dt == UB_BF16;
 }

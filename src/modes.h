@@ -17,7 +17,9 @@
 	X(UB_MODE_APPROXDIV, "approxdiv", "-prec-div=false",                 \
 	  "division by div.full (2 ulp) instead of IEEE div.rn")              \
 	X(UB_MODE_APPROXSQRT, "approxsqrt", "-prec-sqrt=false",              \
-	  "square root by sqrt.approx instead of IEEE sqrt.rn")
+	  "square root by sqrt.approx instead of IEEE sqrt.rn")              \
+	X(UB_MODE_NATIVE16, "native16", "-DUB_NATIVE16",                     \
+	  "f16/bf16 only: arithmetic in __half/__nv_bfloat16 (add.f16, hexp, ...), default flags")
 
 enum ub_mode {
 #define X(id, name, opts, desc) id,
@@ -32,6 +34,11 @@ struct ub_mode_info {
 extern const struct ub_mode_info ub_modes[UB_NMODES];
 
 int ub_mode_find(const char *name); /* -1 if unknown */
+
+/* Whether mode m means anything for dtype dt: native16 only for f16 and
+ * bf16 (an f32 or f64 kernel is already native: that is mode fma); every
+ * other mode for every dtype. */
+int ub_mode_applies(int m, int dt);
 const char *ub_mode_names(char *buf, unsigned long len);
 
 /* PyTorch's own flags for torch plan kernels: nvcc defaults (fma on, IEEE

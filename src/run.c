@@ -271,8 +271,10 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 			add_na_row(res, d, m, UB_NA_NO_MACROS);
 			continue;
 		}
-		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		d->nmodes = m + 1;
+		if (!ub_mode_applies(cfg->modes[m], d->dt))
+			continue; /* no row; d->out[m] stays empty */
+		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		if (!s)
 			add_row(res, d, ub_modes[cfg->modes[m]].name,
 				ub_modes[cfg->modes[m]].opts, &d->out[m], approx);

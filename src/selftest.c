@@ -171,8 +171,11 @@ static int test_op(struct selftest *t, const struct ub_op *op,
 		memset(&rg, 0, sizeof rg);
 	for (int i = 0, dt = 0; !s && dt < rs.ndata; dt++) {
 		const struct ub_data *ds = &rs.data[dt], *dg = &rg.data[dt];
-		for (int m = 0; m < ds->nmodes; m++, i++)
-			compare(t, &rs.rows[i], ds, &ds->out[m], &dg->out[m]);
+		for (int m = 0; m < ds->nmodes; m++) {
+			if (!ub_mode_applies(cfg.modes[m], ds->dt))
+				continue; /* no row, no output (native16 in f32) */
+			compare(t, &rs.rows[i++], ds, &ds->out[m], &dg->out[m]);
+		}
 		if (op->nsteps)
 			compare(t, &rs.rows[i++], ds, &ds->torch, &dg->torch);
 	}

@@ -1,5 +1,6 @@
 /* setup.c — catalog, op and dtype checks shared by the commands (setup.h). */
 #include "setup.h"
+#include "applicable.h"
 #include "paths.h"
 
 #include <stdio.h>
@@ -81,5 +82,7 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = ub_cli_bind_inputs(cli, op, err);
 	*cfg = cli->cfg; /* with the inputs bound */
 	cfg->op = op;
+	if (!s)
+		s = ub_check_applicable(cfg, cli->modes_given, err);
 	return s;
 }

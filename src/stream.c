@@ -94,6 +94,10 @@ static int compile_modes(struct job *j, const char *file_src,
 	snprintf(name, sizeof name, "%s.generated.cu", op->name);
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		struct skern *k = &j->mode[m];
+		if (!ub_mode_applies(cfg->modes[m], j->dt)) {
+			k->skip = 1;
+			continue;
+		}
 		if (cfg->modes[m] == UB_MODE_RN && op->kernel &&
 		    !ub_ksig_uses_macros(src)) {
 			k->na = UB_NA_NO_MACROS;
@@ -198,8 +202,9 @@ static void add_rows(struct ub_result *res, const struct job *j)
 {
 	const struct ub_config *cfg = j->cfg;
 	for (int m = 0; m < cfg->nmodes; m++)
-		fill_row(res, j, m, ub_modes[cfg->modes[m]].name,
-			 ub_modes[cfg->modes[m]].opts, j->mode[m].na);
+		if (!j->mode[m].skip)
+			fill_row(res, j, m, ub_modes[cfg->modes[m]].name,
+				 ub_modes[cfg->modes[m]].opts, j->mode[m].na);
 	if (j->nsteps)
 		fill_row(res, j, cfg->nmodes, "torch", UB_TORCH_OPTS, NULL);
 }

@@ -123,7 +123,7 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	const struct ub_array *torch = j->nsteps ? &w->env[j->nin + j->nsteps - 1]
 						 : NULL;
 	for (int m = 0; !s && m < nm; m++) {
-		if (j->mode[m].na)
+		if (j->mode[m].na || j->mode[m].skip)
 			continue;
 		s = run_kern(&j->mode[m], w->env, &w->out, len, &approx[m], err);
 		if (!s)

@@ -24,6 +24,7 @@ struct skern {
 	int nargs;
 	int bind[SK_MAX_ARGS];
 	const char *na;       /* the mode does not apply: why (no kernel) */
+	int skip;             /* the mode does not apply to the dtype: no row */
 };
 
 /* One chunk's figures for one row. */

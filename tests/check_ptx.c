@@ -146,5 +146,6 @@ Suite *ub_ptx_suite(void)
 	suite_add_tcase(s, ptx_fp_tcase());
 	suite_add_tcase(s, ptx_int_tcase());
 	suite_add_tcase(s, ptx_kernel_tcase());
+	suite_add_tcase(s, ptx_ext_tcase());
 	return s;
 }

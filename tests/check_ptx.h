@@ -29,5 +29,6 @@ char *ptx_read_data(const char *name);
 TCase *ptx_fp_tcase(void);
 TCase *ptx_int_tcase(void);
 TCase *ptx_kernel_tcase(void);
+TCase *ptx_ext_tcase(void);
 
 #endif

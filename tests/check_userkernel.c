@@ -273,8 +273,13 @@ START_TEST(test_every_mode)
 	s = ub_run(&cfg, &res, &err);
 	ck_assert_msg(s == 0, "%s", err.msg);
 	const struct ub_data *d = &res.data[0];
-	ck_assert_int_eq(res.nrows, UB_NMODES + 1);
+	int applicable = 0; /* native16 gives no f32 row */
+	for (int m = 0; m < UB_NMODES; m++)
+		applicable += ub_mode_applies((enum ub_mode)m, UB_F32);
+	ck_assert_int_eq(res.nrows, applicable + 1);
 	for (int m = 0; m < UB_NMODES; m++) {
+		if (!ub_mode_applies((enum ub_mode)m, UB_F32))
+			continue; /* no row; such modes come last (modes.h) */
 		const struct ub_row *r = &res.rows[m];
 		const char *name = ub_modes[m].name;
 		ub_format_approx(r->approx_mask, approx, sizeof approx);

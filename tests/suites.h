@@ -17,7 +17,9 @@
 	X(fpcore)         \
 	X(backend)        \
 	X(capture)         \
-	X(ref_fast)
+	X(ref_fast)         \
+	X(ew_host)        \
+	X(ew)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)

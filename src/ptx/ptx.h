@@ -8,15 +8,19 @@
  * canonical 0x7fffffff), approximate instructions (div.approx, div.full,
  * rcp/ex2/... .approx) modelled within their documented error and reported
  * in ptx_run_info.approx_mask.  Float mul/add/sub without a rounding
- * modifier run as .rn and are counted in ptx_run_info.unmarked_fp, since
- * ptxas may fuse them into an FMA on the GPU.
+ * modifier are run as ptxas compiles them: a mul whose only readers are
+ * such adds fused into them (one rounding; ptx_fuse.c), the others as .rn
+ * (counted in ptx_run_info.unmarked_fp).
  *
- * Supported: the PTX that NVRTC/nvcc emit for elementwise kernels (see
- * ptx_ops.h for every instruction form): integer, f16/bf16/f32/f64
- * arithmetic, setp/selp, cvt between all widths, ld/st .global .local
- * .param .const and generic, module .global/.const tables, bra/ret/exit.
- * Not supported (a clear error at parse time): calls, .shared memory and
- * barriers, atomics, warp shuffles, textures. */
+ * Supported: the PTX that NVRTC/nvcc emit for elementwise kernels and the
+ * libdevice functions they call, in every compile mode (see ptx_ops.h for
+ * every instruction form): integer and extended-precision (carry)
+ * arithmetic, f16/bf16/f32/f64 arithmetic, setp/set/selp, cvt between all
+ * widths, ld/st .global .local .param .const and generic, module
+ * .global/.const tables, .func with call (arguments and return value
+ * through .param), bra/ret/exit, inline-asm registers named without '%'.
+ * Not supported (a clear error at parse time): .shared memory and
+ * barriers, atomics, warp shuffles, textures, indirect calls. */
 #ifndef UB_PTX_H
 #define UB_PTX_H
 
@@ -88,7 +92,9 @@ struct ptx_trace {
 	X(PTX_AX_LG2_APPROX, "lg2.approx")  \
 	X(PTX_AX_SIN_APPROX, "sin.approx")  \
 	X(PTX_AX_COS_APPROX, "cos.approx")  \
-	X(PTX_AX_TANH_APPROX, "tanh.approx")
+	X(PTX_AX_TANH_APPROX, "tanh.approx") \
+	X(PTX_AX_FMA_CHOICE, "ptxas-fma-choice") /* which of two products \
+					    ptxas fuses (ptx_fuse.c) */
 
 enum ptx_approx_kind {
 #define X(id, name) id,
@@ -102,9 +108,15 @@ struct ptx_run_info {
 	uint64_t approx_mask;  /* bit k: approximate kind k was executed */
 	uint64_t insns;        /* instructions executed, all threads */
 	uint64_t unmarked_fp;  /* f16/bf16/f32/f64 mul, add, sub executed without a
-				  rounding modifier: ptxas may fuse such a
-				  pair into an FMA, so a GPU may differ */
+				  rounding modifier and not fused by the
+				  ptxas model (ptx_fuse.c) */
+	uint64_t fused;        /* adds executed as one FMA with a mul's exact
+				  product, as ptxas compiles them */
 };
+
+/* How many add/sub instructions of the module the ptxas model fuses with
+ * a mul (statically; 0: ptxas is predicted to change nothing). */
+int ptx_fusions(const struct ptx_module *m);
 
 /* Runs kernel `entry` over the whole grid, one thread after another.
  * Returns 0, or UB_RUNTIME with a message (bad access, unsupported

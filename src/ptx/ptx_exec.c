@@ -1,5 +1,5 @@
-/* ptx_exec.c — runs a decoded kernel over a whole launch, one thread after
- * another (blocks in x, y, z order, and threads within a block likewise).
+/* ptx_exec.c — runs one thread through a decoded function (ptx_run.c
+ * sets the launch up and walks the grid).
  *
  * The hot loop reads compact instructions (ptx_internal.h) and a uint64_t
  * register file; it never sees a string.  Dispatch goes through the macros
@@ -7,65 +7,48 @@
  * variant can replace the switch without touching the cases.  Each case is
  * a few lines calling exact helpers (ptx_num.h, ptx_int.h) or, for
  * directed rounding, approximate instructions and conversions, functions
- * of ptx_float.c and ptx_cvt.c.
+ * of ptx_float.c, ptx_cvt.c, ptx_half.c and ptx_set.c.
  *
  * Memory: global addresses are host addresses; every ld/st.global is
  * checked against the launch's buffers (st: writable ones) and the
- * module's .global/.const arrays (read-only); .local is one buffer per
- * run, reused by each thread in turn (local memory starts undefined in
- * PTX, so no thread can rely on what the previous one left); .param reads
- * the kernel arguments laid out at their declared offsets.  A bad access
- * stops the run with a message naming the instruction and its line.
- * A thread that runs more than the instruction budget stops the run too.
- *
- * The host's rounding mode is set to nearest for the run and restored. */
-#include "ptx_int.h"
+ * module's .global/.const arrays (read-only); .local is the running
+ * function's local buffer; .param its parameter buffer (a kernel's
+ * arguments, a .func's arguments and return value) or a call site's
+ * .param variable (declared in the caller's body, kept in its local
+ * buffer).  A bad access stops the run with a message naming the
+ * instruction and its line, and so does a thread that runs more than the
+ * instruction budget.  `call` runs the .func in its own frame (do_call). */
+#include "ptx_exec.h"
 #include "ptx_trace.h"
 
-#include <fenv.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
-
-#define PTX_DEFAULT_BUDGET (1ull << 28)
 
 #define vmdispatch(o) switch (o)
 #define vmcase(l) case PTX_##l:
 #define vmbreak break
 
-struct region {
-	uint64_t lo, size;
-	int writable;
-};
-
-/* What one run needs; the counters are summed over threads. */
-struct ctx {
-	const struct ptx_func *f;
-	uint64_t *R;
-	const struct region *rg;
-	int nrg;
-	uint64_t local_lo, local_size;
-	const unsigned char *param;
-	uint64_t param_size;
-	uint64_t insns, unmarked, amask, budget;
-	uint32_t bad_pc;      /* instruction that failed */
-	uint64_t bad_addr;
-	int bad_kind;         /* 1 out of bounds, 2 budget exceeded */
-	const struct ptx_trace *trace; /* NULL unless explain traces */
-	const uint8_t *traced;         /* per instruction: traced? */
-};
+#define ctx ptx_ctx
 
 static inline int fits(uint64_t lo, uint64_t size, uint64_t a, uint64_t n)
 {
 	return size >= n && a - lo <= size - n;
 }
 
-/* Is [a, a+n) inside a region the instruction `op` may touch? */
+static inline int in_local(const struct ptx_frame *fr, uint64_t a, uint64_t n)
+{
+	return fits((uint64_t)(uintptr_t)fr->local, fr->f->local_size, a, n);
+}
+
+/* Is [a, a+n) inside a region the instruction `op` may touch?  .param:
+ * the frame's parameter buffer, or a call site's .param variable in its
+ * local buffer. */
 static inline int mem_ok(const struct ctx *c, int op, uint64_t a, uint64_t n)
 {
 	int st = op == PTX_ST_GLOBAL || op == PTX_ST_GENERIC;
-	if (op != PTX_LD_GLOBAL && op != PTX_ST_GLOBAL &&
-	    fits(c->local_lo, c->local_size, a, n))
+	if (op == PTX_LD_PARAM || op == PTX_ST_PARAM)
+		return in_local(c->fr, a, n) ||
+		       fits((uint64_t)(uintptr_t)c->fr->param, c->fr->f->param_size, a, n);
+	if (op != PTX_LD_GLOBAL && op != PTX_ST_GLOBAL && in_local(c->fr, a, n))
 		return 1;
 	if (op == PTX_LD_LOCAL || op == PTX_ST_LOCAL)
 		return 0;
@@ -79,18 +62,11 @@ static inline int mem_ok(const struct ctx *c, int op, uint64_t a, uint64_t n)
 /* ld (all spaces): dst and src[1..] receive aux elements of bits bits. */
 static int do_ld(struct ctx *c, const struct ptx_insn *in)
 {
-	uint64_t *R = c->R, bytes = in->bits / 8 ? in->bits / 8 : 1;
+	uint64_t *R = c->fr->R, bytes = in->bits / 8 ? in->bits / 8 : 1;
 	uint64_t a = R[in->src[0]] + (uint64_t)in->off, n = bytes * in->aux;
-	const unsigned char *p;
-	if (in->op == PTX_LD_PARAM) {
-		if (!fits(0, c->param_size, a, n))
-			goto bad;
-		p = c->param + a;
-	} else {
-		if (!mem_ok(c, in->op, a, n))
-			goto bad;
-		p = (const unsigned char *)(uintptr_t)a;
-	}
+	if (!mem_ok(c, in->op, a, n))
+		goto bad;
+	const unsigned char *p = (const unsigned char *)(uintptr_t)a;
 	for (int i = 0; i < in->aux; i++) {
 		uint64_t v = 0;
 		memcpy(&v, p + i * bytes, bytes);   /* little-endian host */
@@ -107,7 +83,7 @@ bad:
 
 static int do_st(struct ctx *c, const struct ptx_insn *in)
 {
-	const uint64_t *R = c->R;
+	const uint64_t *R = c->fr->R;
 	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
 	uint64_t a = R[in->src[0]] + (uint64_t)in->off;
 	if (!mem_ok(c, in->op, a, bytes * in->aux)) {
@@ -135,9 +111,9 @@ static int approx_kind(int op)
 	switch (op) {
 	case PTX_DIV_APPROX_F32: return PTX_AX_DIV_APPROX;
 	case PTX_DIV_FULL_F32: return PTX_AX_DIV_FULL;
-	case PTX_RCP_APPROX_F32: return PTX_AX_RCP_APPROX;
+	case PTX_RCP_APPROX_F32: case PTX_RCP_APPROX_F64: return PTX_AX_RCP_APPROX;
 	case PTX_SQRT_APPROX_F32: return PTX_AX_SQRT_APPROX;
-	case PTX_RSQRT_APPROX_F32: return PTX_AX_RSQRT_APPROX;
+	case PTX_RSQRT_APPROX_F32: case PTX_RSQRT_APPROX_F64: return PTX_AX_RSQRT_APPROX;
 	case PTX_EX2_APPROX_F32: return PTX_AX_EX2_APPROX;
 	case PTX_LG2_APPROX_F32: return PTX_AX_LG2_APPROX;
 	case PTX_SIN_APPROX_F32: return PTX_AX_SIN_APPROX;
@@ -228,23 +204,63 @@ static void do_pack(uint64_t *R, const struct ptx_insn *in)
 		vmbreak;                                                \
 	}
 
-/* Runs the current thread to ret/exit.  0, or UB_RUNTIME with c->bad_*.
- * Instantiated twice (run_thread): `tracing` is a constant, so the
- * untraced copy carries no trace code at all. */
+/* call: a .func runs in its own frame; the caller's call-site .param
+ * variables (in its local buffer) give the arguments and take the return
+ * value, byte for byte at the callee's .param layout. */
+static int do_call(struct ctx *c, const struct ptx_insn *in)
+{
+	struct ptx_frame *caller = c->fr;
+	const struct ptx_call *cs = &caller->f->calls[in->off];
+	struct ptx_frame *callee = &c->frames[cs->func];
+	const struct ptx_func *g = callee->f;
+	if (callee->active) {
+		c->bad_kind = 3;
+		return UB_RUNTIME;
+	}
+	memcpy(callee->R + PTX_SLOT_SREG, caller->R + PTX_SLOT_SREG,
+	       PTX_NSREGS * sizeof *callee->R);
+	for (int k = 0; k <= cs->nargs; k++) {
+		int ret = k == cs->nargs;   /* the return value last: checked only */
+		if (ret && !cs->has_ret)
+			break;
+		const struct ptx_param *p = &g->params[ret ? 0 : g->nret + k];
+		uint64_t a = caller->R[ret ? cs->ret : cs->args[k]];
+		if (!in_local(caller, a, p->size)) {
+			c->bad_addr = a;
+			c->bad_kind = 1;
+			return UB_RUNTIME;
+		}
+		if (!ret)
+			memcpy(callee->param + p->offset, (void *)(uintptr_t)a, p->size);
+	}
+	callee->active = 1;
+	c->fr = callee;
+	int rc = ptx_run_frame(c);
+	c->fr = caller;
+	callee->active = 0;
+	if (!rc && cs->has_ret)
+		memcpy((void *)(uintptr_t)caller->R[cs->ret],
+		       callee->param + g->params[0].offset, g->params[0].size);
+	return rc;
+}
+
+/* Runs the current frame's function.  Instantiated twice (ptx_run_frame):
+ * `tracing` is a constant, so the untraced copy carries no trace code. */
 static inline __attribute__((always_inline)) int
-run_thread_body(struct ctx *c, const int tracing)
+run_frame_body(struct ctx *c, const int tracing)
 {
 	struct ptx_trace_event ev;
-	const struct ptx_insn *code = c->f->code, *pc = code, *in;
-	uint64_t *R = c->R, n = 0, unmarked = 0, amask = 0;
+	const struct ptx_insn *code = c->fr->f->code, *pc = code, *in;
+	const uint8_t *traced = c->fr->traced;
+	uint64_t *R = c->fr->R, n = 0, unmarked = 0, amask = 0, fused = 0;
 	int rc = 0;
 	for (;;) {
 		in = pc++;
 		if (!((R[in->guard] ^ in->gneg) & 1))
 			continue;
 		n++;
-		if (tracing && c->traced[in - code])
-			ptx_trace_before(c->f, in, R, &ev);
+		if (tracing && traced && traced[in - code])
+			ptx_trace_before(c->fr->f, in, R, &ev);
 		vmdispatch(in->op) {
 		vmcase(ADD_I) D = (A + B) & M; vmbreak;
 		vmcase(SUB_I) D = (A - B) & M; vmbreak;
@@ -255,6 +271,9 @@ run_thread_body(struct ctx *c, const int tracing)
 		vmcase(MAD_HI) D = (ptx_mulhi(A, B, in->bits, SG) + C) & M; vmbreak;
 		vmcase(MAD_WIDE)
 			D = (ptx_mulwide(A, B, in->bits, SG) + C) & ptx_mask(2 * in->bits);
+			vmbreak;
+		vmcase(ADDC) vmcase(SUBC) vmcase(MADC_LO) vmcase(MADC_HI)
+			D = ptx_carry_op(in, A, B, C, &R[PTX_SLOT_CC]);
 			vmbreak;
 		vmcase(DIV_I) D = ptx_idiv(A, B, in->bits, SG); vmbreak;
 		vmcase(REM_I) D = ptx_irem(A, B, in->bits, SG); vmbreak;
@@ -288,6 +307,7 @@ run_thread_body(struct ctx *c, const int tracing)
 		vmcase(SETP_F64)
 			setp_out(R, in, ptx_fcmp(ptx_f64(A), ptx_f64(B), in->cmp));
 			vmbreak;
+		vmcase(SET) D = ptx_set(in, A, B); vmbreak;
 		vmcase(SELP) D = (C & 1) ? A : B; vmbreak;
 		vmcase(SLCT)
 			D = ((in->flags & PTX_F_SRC_F32) ? in32(in, C) >= 0.0f
@@ -312,6 +332,11 @@ run_thread_body(struct ctx *c, const int tracing)
 		vmcase(EX2_APPROX_F32) vmcase(LG2_APPROX_F32)
 		vmcase(SIN_APPROX_F32) vmcase(COS_APPROX_F32) vmcase(TANH_APPROX_F32)
 			D = ptx_res32(ptx_f32_approx(in->op, ptx_f32(A), ptx_f32(B),
+						     (in->flags & PTX_F_FTZ) != 0), 0);
+			amask |= 1ull << approx_kind(in->op);
+			vmbreak;
+		vmcase(RCP_APPROX_F64) vmcase(RSQRT_APPROX_F64)
+			D = ptx_res64(ptx_f64_approx(in->op, ptx_f64(A),
 						     (in->flags & PTX_F_FTZ) != 0), 0);
 			amask |= 1ull << approx_kind(in->op);
 			vmbreak;
@@ -357,7 +382,7 @@ run_thread_body(struct ctx *c, const int tracing)
 			if ((rc = do_ld(c, in)) != 0)
 				goto out;
 			vmbreak;
-		vmcase(ST_GLOBAL) vmcase(ST_LOCAL) vmcase(ST_GENERIC)
+		vmcase(ST_GLOBAL) vmcase(ST_LOCAL) vmcase(ST_GENERIC) vmcase(ST_PARAM)
 			if ((rc = do_st(c, in)) != 0)
 				goto out;
 			vmbreak;
@@ -369,197 +394,37 @@ run_thread_body(struct ctx *c, const int tracing)
 				goto out;
 			}
 			vmbreak;
+		vmcase(HOLD) R[in->src[2]] = A; R[in->src[3]] = B; vmbreak;
+		vmcase(FUSED)
+			D = ptx_fused(in, A, B, C);
+			fused++;
+			if (in->flags & PTX_F_GUESS)
+				amask |= 1ull << PTX_AX_FMA_CHOICE;
+			vmbreak;
+		vmcase(CALL)
+			if ((rc = do_call(c, in)) != 0)
+				goto out;
+			vmbreak;
 		vmcase(RET) vmcase(EXIT) goto out;
 		default: vmbreak;
 		}
-		if (tracing && c->traced[in - code])
-			ptx_trace_after(c->trace, c->f, in, R, &ev);
+		if (tracing && traced && traced[in - code])
+			ptx_trace_after(c->trace, c->fr->f, in, R, &ev);
 	}
 out:
-	if (rc)
+	if (rc && !c->bad_f) {   /* the innermost frame names the place */
+		c->bad_f = c->fr->f;
 		c->bad_pc = (uint32_t)(in - code);
+	}
 	c->insns += n;
 	c->unmarked += unmarked;
+	c->fused += fused;
 	c->amask |= amask;
 	return rc;
 }
 
-static int run_thread(struct ctx *c)
+int ptx_run_frame(struct ctx *c)
 {
-	return c->trace ? run_thread_body(c, 1) : run_thread_body(c, 0);
+	return c->trace ? run_frame_body(c, 1) : run_frame_body(c, 0);
 }
 
-const char *ptx_approx_name(int kind)
-{
-	static const char *const names[] = {
-#define X(id, name) name,
-		PTX_APPROX_KINDS(X)
-#undef X
-	};
-	return kind >= 0 && kind < PTX_AX_COUNT ? names[kind] : "?";
-}
-
-static const struct ptx_func *find_func(const struct ptx_module *m,
-					const char *entry, struct ub_error *err)
-{
-	char list[512] = "";
-	for (int i = 0; i < m->nfuncs; i++)
-		if (!strcmp(m->funcs[i].name, entry))
-			return &m->funcs[i];
-	for (int i = 0; i < m->nfuncs; i++) {
-		size_t l = strlen(list);
-		snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "",
-			 m->funcs[i].name);
-	}
-	ub_fail(err, UB_RUNTIME, "ptx: no kernel '%s' in the module (kernels: %s)",
-		entry, m->nfuncs ? list : "none");
-	return NULL;
-}
-
-/* Lays the arguments out at their .param offsets. */
-static int make_params(const struct ptx_func *f, const struct ptx_launch *l,
-		       unsigned char *buf, struct ub_error *err)
-{
-	if (l->nargs != f->nparams)
-		return ub_fail(err, UB_RUNTIME, "ptx: kernel '%s' takes %d "
-			       "parameters, the launch gives %d", f->name,
-			       f->nparams, l->nargs);
-	for (int i = 0; i < f->nparams; i++) {
-		const struct ptx_param *p = &f->params[i];
-		if (p->size > 8)
-			return ub_fail(err, UB_RUNTIME, "ptx: parameter '%s' of %u "
-				       "bytes is not supported", p->name, p->size);
-		memcpy(buf + p->offset, &l->args[i], p->size);  /* little endian */
-	}
-	return 0;
-}
-
-static void thread_regs(uint64_t *R, const unsigned *blk, const unsigned *tid,
-			const unsigned *bdim)
-{
-	uint64_t *S = R + PTX_SLOT_SREG;
-	unsigned lin = tid[0] + bdim[0] * (tid[1] + bdim[1] * tid[2]);
-	for (int k = 0; k < 3; k++) {
-		S[PTX_SR_TID_X + k] = tid[k];
-		S[PTX_SR_CTAID_X + k] = blk[k];
-	}
-	S[PTX_SR_LANEID] = lin % 32;
-	S[PTX_SR_WARPID] = lin / 32;
-}
-
-/* Every thread of the grid, in order; stops at the first failure. */
-static int run_grid(struct ctx *c, const struct ptx_launch *l, unsigned *blk,
-		    unsigned *tid)
-{
-	const unsigned *g = l->grid, *b = l->block;
-	for (blk[2] = 0; blk[2] < g[2]; blk[2]++)
-	for (blk[1] = 0; blk[1] < g[1]; blk[1]++)
-	for (blk[0] = 0; blk[0] < g[0]; blk[0]++)
-	for (tid[2] = 0; tid[2] < b[2]; tid[2]++)
-	for (tid[1] = 0; tid[1] < b[1]; tid[1]++)
-	for (tid[0] = 0; tid[0] < b[0]; tid[0]++) {
-		thread_regs(c->R, blk, tid, b);
-		if (run_thread(c))
-			return UB_RUNTIME;
-	}
-	return 0;
-}
-
-static int report(const struct ctx *c, const unsigned *blk, const unsigned *tid,
-		  struct ub_error *err)
-{
-	const struct ptx_func *f = c->f;
-	const char *what = f->text[c->bad_pc] ? f->text[c->bad_pc] : "?";
-	uint32_t line = f->lines[c->bad_pc];
-	if (c->bad_kind == 1)
-		return ub_fail(err, UB_RUNTIME, "ptx: out-of-bounds %s at 0x%" PRIx64
-			       " (line %u, block %u,%u,%u thread %u,%u,%u)", what,
-			       c->bad_addr, line, blk[0], blk[1], blk[2], tid[0],
-			       tid[1], tid[2]);
-	return ub_fail(err, UB_RUNTIME, "ptx: thread %u,%u,%u of block %u,%u,%u "
-		       "ran more than %" PRIu64 " instructions (line %u): stopped",
-		       tid[0], tid[1], tid[2], blk[0], blk[1], blk[2], c->budget,
-		       line);
-}
-
-/* Regions: the launch's buffers, then the module's arrays (read-only). */
-static struct region *make_regions(const struct ptx_module *m,
-				   const struct ptx_launch *l, int *n)
-{
-	struct region *rg = malloc(((size_t)l->nbufs + (size_t)m->nvars + 1) *
-				   sizeof *rg);
-	if (!rg)
-		return NULL;
-	*n = 0;
-	for (int i = 0; i < l->nbufs; i++)
-		rg[(*n)++] = (struct region){ (uint64_t)(uintptr_t)l->bufs[i].base,
-					      l->bufs[i].size, l->bufs[i].writable };
-	for (int i = 0; i < m->nvars; i++)
-		rg[(*n)++] = (struct region){ (uint64_t)(uintptr_t)m->vars[i].data,
-					      m->vars[i].size, 0 };
-	return rg;
-}
-
-int ptx_run(const struct ptx_module *m, const char *entry,
-	    const struct ptx_launch *launch, struct ptx_run_info *info,
-	    struct ub_error *err)
-{
-	return ptx_run_traced(m, entry, launch, NULL, info, err);
-}
-
-int ptx_run_traced(const struct ptx_module *m, const char *entry,
-		   const struct ptx_launch *launch,
-		   const struct ptx_trace *trace, struct ptx_run_info *info,
-		   struct ub_error *err)
-{
-	const struct ptx_func *f = find_func(m, entry, err);
-	if (!f)
-		return UB_RUNTIME;
-	for (int k = 0; k < 3; k++)
-		if (!launch->grid[k] || !launch->block[k])
-			return ub_fail(err, UB_RUNTIME, "ptx: empty grid or block "
-				       "dimension for kernel '%s'", entry);
-	struct ctx c = { .f = f, .param_size = f->param_size,
-			 .local_size = f->local_size,
-			 .budget = launch->budget ? launch->budget : PTX_DEFAULT_BUDGET };
-	unsigned char *param = calloc(1, f->param_size + 1u);
-	unsigned char *local = calloc(1, f->local_size + 1u);
-	struct region *rg = make_regions(m, launch, &c.nrg);
-	c.R = malloc(f->nslots * sizeof *c.R);
-	uint8_t *traced = trace ? ptx_trace_marks(f) : NULL;
-	c.trace = traced ? trace : NULL;
-	c.traced = traced;
-	int rc = param && local && rg && c.R && (traced || !trace) ? 0 :
-		 ub_fail(err, UB_RUNTIME, "ptx: out of memory");
-	if (!rc)
-		rc = make_params(f, launch, param, err);
-	unsigned blk[3] = { 0 }, tid[3] = { 0 };
-	if (!rc) {
-		c.param = param;
-		c.rg = rg;
-		c.local_lo = (uint64_t)(uintptr_t)local;
-		memcpy(c.R, f->init, f->nslots * sizeof *c.R);
-		for (int i = 0; i < f->nrelocs; i++)
-			c.R[f->relocs[i].slot] = c.local_lo + f->relocs[i].offset;
-		for (int k = 0; k < 3; k++) {
-			c.R[PTX_SLOT_SREG + PTX_SR_NTID_X + k] = launch->block[k];
-			c.R[PTX_SLOT_SREG + PTX_SR_NCTAID_X + k] = launch->grid[k];
-		}
-		int mode = fegetround();
-		fesetround(FE_TONEAREST);
-		if (run_grid(&c, launch, blk, tid))
-			rc = report(&c, blk, tid, err);
-		fesetround(mode);
-	}
-	if (info) {
-		info->approx_mask = c.amask;
-		info->insns = c.insns;
-		info->unmarked_fp = c.unmarked;
-	}
-	free(param);
-	free(local);
-	free(rg);
-	free(c.R);
-	free(traced);
-	return rc;
-}

@@ -104,3 +104,26 @@ float ptx_f32_approx(int op, float a, float b, int ftz)
 	}
 	return ftz ? ptx_ftz32(r) : r;
 }
+
+static double ftz64(double x)
+{
+	return fabs(x) < 0x1p-1022 ? copysign(0.0, x) : x;
+}
+
+/* rcp.approx.ftz.f64 (the ISA has no other form) and rsqrt.approx.f64:
+ * on the GPU, MUFU.RCP64H / MUFU.RSQ64H work on the upper 32 bits of the
+ * double (sign, exponent, 20 fraction bits) and libdevice refines the
+ * result with Newton steps.  Model: the IEEE value RN(1/a), and
+ * RN(1/RN(sqrt a)) (two roundings, within 1 ulp), subnormals flushed with
+ * .ftz; rsqrt(-0) = -inf as for f32. */
+double ptx_f64_approx(int op, double a, int ftz)
+{
+	double r;
+	if (ftz)
+		a = ftz64(a);
+	if (op == PTX_RCP_APPROX_F64)
+		r = 1.0 / a;
+	else
+		r = a == 0 ? copysign(INFINITY, a) : 1.0 / sqrt(a);
+	return ftz ? ftz64(r) : r;
+}

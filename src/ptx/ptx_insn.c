@@ -60,6 +60,21 @@ static const char *const ignored[] = {
 	"volatile", "weak", "relaxed", "sys", "gpu", "cta", NULL
 };
 
+int ptx_op_shape(int op)
+{
+	return opdesc[op].shape;
+}
+
+const char *ptx_type_name(int ty)
+{
+	return tyinfo[ty].name;
+}
+
+unsigned ptx_type_name_len(int ty)
+{
+	return (unsigned)strlen(tyinfo[ty].name);
+}
+
 unsigned ptx_type_bits(int ty)
 {
 	return tyinfo[ty].bits;
@@ -105,7 +120,7 @@ static int find_name(const char *const *names, int n, const char *s)
 /* One ".part" of a mnemonic; 0, or -1 if it is not understood. */
 static int mnem_part(struct mnem *m, const char *p)
 {
-	int i, setp = !strcmp(m->base, "setp");
+	int i, setp = !strcmp(m->base, "setp") || !strcmp(m->base, "set");
 	if (setp && (i = find_name(cmp_names, PTX_NCMPS, p)) >= 0)
 		m->cmp = i;
 	else if (setp && (i = find_name((const char *const[]){ "", "and", "or",
@@ -120,6 +135,8 @@ static int mnem_part(struct mnem *m, const char *p)
 		m->flags |= PTX_F_FTZ;
 	else if (!strcmp(p, "sat"))
 		m->flags |= PTX_F_SAT;
+	else if (!strcmp(p, "cc"))
+		m->flags |= PTX_F_CC;
 	else if (!strcmp(p, "NaN"))
 		m->flags |= PTX_F_NAN;
 	else if ((i = find_name((const char *const[]){ "", "lo", "hi", "wide",
@@ -170,6 +187,14 @@ static int mnem_variant(struct ptx_pstate *st, struct mnem *m)
 		strcpy(m->base, "mov"), m->space = 0;
 	if (!strcmp(m->base, "mad") && is_float(m->ty[0]))
 		strcpy(m->base, "fma"), m->mad = 1;
+	/* add.cc, sub.cc, mad{.lo,.hi}.cc are addc, subc, madc without the
+	 * carry coming in */
+	if (!strcmp(m->base, "addc") || !strcmp(m->base, "subc") ||
+	    !strcmp(m->base, "madc"))
+		m->flags |= PTX_F_CIN;
+	else if ((m->flags & PTX_F_CC) && (!strcmp(m->base, "add") ||
+		 !strcmp(m->base, "sub") || !strcmp(m->base, "mad")))
+		strcat(m->base, "c");
 	if (!strcmp(m->base, "ld") || !strcmp(m->base, "st")) {
 		m->var = space_var[m->space];
 		return m->var ? 0 : -1;
@@ -271,6 +296,29 @@ static const char *check_cvt(struct ptx_insn *in, const struct mnem *m)
 	}
 }
 
+/* set.CMP[.ftz].dtype.stype: d is u32, s32, f32 or 16-bit float (x2: per
+ * half), the sources any numeric type; no .BoolOp combination. */
+static const char *check_set(struct ptx_insn *in, const struct mnem *m)
+{
+	int d = m->ty[0], s = m->ty[1];
+	int fs = is_float(s);
+	if (m->nty != 2 || m->boolop || tyinfo[s].kind == 'P' || tyinfo[d].kind == 'P')
+		return "set needs .dtype.stype and no .and/.or/.xor";
+	if ((m->cmp >= PTX_CMP_LO && m->cmp <= PTX_CMP_HS) ? fs : (m->cmp >= PTX_CMP_EQU && !fs))
+		return "compare does not fit the source type";
+	if ((m->flags & PTX_F_FTZ) && (!fs || s == PTX_T_F64))
+		return ".ftz not allowed";
+	if ((s == PTX_T_F16X2 || s == PTX_T_BF16X2) && ptx_type_bits(d) != 32)
+		return "a packed compare needs a 32-bit destination";
+	in->dtype = (uint8_t)d;
+	in->aux = (uint8_t)s;
+	in->cmp = (uint8_t)m->cmp;
+	in->flags &= (uint16_t)~PTX_F_SIGNED;
+	if (tyinfo[s].kind == 'S')
+		in->flags |= PTX_F_SIGNED;
+	return NULL;
+}
+
 /* Fills in the fields that come from the mnemonic; NULL or a problem. */
 static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 {
@@ -284,14 +332,23 @@ static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 	in->flags |= (uint16_t)m->flags;
 	if (tyinfo[ty].kind == 'S')
 		in->flags |= PTX_F_SIGNED;
-	int f64 = opdesc[op].types == PTX_TM_F64;   /* f64: no .ftz, no .sat */
-	if ((m->flags & PTX_F_FTZ) && (!fl || f64) && opdesc[op].shape != PTX_S_CVT)
+	/* f64: no .ftz (but rcp.approx.ftz.f64, rsqrt.approx.ftz.f64), no .sat */
+	int f64 = opdesc[op].types == PTX_TM_F64 && op != PTX_RCP_APPROX_F64 &&
+		  op != PTX_RSQRT_APPROX_F64;
+	if ((m->flags & PTX_F_FTZ) && (!fl || f64) && opdesc[op].shape != PTX_S_CVT &&
+	    opdesc[op].shape != PTX_S_SET)
 		return ".ftz not allowed";
 	if ((m->flags & PTX_F_SAT) && (!fl || f64) && opdesc[op].shape != PTX_S_CVT)
 		return ".sat not supported";
 	if ((m->flags & PTX_F_NAN) && op != PTX_MIN_F32 && op != PTX_MAX_F32 &&
 	    op != PTX_MIN_F64 && op != PTX_MAX_F64)
 		return ".NaN not allowed";
+	int carry = op == PTX_ADDC || op == PTX_SUBC || op == PTX_MADC_LO ||
+		    op == PTX_MADC_HI;
+	if (carry && in->bits != 32 && in->bits != 64)
+		return "extended precision needs a 32 or 64-bit type";
+	if ((m->flags & PTX_F_CC) && !carry)
+		return ".cc not allowed";
 	if (opdesc[op].shape == PTX_S_WIDE || opdesc[op].shape == PTX_S_WIDE3)
 		if (in->bits != 16 && in->bits != 32)
 			return ".wide needs a 16 or 32-bit type";
@@ -304,6 +361,8 @@ static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 	if (opdesc[op].shape == PTX_S_SLCT && (m->nty != 2 ||
 	    (m->ty[1] != PTX_T_F32 && m->ty[1] != PTX_T_S32)))
 		return "slct needs .s32 or .f32 for c";
+	if (opdesc[op].shape == PTX_S_SET)
+		return check_set(in, m);
 	in->cmp = (uint8_t)(opdesc[op].shape == PTX_S_TESTP ? m->testp : m->cmp);
 	in->aux = (uint8_t)(opdesc[op].shape == PTX_S_SETP ? m->boolop : m->vec);
 	if (opdesc[op].shape == PTX_S_CVT)

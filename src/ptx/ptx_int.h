@@ -128,4 +128,31 @@ static inline int ptx_icmp(uint64_t a, uint64_t b, unsigned bits, int s, int cmp
 	}
 }
 
+/* Extended precision (PTX ISA 9.7.2): addc, subc, madc.lo, madc.hi, and
+ * add.cc, sub.cc, mad.cc (no PTX_F_CIN).  *cf is CC.CF: read with
+ * PTX_F_CIN, written with PTX_F_CC (sub: the borrow, a < b + cin as
+ * unsigned n-bit numbers, as the ISA's "d = a - (b + CC.CF)" says). */
+static inline uint64_t ptx_carry_op(const struct ptx_insn *in, uint64_t a,
+				    uint64_t b, uint64_t c, uint64_t *cf)
+{
+	unsigned n = in->bits;
+	uint64_t m = ptx_mask(n), cin = (in->flags & PTX_F_CIN) ? (*cf & 1) : 0;
+	unsigned __int128 r;
+	int out;
+	a &= m, b &= m, c &= m;
+	if (in->op == PTX_SUBC) {
+		r = (unsigned __int128)a - b - cin;
+		out = (unsigned __int128)a < (unsigned __int128)b + cin;
+	} else {
+		uint64_t x = in->op == PTX_ADDC ? a : in->op == PTX_MADC_LO ? (a * b) & m
+			     : ptx_mulhi(a, b, n, (in->flags & PTX_F_SIGNED) != 0);
+		uint64_t y = in->op == PTX_ADDC ? b : c;
+		r = (unsigned __int128)x + y + cin;
+		out = (int)(r >> n) & 1;
+	}
+	if (in->flags & PTX_F_CC)
+		*cf = (uint64_t)out;
+	return (uint64_t)r & m;
+}
+
 #endif

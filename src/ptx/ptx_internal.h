@@ -62,7 +62,8 @@ enum {
 	PTX_SLOT_TRUE = 0,                   /* constant 1 */
 	PTX_SLOT_SREG = 1,                   /* PTX_NSREGS special registers */
 	PTX_SLOT_SINK = 1 + PTX_NSREGS,      /* `_`: written, never read */
-	PTX_SLOT_FIRST = 2 + PTX_NSREGS      /* first declared register */
+	PTX_SLOT_CC = 2 + PTX_NSREGS,        /* CC.CF, the carry flag (0/1) */
+	PTX_SLOT_FIRST = 3 + PTX_NSREGS      /* first declared register */
 };
 
 /* Operand layouts (ptx_ops.h's last column), parsed by ptx_operand.c:
@@ -70,12 +71,13 @@ enum {
  * WIDE3 d(2n),a,b,c(2n)  SHIFT d,a,b(u32)  BFE d,a,b(u32),c(u32)
  * BFI d,a,b,c(u32),d(u32)  SETP p[|q],a,b[,[!]c]  SELP d,a,b,c(pred)
  * SLCT d,a,b,c(2nd type)  TESTP p,a  MOV d,a  PACK d,{a,..}  UNPACK {d,..},a
+ * SET d,a(2nd type),b(2nd type)  CALL [(r),] name[, (a, ..)]
  * CVT d,a(2nd type)  LD d|{d,..},[a+off]  ST [a+off],b|{b,..}  BRA label */
 enum ptx_shape {
 	PTX_S_A, PTX_S_AB, PTX_S_ABC, PTX_S_CNT, PTX_S_WIDE, PTX_S_WIDE3,
 	PTX_S_SHIFT, PTX_S_BFE, PTX_S_BFI, PTX_S_SETP, PTX_S_SELP, PTX_S_SLCT,
 	PTX_S_TESTP, PTX_S_MOV, PTX_S_PACK, PTX_S_UNPACK, PTX_S_CVT, PTX_S_LD,
-	PTX_S_ST, PTX_S_BRA, PTX_S_NONE
+	PTX_S_ST, PTX_S_BRA, PTX_S_NONE, PTX_S_SET, PTX_S_CALL
 };
 
 /* Instruction flags. */
@@ -88,8 +90,13 @@ enum {
 	PTX_F_DSIGNED = 1 << 5,  /* cvt: signed integer destination */
 	PTX_F_NEGC = 1 << 6,     /* setp: the combining predicate is !c */
 	PTX_F_SRC_F32 = 1 << 7,  /* slct: c is .f32 */
-	PTX_F_SEXT = 1 << 8      /* ld, cvt: a narrow signed result is
+	PTX_F_SEXT = 1 << 8,     /* ld, cvt: a narrow signed result is
 				    sign-extended to the register width */
+	PTX_F_CC = 1 << 9,       /* .cc: write the carry (borrow) to CC.CF */
+	PTX_F_CIN = 1 << 10,     /* addc, subc, madc: CC.CF comes in */
+	PTX_F_NEGA = 1 << 11,    /* FUSED: negate a (c - a*b) */
+	PTX_F_NEGC3 = 1 << 12,   /* FUSED: negate c (a*b - c) */
+	PTX_F_GUESS = 1 << 13    /* FUSED: which product ptxas fuses is a guess */
 };
 
 /* setp combining operation (aux field). */
@@ -102,7 +109,8 @@ struct ptx_insn {
 	uint8_t bits;      /* operand width; cvt/ld: destination width */
 	uint8_t sbits;     /* cvt: source width */
 	uint8_t cmp;       /* setp: enum ptx_cmp; testp: enum ptx_testp */
-	uint8_t aux;       /* setp: PTX_BOOL_*; cvt: source type; ld/st: vector length */
+	uint8_t aux;       /* setp: PTX_BOOL_*; cvt, set: source type; ld/st:
+			      vector length */
 	uint8_t dtype;     /* cvt: destination type (enum ptx_type) */
 	uint8_t gneg;      /* guard: 1 runs when the predicate is 0 (@!p) */
 	uint8_t rbits;     /* ld, cvt: width of the destination register */
@@ -110,7 +118,8 @@ struct ptx_insn {
 	uint32_t dst;      /* slot of d (setp: p) */
 	uint32_t src[4];   /* slots of a, b, c, d; setp: a, b, c, q;
 			      ld vector: further destinations */
-	int64_t off;       /* ld/st: address offset; bra: target index */
+	int64_t off;       /* ld/st: address offset; bra: target index;
+			      call: index into the function's calls */
 };
 
 /* A kernel parameter in the param buffer. */
@@ -126,17 +135,32 @@ struct ptx_var {
 	size_t size;
 };
 
-/* A constant slot whose value is an address in the thread's local buffer,
- * patched when a run knows where that buffer is. */
+/* A constant slot whose value is an address in the function's local
+ * buffer ('l') or parameter buffer ('p'), patched when a run knows where
+ * that buffer is. */
 struct ptx_reloc {
 	uint32_t slot;
 	uint64_t offset;
+	uint8_t space;
+};
+
+/* One call site: `call (ret), name, (args)`; the ret and arg slots hold
+ * the addresses of the caller's call-site .param variables (which live in
+ * its local buffer). */
+#define PTX_MAX_CALL_ARGS 8
+struct ptx_call {
+	int func;                  /* index into the module's functions */
+	int has_ret, nargs;
+	uint32_t ret, args[PTX_MAX_CALL_ARGS];
+	const char *name;          /* into the PTX text, until resolved */
+	uint32_t len, line;
 };
 
 struct ptx_func {
 	char *name;
-	struct ptx_param *params;
-	int nparams;
+	int is_entry;            /* .entry (a kernel), else .func */
+	struct ptx_param *params;  /* .func: the return parameter first */
+	int nparams, nret;
 	uint32_t param_size;
 	struct ptx_insn *code;
 	uint32_t ncode;
@@ -148,11 +172,14 @@ struct ptx_func {
 	struct ptx_reloc *relocs;
 	int nrelocs;
 	size_t local_size;       /* bytes of .local per thread */
+	struct ptx_call *calls;
+	int ncalls;
 };
 
 struct ptx_module {
 	struct ptx_func *funcs;
 	int nfuncs;
+	int nfused;              /* adds the ptxas model fuses (ptx_fuse.c) */
 	struct ptx_var *vars;
 	int nvars;
 };
@@ -164,6 +191,8 @@ float ptx_f32_rnd(int fop, int rnd, float a, float b, float c);
 double ptx_f64_rnd(int fop, int rnd, double a, double b, double c);
 /* Approximate f32 instruction `op` (PTX_DIV_APPROX_F32, ...), modelled. */
 float ptx_f32_approx(int op, float a, float b, int ftz);
+/* rcp.approx.ftz.f64, rsqrt.approx{.ftz}.f64, modelled. */
+double ptx_f64_approx(int op, double a, int ftz);
 /* cvt of the value bits `a` from type stype to type dtype (enum
  * ptx_type), with the rounding, FTZ and saturation of `in`. */
 uint64_t ptx_cvt(const struct ptx_insn *in, uint64_t a);
@@ -183,6 +212,8 @@ struct ptx_val ptx_decode(const struct ptx_fmt *f, uint64_t bits);
  * of the format (all ones but the sign). */
 uint64_t ptx_round(const struct ptx_fmt *f, struct ptx_val v, int rnd);
 double ptx_val_double(struct ptx_val v);   /* exact for v of <= 53 bits */
+/* set.CMP.dtype.stype (ptx_set.c). */
+uint64_t ptx_set(const struct ptx_insn *in, uint64_t a, uint64_t b);
 /* f16/bf16 (and x2) arithmetic, min/max/neg/abs, and values (ptx_half.c). */
 uint64_t ptx_half_op(const struct ptx_insn *in, uint64_t a, uint64_t b,
 		     uint64_t c);
@@ -255,6 +286,8 @@ int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
  * when the token is not a literal. */
 int ptx_imm(struct ptx_pstate *st, int ty, uint64_t *v);
 unsigned ptx_type_bits(int ty);
+const char *ptx_type_name(int ty);     /* "f32" (no dot) */
+unsigned ptx_type_name_len(int ty);
 int ptx_type_kind(int ty);   /* 'B' 'U' 'S' 'F' 'H' 'P' (ptx_ops.h) */
 /* Appends *in to the function's code, with its line and mnemonic. */
 int ptx_emit(struct ptx_pstate *st, const struct ptx_insn *in,
@@ -267,6 +300,19 @@ int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 int ptx_opd_pred(struct ptx_pstate *st, uint32_t *slot, int *neg);
 /* Consumes the token p or fails with "expected 'p', found '...'". */
 int ptx_expect(struct ptx_pstate *st, const char *p);
+/* The ptxas fusion model over the function just decoded (ptx_fuse.c):
+ * mul/add pairs without rounding modifier become HOLD/FUSED. */
+int ptx_fuse_pass(struct ptx_pstate *st);
+/* FUSED: RN(+-a*b +- c) in the instruction's type, flags applied. */
+uint64_t ptx_fused(const struct ptx_insn *in, uint64_t a, uint64_t b, uint64_t c);
+int ptx_op_shape(int op);    /* enum ptx_shape of an opcode */
+/* The token's text, NUL-terminated (malloc'd; NULL when out of memory). */
+char *ptx_dup_tok(const struct ptx_tok *t);
+/* Points every call of the module at the .func it names, checking its
+ * arguments; "ptx:LINE: ..." errors. */
+int ptx_resolve_calls(struct ptx_pstate *st);
+/* Frees what one function holds (not f itself). */
+void ptx_free_func(struct ptx_func *f);
 /* Decodes one instruction statement starting at st->pos (after an
  * optional guard), appending it to st->f->code. */
 int ptx_decode_insn(struct ptx_pstate *st);

@@ -63,7 +63,7 @@ static int opd_dst(struct ptx_pstate *st, uint32_t *slot)
 	const struct ptx_tok *t = cur(st);
 	if (ptx_tok_is(t, "_"))
 		*slot = PTX_SLOT_SINK;
-	else if (t->kind != PTX_TK_WORD || t->s[0] != '%' || !find_reg(st, t, slot))
+	else if (t->kind != PTX_TK_WORD || !find_reg(st, t, slot))
 		return ptx_perr(st, t->line, "undeclared register '%.*s'",
 				(int)t->len, t->s);
 	else if (*slot < PTX_SLOT_FIRST)
@@ -82,13 +82,14 @@ static int sym_slot(struct ptx_pstate *st, const struct ptx_tok *t,
 			continue;
 		if (ptx_new_slot(st, s->value, 64, slot))
 			return UB_RUNTIME;
-		if (s->space != 'l')
+		if (s->space == 'g')
 			return 0;
 		struct ptx_func *f = st->f;
 		int cap = f->nrelocs;
 		if (ptx_grow(&f->relocs, &cap, f->nrelocs + 1, sizeof *f->relocs))
 			return ptx_perr(st, t->line, "out of memory");
-		f->relocs[f->nrelocs++] = (struct ptx_reloc){ *slot, s->value };
+		f->relocs[f->nrelocs++] = (struct ptx_reloc){ *slot, s->value,
+							      s->space };
 		return 0;
 	}
 	return ptx_perr(st, t->line, "unknown symbol '%.*s'", (int)t->len, t->s);
@@ -101,13 +102,13 @@ static int opd_src(struct ptx_pstate *st, int ty, uint32_t *slot)
 	uint64_t v;
 	if (ptx_imm(st, ty, &v) == 0)
 		return ptx_new_slot(st, v, ptx_type_bits(ty), slot);
-	if (t->kind == PTX_TK_WORD && t->s[0] == '%') {
-		if (!find_reg(st, t, slot))
-			return ptx_perr(st, t->line, "undeclared register '%.*s'",
-					(int)t->len, t->s);
-		st->pos++;
+	if (t->kind == PTX_TK_WORD && find_reg(st, t, slot)) {
+		st->pos++;   /* inline asm names registers without '%' too */
 		return 0;
 	}
+	if (t->kind == PTX_TK_WORD && t->s[0] == '%')
+		return ptx_perr(st, t->line, "undeclared register '%.*s'",
+				(int)t->len, t->s);
 	if (t->kind != PTX_TK_WORD)
 		return ptx_perr(st, t->line, "bad operand '%.*s'", (int)t->len, t->s);
 	st->pos++;
@@ -120,7 +121,7 @@ int ptx_opd_pred(struct ptx_pstate *st, uint32_t *slot, int *neg)
 	if (neg && (*neg = ptx_tok_is(cur(st), "!")))
 		st->pos++;
 	const struct ptx_tok *t = cur(st);
-	if (t->kind != PTX_TK_WORD || t->s[0] != '%' || !find_reg(st, t, slot))
+	if (t->kind != PTX_TK_WORD || !find_reg(st, t, slot))
 		return ptx_perr(st, t->line, "undeclared register '%.*s'",
 				(int)t->len, t->s);
 	st->pos++;
@@ -257,6 +258,47 @@ static int opds_pack(struct ptx_pstate *st, struct ptx_insn *in, int pack)
 	return 0;
 }
 
+/* call{.uni} [(ret),] name[, (arg, ...)]: the call site is recorded in
+ * the function's calls (in->off) and resolved once the module is read. */
+static int opds_call(struct ptx_pstate *st, struct ptx_insn *in)
+{
+	struct ptx_func *f = st->f;
+	struct ptx_call c = { .func = -1, .line = cur(st)->line };
+	int cap = f->ncalls;
+	if (ptx_tok_is(cur(st), "(")) {
+		st->pos++;
+		if (opd_src(st, PTX_T_U64, &c.ret) || ptx_expect(st, ")") ||
+		    ptx_expect(st, ","))
+			return UB_RUNTIME;
+		c.has_ret = 1;
+	}
+	const struct ptx_tok *t = cur(st);
+	if (t->kind != PTX_TK_WORD)
+		return ptx_perr(st, t->line, "expected a function name");
+	c.name = t->s, c.len = t->len;
+	st->pos++;
+	if (ptx_tok_is(cur(st), ",")) {
+		st->pos++;
+		if (ptx_expect(st, "("))
+			return UB_RUNTIME;
+		while (!ptx_tok_is(cur(st), ")")) {
+			if (c.nargs == PTX_MAX_CALL_ARGS)
+				return ptx_perr(st, t->line, "more than %d call arguments",
+						PTX_MAX_CALL_ARGS);
+			if ((c.nargs && ptx_expect(st, ",")) ||
+			    opd_src(st, PTX_T_U64, &c.args[c.nargs]))
+				return UB_RUNTIME;
+			c.nargs++;
+		}
+		st->pos++;
+	}
+	if (ptx_grow(&f->calls, &cap, f->ncalls + 1, sizeof *f->calls))
+		return ptx_perr(st, t->line, "out of memory");
+	in->off = f->ncalls;
+	f->calls[f->ncalls++] = c;
+	return 0;
+}
+
 /* Operands of shape sh; types are the instruction's types. */
 int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 		 const int *types)
@@ -289,6 +331,8 @@ int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 	case PTX_S_SLCT:
 		return opds_dn(st, in, 2, ty) || ptx_expect(st, ",") ||
 		       opd_src(st, types[1], &in->src[2]);
+	case PTX_S_SET: return opds_dn(st, in, 2, types[1]);
+	case PTX_S_CALL: return opds_call(st, in);
 	case PTX_S_CVT:
 		if (opds_dn(st, in, 1, types[1]))
 			return UB_RUNTIME;

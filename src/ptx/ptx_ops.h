@@ -91,6 +91,13 @@
 	X(MAD_LO, "mad", LO, INT, ABC)   /* d = a * b + c mod 2^n */        \
 	X(MAD_HI, "mad", HI, INT, ABC)   /* d = ((a * b) >> n) + c mod 2^n */ \
 	X(MAD_WIDE, "mad", WIDE, INT, WIDE3) /* d(2n) = a*b + c(2n) mod 2^2n */ \
+	/* --- 9.7.2 extended precision (32, 64 bits): CF = CC.CF, the  \
+	 * carry (sub: the borrow); add.cc, sub.cc, mad.lo.cc, mad.hi.cc \
+	 * are these forms without CF coming in --- */                   \
+	X(ADDC, "addc", _, INT, AB)      /* d = a + b + CF; .cc: CF = carry out */ \
+	X(SUBC, "subc", _, INT, AB)      /* d = a - (b + CF); .cc: CF = borrow out */ \
+	X(MADC_LO, "madc", LO, INT, ABC) /* d = lo(a * b) + c + CF; .cc: carry */ \
+	X(MADC_HI, "madc", HI, INT, ABC) /* d = hi(a * b) + c + CF; .cc: carry */ \
 	X(DIV_I, "div", _, INT, AB)      /* d = a / b truncated; b = 0: all  \
 					    ones (ISA: unspecified); MIN / -1 = MIN */ \
 	X(REM_I, "rem", _, INT, AB)      /* d = a - b * (a / b), sign of a;  \
@@ -119,6 +126,10 @@
 	X(SETP_I, "setp", _, INT, SETP)  /* p = a CMP b [BOOL c]; q = !(a CMP b) [BOOL c] */ \
 	X(SETP_F32, "setp", _, F32, SETP) /* as SETP_I; ordered/unordered compares, FTZ */ \
 	X(SETP_F64, "setp", _, F64, SETP) /* as SETP_F32 for f64 */          \
+	X(SET, "set", _, ANY, SET)       /* set.CMP.dtype.stype d, a, b:   \
+					    d = a CMP b ? (float dtype: 1.0; \
+					    integer: all ones) : 0; x2 types \
+					    per 16-bit half; FTZ */          \
 	X(SELP, "selp", _, ANY, SELP)    /* d = c ? a : b (c predicate) */  \
 	X(SLCT, "slct", _, ANY, SLCT)    /* d = c >= 0 ? a : b (c .s32 or  \
 					    .f32; f32 c: -0 >= 0, NaN: b) */ \
@@ -141,10 +152,15 @@
 	X(RCP_F32, "rcp", _, F32, A)     /* d = RND(1 / a); FTZ */          \
 	X(RCP_F64, "rcp", _, F64, A)     /* d = RND(1 / a) */               \
 	X(RCP_APPROX_F32, "rcp", APPROX, F32, A) /* model RN(1/a) (ISA: 1 ulp) */ \
+	X(RCP_APPROX_F64, "rcp", APPROX, F64, A) /* .ftz required; model   \
+					    RN(1/a), FTZ (the GPU starts from \
+					    the upper 32 bits: MUFU.RCP64H) */ \
 	X(SQRT_F32, "sqrt", _, F32, A)   /* d = RND(sqrt(a)); FTZ */        \
 	X(SQRT_F64, "sqrt", _, F64, A)   /* d = RND(sqrt(a)) */             \
 	X(SQRT_APPROX_F32, "sqrt", APPROX, F32, A) /* model RN(sqrt a) (2^-23 rel) */ \
 	X(RSQRT_APPROX_F32, "rsqrt", APPROX, F32, A) /* model 1/sqrt(a) (2^-22.9 rel) */ \
+	X(RSQRT_APPROX_F64, "rsqrt", APPROX, F64, A) /* model RN(1/sqrt a); \
+					    FTZ (MUFU.RSQ64H) */             \
 	X(EX2_APPROX_F32, "ex2", APPROX, F32, A) /* model 2^a (ISA: 2 ulp) */ \
 	X(LG2_APPROX_F32, "lg2", APPROX, F32, A) /* model log2(a) (2^-22) */ \
 	X(SIN_APPROX_F32, "sin", APPROX, F32, A) /* model sin(a) (2^-20.5 abs) */ \
@@ -196,9 +212,20 @@
 	X(ST_GLOBAL, "st", GLOBAL, ANY, ST) /* [a] = b, writable buffers only */ \
 	X(ST_LOCAL, "st", LOCAL, ANY, ST)   /* [a] = b in local memory */   \
 	X(ST_GENERIC, "st", GENERIC, ANY, ST) /* [a] = b, global or local */ \
+	X(ST_PARAM, "st", PARAM, ANY, ST)   /* [a] = b: a call argument, or \
+					       a .func's return value */    \
 	/* --- [ctl] control flow --- */                                    \
 	X(BRA, "bra", _, ANY, BRA)       /* pc = label (.uni ignored) */    \
-	X(RET, "ret", _, ANY, NONE)      /* end of the thread (no calls) */ \
+	X(CALL, "call", _, ANY, CALL)    /* call (r), f, (a, ..): copy the  \
+					    args into f's .param, run f to  \
+					    ret, copy its return value to r */ \
+	/* --- the ptxas fusion model (ptx_fuse.c); never parsed --- */    \
+	X(HOLD, "(hold)", _, ANY, AB)    /* a fused mul: keep a, b in the  \
+					    slots src[2], src[3] */         \
+	X(FUSED, "(fused)", _, ANY, ABC) /* d = RN(+-a * b +- c): an add or \
+					    sub fused with a HOLD; FTZ, .sat */ \
+	X(RET, "ret", _, ANY, NONE)      /* end of the function (the thread \
+					    when it is the kernel) */       \
 	X(EXIT, "exit", _, ANY, NONE)    /* end of the thread */
 
 #endif

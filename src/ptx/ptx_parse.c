@@ -4,48 +4,20 @@
  *
  * Accepted and ignored: .version, .target, .address_size, .file, .loc,
  * .pragma, .section (skipped whole), linkage (.visible .weak .extern) and
- * performance directives (.maxntid, .reqntid, ...).  .func bodies are
- * skipped (a `call` is an unsupported instruction).  .shared memory is
- * rejected: the interpreter runs threads one after another, so shared
- * memory with barriers cannot be modelled. */
+ * performance directives (.maxntid, .reqntid, ...).  .func definitions
+ * are decoded like kernels (their return parameter first, then the
+ * arguments), declarations dropped, and every call resolved to a
+ * definition once the module is read; a call site's .param variables
+ * live in the caller's local buffer.  After each body the ptxas fusion
+ * model runs (ptx_fuse.c).  .shared memory is rejected: the interpreter
+ * runs threads one after another, so shared memory with barriers cannot
+ * be modelled. */
 #include "ptx_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int ptx_grow(void *p, int *cap, int n, size_t sz)
-{
-	void **pp = p;
-	if (n <= *cap)
-		return 0;
-	int nc = *cap ? *cap : 16;
-	while (nc < n)
-		nc *= 2;
-	void *nv = realloc(*pp, (size_t)nc * sz);
-	if (!nv)
-		return UB_RUNTIME;
-	*pp = nv;
-	*cap = nc;
-	return 0;
-}
-
-int ptx_perr(struct ptx_pstate *st, uint32_t line, const char *fmt, ...)
-{
-	char buf[900];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	return ub_fail(st->err, UB_RUNTIME, "ptx:%u: %s", line, buf);
-}
-
-int ptx_tok_is(const struct ptx_tok *t, const char *s)
-{
-	return t->kind != PTX_TK_END && strlen(s) == t->len &&
-	       memcmp(t->s, s, t->len) == 0;
-}
 
 static const struct ptx_tok *cur(struct ptx_pstate *st)
 {
@@ -60,16 +32,6 @@ static int expect(struct ptx_pstate *st, const char *s)
 				(int)t->len, t->s);
 	st->pos++;
 	return 0;
-}
-
-static char *dup_tok(const struct ptx_tok *t)
-{
-	char *s = malloc(t->len + 1u);
-	if (s) {
-		memcpy(s, t->s, t->len);
-		s[t->len] = 0;
-	}
-	return s;
 }
 
 /* Skips the rest of the current line (directives without ';'). */
@@ -140,34 +102,24 @@ static int add_sym(struct ptx_pstate *st, const struct ptx_tok *name,
 	return 0;
 }
 
-int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
-		 uint32_t *slot)
-{
-	struct ptx_func *f = st->f;
-	if (f->nslots == st->cap_slots) {
-		uint32_t nc = st->cap_slots ? st->cap_slots * 2 : 256;
-		uint64_t *ni = nc < (1u << 28) ?
-			realloc(f->init, nc * sizeof *ni) : NULL;
-		if (ni)
-			f->init = ni;
-		uint8_t *nw = ni ? realloc(f->width, nc) : NULL;
-		if (!nw)
-			return ub_fail(st->err, UB_RUNTIME, "ptx: out of memory");
-		f->width = nw;
-		st->cap_slots = nc;
-	}
-	f->init[f->nslots] = value;
-	f->width[f->nslots] = (uint8_t)bits;
-	*slot = f->nslots++;
-	return 0;
-}
-
-/* .reg .type name<N>, name2, ...; */
+/* .reg .type name<N>, name2, ...;  (inline asm also writes .reg.type as
+ * one token) */
 static int parse_reg(struct ptx_pstate *st)
 {
 	uint32_t line = cur(st)->line;
-	st->pos++;
-	int ty = type_at(st);
+	const struct ptx_tok *t = cur(st);
+	int ty = -1;
+	if (t->len > 4) {   /* ".reg.b32": the type is the rest */
+		struct ptx_tok rest = *t;
+		rest.s += 4, rest.len -= 4;
+		for (int i = 0; i < PTX_NTYPES && ty < 0; i++)
+			if (rest.len == ptx_type_name_len(i) + 1 &&
+			    !memcmp(rest.s + 1, ptx_type_name(i), rest.len - 1))
+				ty = i;
+	} else {
+		st->pos++;
+		ty = type_at(st);
+	}
 	if (ty < 0)
 		return ptx_perr(st, line, "unsupported register type '%.*s'",
 				(int)cur(st)->len, cur(st)->s);
@@ -249,7 +201,8 @@ static size_t align_up(size_t v, unsigned a)
 	return (v + a - 1) / a * a;
 }
 
-/* .local [.align N] .type name[N]; */
+/* .local [.align N] .type name[N];  also a call site's .param inside a
+ * body, which lives in the local buffer too. */
 static int parse_local(struct ptx_pstate *st)
 {
 	const struct ptx_tok *name;
@@ -308,7 +261,7 @@ static int parse_var(struct ptx_pstate *st)
 	if (ptx_grow(&m->vars, &cap, m->nvars + 1, sizeof *m->vars))
 		return ptx_perr(st, line, "out of memory");
 	struct ptx_var *v = &m->vars[m->nvars];
-	v->name = dup_tok(name);
+	v->name = ptx_dup_tok(name);
 	v->data = calloc(1, size);
 	v->size = size;
 	if (!v->name || !v->data) {
@@ -329,7 +282,7 @@ static int parse_var(struct ptx_pstate *st)
 static int parse_params(struct ptx_pstate *st)
 {
 	struct ptx_func *f = st->f;
-	int cap = 0;
+	int cap = f->nparams, first = f->nparams;
 	if (!ptx_tok_is(cur(st), "("))
 		return 0;
 	st->pos++;
@@ -339,7 +292,7 @@ static int parse_params(struct ptx_pstate *st)
 		unsigned align;
 		int open, ty;
 		uint32_t line = cur(st)->line;
-		if (f->nparams && expect(st, ","))
+		if (f->nparams > first && expect(st, ","))
 			return UB_RUNTIME;
 		if (expect(st, ".param"))
 			return UB_RUNTIME;
@@ -353,7 +306,7 @@ static int parse_params(struct ptx_pstate *st)
 		if (ptx_grow(&f->params, &cap, f->nparams + 1, sizeof *f->params))
 			return ptx_perr(st, line, "out of memory");
 		struct ptx_param *p = &f->params[f->nparams];
-		p->name = dup_tok(name);
+		p->name = ptx_dup_tok(name);
 		if (!p->name)
 			return ptx_perr(st, line, "out of memory");
 		p->offset = (uint32_t)off;
@@ -398,35 +351,6 @@ static int resolve_labels(struct ptx_pstate *st)
 	return 0;
 }
 
-int ptx_emit(struct ptx_pstate *st, const struct ptx_insn *in,
-	     uint32_t line, const struct ptx_tok *mnem)
-{
-	struct ptx_func *f = st->f;
-	if (f->ncode == st->cap_code) {
-		uint32_t nc = st->cap_code ? st->cap_code * 2 : 256;
-		struct ptx_insn *c = nc < (1u << 26) ?
-			realloc(f->code, nc * sizeof *c) : NULL;
-		if (c)
-			f->code = c;
-		uint32_t *l = c ? realloc(f->lines, nc * sizeof *l) : NULL;
-		if (l)
-			f->lines = l;
-		char **tx = l ? realloc(f->text, nc * sizeof *tx) : NULL;
-		if (!tx)
-			return ptx_perr(st, line, "out of memory");
-		f->text = tx;
-		st->cap_code = nc;
-	}
-	char *text = NULL;
-	if (mnem && !(text = dup_tok(mnem)))
-		return ptx_perr(st, line, "out of memory");
-	f->code[f->ncode] = *in;
-	f->lines[f->ncode] = line;
-	f->text[f->ncode] = text;
-	f->ncode++;
-	return 0;
-}
-
 /* One statement of a kernel body; *depth tracks { } scopes, whose
  * register declarations end with them. */
 static int parse_body_stmt(struct ptx_pstate *st, int *scopes, int *depth)
@@ -444,9 +368,9 @@ static int parse_body_stmt(struct ptx_pstate *st, int *scopes, int *depth)
 		st->pos++;
 		return 0;
 	}
-	if (ptx_tok_is(t, ".reg"))
+	if (ptx_tok_is(t, ".reg") || (t->len > 5 && !memcmp(t->s, ".reg.", 5)))
 		return parse_reg(st);
-	if (ptx_tok_is(t, ".local"))
+	if (ptx_tok_is(t, ".local") || ptx_tok_is(t, ".param"))
 		return parse_local(st);
 	if (ptx_tok_is(t, ".pragma"))
 		return skip_stmt(st);
@@ -483,10 +407,11 @@ static int parse_body(struct ptx_pstate *st)
 	struct ptx_insn ret = { .op = PTX_RET };  /* falling off the end */
 	if (ptx_emit(st, &ret, st->t[st->pos - 1].line, NULL))
 		return UB_RUNTIME;
-	return resolve_labels(st);
+	return resolve_labels(st) || ptx_fuse_pass(st) ? UB_RUNTIME : 0;
 }
 
-/* Slots 0 .. PTX_SLOT_FIRST-1: the constant 1, special registers, sink. */
+/* Slots 0 .. PTX_SLOT_FIRST-1: the constant 1, special registers, sink,
+ * carry flag. */
 static int init_slots(struct ptx_pstate *st)
 {
 	uint32_t slot;
@@ -495,34 +420,99 @@ static int init_slots(struct ptx_pstate *st)
 	for (int i = 0; i < PTX_NSREGS; i++)
 		if (ptx_new_slot(st, 0, 32, &slot))
 			return UB_RUNTIME;
-	return ptx_new_slot(st, 0, 64, &slot);
+	return ptx_new_slot(st, 0, 64, &slot) || ptx_new_slot(st, 0, 1, &slot);
 }
 
-/* .entry name (params) directives { body } */
-static int parse_entry(struct ptx_pstate *st)
+/* A new function named by the token `name`, made current. */
+static int new_func(struct ptx_pstate *st, const struct ptx_tok *name,
+		    int is_entry)
 {
 	struct ptx_module *m = st->m;
-	const struct ptx_tok *name = &st->t[++st->pos];
 	if (name->kind != PTX_TK_WORD)
-		return ptx_perr(st, name->line, "expected a kernel name");
+		return ptx_perr(st, name->line, "expected a %s name",
+				is_entry ? "kernel" : "function");
 	int cap = m->nfuncs;
 	if (ptx_grow(&m->funcs, &cap, m->nfuncs + 1, sizeof *m->funcs))
 		return ptx_perr(st, name->line, "out of memory");
 	st->f = &m->funcs[m->nfuncs++];
 	memset(st->f, 0, sizeof *st->f);
-	if (!(st->f->name = dup_tok(name)))
+	st->f->is_entry = is_entry;
+	if (!(st->f->name = ptx_dup_tok(name)))
 		return ptx_perr(st, name->line, "out of memory");
-	st->pos++;
 	st->cap_code = st->cap_slots = 0;
 	st->nregs = st->nlabels = st->nrefs = 0;
 	st->nsyms = st->nsyms_module;
-	if (init_slots(st) || parse_params(st))
-		return UB_RUNTIME;
-	while (!ptx_tok_is(cur(st), "{")) {   /* .maxntid 256, 1, 1 etc. */
-		if (cur(st)->kind == PTX_TK_END || ptx_tok_is(cur(st), ";"))
-			return ptx_perr(st, name->line, "kernel '%.*s' has no body",
-					(int)name->len, name->s);
+	return init_slots(st);
+}
+
+/* Past directives (.maxntid 256, 1, 1 ...) to the body; 1 when the
+ * function is only declared (';'), -1 at the end of input. */
+static int to_body(struct ptx_pstate *st)
+{
+	while (!ptx_tok_is(cur(st), "{")) {
+		if (cur(st)->kind == PTX_TK_END)
+			return -1;
+		if (ptx_tok_is(cur(st), ";"))
+			return 1;
 		st->pos++;
+	}
+	return 0;
+}
+
+/* .entry name (params) directives { body } */
+static int parse_entry(struct ptx_pstate *st)
+{
+	const struct ptx_tok *name = &st->t[++st->pos];
+	if (new_func(st, name, 1))
+		return UB_RUNTIME;
+	st->pos++;
+	if (parse_params(st))
+		return UB_RUNTIME;
+	if (to_body(st))
+		return ptx_perr(st, name->line, "kernel '%.*s' has no body",
+				(int)name->len, name->s);
+	int rc = parse_body(st);
+	st->nsyms = st->nsyms_module;
+	return rc;
+}
+
+/* .func [(.param ret)] name (params) { body }, or only its declaration
+ * (';'), which is dropped: calls are resolved against definitions. */
+static int parse_func(struct ptx_pstate *st)
+{
+	size_t ret_at = ++st->pos;
+	if (ptx_tok_is(cur(st), "(")) {
+		int depth = 0;
+		do {
+			if (cur(st)->kind == PTX_TK_END)
+				return ptx_perr(st, cur(st)->line, "unexpected end of input");
+			depth += ptx_tok_is(cur(st), "(") - ptx_tok_is(cur(st), ")");
+			st->pos++;
+		} while (depth > 0);
+	}
+	const struct ptx_tok *name = cur(st);
+	size_t args_at = st->pos + 1;
+	if (new_func(st, name, 0))
+		return UB_RUNTIME;
+	st->pos = ret_at;
+	if (parse_params(st))
+		return UB_RUNTIME;
+	st->f->nret = st->f->nparams;
+	st->pos = args_at;
+	if (st->f->nret > 1)
+		return ptx_perr(st, name->line, "more than one return parameter");
+	if (parse_params(st))
+		return UB_RUNTIME;
+	int body = to_body(st);
+	if (body < 0)
+		return ptx_perr(st, name->line, "function '%.*s' has no body",
+				(int)name->len, name->s);
+	if (body > 0) {   /* a declaration */
+		st->pos++;
+		st->nsyms = st->nsyms_module;
+		ptx_free_func(st->f);
+		st->m->nfuncs--;
+		return 0;
 	}
 	int rc = parse_body(st);
 	st->nsyms = st->nsyms_module;
@@ -545,8 +535,9 @@ static int parse_top(struct ptx_pstate *st)
 	}
 	if (ptx_tok_is(t, ".entry"))
 		return parse_entry(st);
-	if (ptx_tok_is(t, ".func") || ptx_tok_is(t, ".section") ||
-	    ptx_tok_is(t, ".pragma"))
+	if (ptx_tok_is(t, ".func"))
+		return parse_func(st);
+	if (ptx_tok_is(t, ".section") || ptx_tok_is(t, ".pragma"))
 		return skip_stmt(st);
 	if (ptx_tok_is(t, ".global") || ptx_tok_is(t, ".const")) {
 		int rc = parse_var(st);
@@ -571,6 +562,8 @@ int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err)
 	int rc = st.m ? 0 : ub_fail(err, UB_RUNTIME, "ptx: out of memory");
 	while (!rc && cur(&st)->kind != PTX_TK_END)
 		rc = parse_top(&st);
+	if (!rc)
+		rc = ptx_resolve_calls(&st);
 	free(toks);
 	free(st.regs);
 	free(st.syms);
@@ -582,40 +575,4 @@ int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err)
 	}
 	*out = st.m;
 	return 0;
-}
-
-void ptx_free(struct ptx_module *m)
-{
-	if (!m)
-		return;
-	for (int i = 0; i < m->nfuncs; i++) {
-		struct ptx_func *f = &m->funcs[i];
-		free(f->name);
-		for (int p = 0; p < f->nparams; p++)
-			free(f->params[p].name);
-		free(f->params);
-		for (uint32_t k = 0; k < f->ncode; k++)
-			free(f->text[k]);
-		free(f->code);
-		free(f->lines);
-		free(f->text);
-		free(f->init);
-		free(f->width);
-		free(f->relocs);
-	}
-	free(m->funcs);
-	for (int i = 0; i < m->nvars; i++) {
-		free(m->vars[i].name);
-		free(m->vars[i].data);
-	}
-	free(m->vars);
-	free(m);
-}
-
-int ptx_entry_nparams(const struct ptx_module *m, const char *entry)
-{
-	for (int i = 0; i < m->nfuncs; i++)
-		if (!strcmp(m->funcs[i].name, entry))
-			return m->funcs[i].nparams;
-	return -1;
 }

@@ -1,0 +1,174 @@
+/* ptx_module.c — building a decoded module and freeing it: growing
+ * arrays, messages, register slots, appending instructions, resolving
+ * calls to .func definitions once every function is read, and the
+ * module's accessors (ptx.h). */
+#include "ptx_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ptx_grow(void *p, int *cap, int n, size_t sz)
+{
+	void **pp = p;
+	if (n <= *cap)
+		return 0;
+	int nc = *cap ? *cap : 16;
+	while (nc < n)
+		nc *= 2;
+	void *nv = realloc(*pp, (size_t)nc * sz);
+	if (!nv)
+		return UB_RUNTIME;
+	*pp = nv;
+	*cap = nc;
+	return 0;
+}
+
+int ptx_perr(struct ptx_pstate *st, uint32_t line, const char *fmt, ...)
+{
+	char buf[900];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return ub_fail(st->err, UB_RUNTIME, "ptx:%u: %s", line, buf);
+}
+
+int ptx_tok_is(const struct ptx_tok *t, const char *s)
+{
+	return t->kind != PTX_TK_END && strlen(s) == t->len &&
+	       memcmp(t->s, s, t->len) == 0;
+}
+
+char *ptx_dup_tok(const struct ptx_tok *t)
+{
+	char *s = malloc(t->len + 1u);
+	if (s) {
+		memcpy(s, t->s, t->len);
+		s[t->len] = 0;
+	}
+	return s;
+}
+
+int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
+		 uint32_t *slot)
+{
+	struct ptx_func *f = st->f;
+	if (f->nslots == st->cap_slots) {
+		uint32_t nc = st->cap_slots ? st->cap_slots * 2 : 256;
+		uint64_t *ni = nc < (1u << 28) ?
+			realloc(f->init, nc * sizeof *ni) : NULL;
+		if (ni)
+			f->init = ni;
+		uint8_t *nw = ni ? realloc(f->width, nc) : NULL;
+		if (!nw)
+			return ub_fail(st->err, UB_RUNTIME, "ptx: out of memory");
+		f->width = nw;
+		st->cap_slots = nc;
+	}
+	f->init[f->nslots] = value;
+	f->width[f->nslots] = (uint8_t)bits;
+	*slot = f->nslots++;
+	return 0;
+}
+
+int ptx_emit(struct ptx_pstate *st, const struct ptx_insn *in,
+	     uint32_t line, const struct ptx_tok *mnem)
+{
+	struct ptx_func *f = st->f;
+	if (f->ncode == st->cap_code) {
+		uint32_t nc = st->cap_code ? st->cap_code * 2 : 256;
+		struct ptx_insn *c = nc < (1u << 26) ?
+			realloc(f->code, nc * sizeof *c) : NULL;
+		if (c)
+			f->code = c;
+		uint32_t *l = c ? realloc(f->lines, nc * sizeof *l) : NULL;
+		if (l)
+			f->lines = l;
+		char **tx = l ? realloc(f->text, nc * sizeof *tx) : NULL;
+		if (!tx)
+			return ptx_perr(st, line, "out of memory");
+		f->text = tx;
+		st->cap_code = nc;
+	}
+	char *text = NULL;
+	if (mnem && !(text = ptx_dup_tok(mnem)))
+		return ptx_perr(st, line, "out of memory");
+	f->code[f->ncode] = *in;
+	f->lines[f->ncode] = line;
+	f->text[f->ncode] = text;
+	f->ncode++;
+	return 0;
+}
+
+/* Points every call at the .func it names, checking its arguments. */
+int ptx_resolve_calls(struct ptx_pstate *st)
+{
+	struct ptx_module *m = st->m;
+	for (int i = 0; i < m->nfuncs; i++)
+		for (int k = 0; k < m->funcs[i].ncalls; k++) {
+			struct ptx_call *c = &m->funcs[i].calls[k];
+			int j = 0;
+			while (j < m->nfuncs && (m->funcs[j].is_entry ||
+			       strlen(m->funcs[j].name) != c->len ||
+			       memcmp(m->funcs[j].name, c->name, c->len)))
+				j++;
+			if (j == m->nfuncs)
+				return ptx_perr(st, c->line, "call of undefined "
+						"function '%.*s'", (int)c->len, c->name);
+			const struct ptx_func *g = &m->funcs[j];
+			if (g->nret != c->has_ret || g->nparams - g->nret != c->nargs)
+				return ptx_perr(st, c->line, "call of '%s' with %d "
+						"arguments and %s return value", g->name,
+						c->nargs, c->has_ret ? "a" : "no");
+			c->func = j;
+			c->name = NULL;
+		}
+	return 0;
+}
+
+void ptx_free_func(struct ptx_func *f)
+{
+	free(f->name);
+	for (int p = 0; p < f->nparams; p++)
+		free(f->params[p].name);
+	free(f->params);
+	for (uint32_t k = 0; k < f->ncode; k++)
+		free(f->text[k]);
+	free(f->code);
+	free(f->lines);
+	free(f->text);
+	free(f->init);
+	free(f->width);
+	free(f->relocs);
+	free(f->calls);
+}
+
+void ptx_free(struct ptx_module *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nfuncs; i++)
+		ptx_free_func(&m->funcs[i]);
+	free(m->funcs);
+	for (int i = 0; i < m->nvars; i++) {
+		free(m->vars[i].name);
+		free(m->vars[i].data);
+	}
+	free(m->vars);
+	free(m);
+}
+
+int ptx_fusions(const struct ptx_module *m)
+{
+	return m->nfused;
+}
+
+int ptx_entry_nparams(const struct ptx_module *m, const char *entry)
+{
+	for (int i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].is_entry && !strcmp(m->funcs[i].name, entry))
+			return m->funcs[i].nparams;
+	return -1;
+}

@@ -1,0 +1,222 @@
+/* ptx_run.c — one kernel launch on the interpreter: a frame per function
+ * of the module (registers with their initial values, local and .param
+ * buffers, addresses of local and .param symbols patched in), the kernel
+ * arguments laid out at their .param offsets, the memory regions the
+ * kernel may touch, then every thread of the grid in order (blocks in x,
+ * y, z order, threads within a block likewise), each run by ptx_exec.c.
+ * The host's rounding mode is set to nearest for the run and restored. */
+#include "ptx_exec.h"
+#include "ptx_trace.h"
+
+#include <fenv.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define PTX_DEFAULT_BUDGET (1ull << 28)
+
+const char *ptx_approx_name(int kind)
+{
+	static const char *const names[] = {
+#define X(id, name) name,
+		PTX_APPROX_KINDS(X)
+#undef X
+	};
+	return kind >= 0 && kind < PTX_AX_COUNT ? names[kind] : "?";
+}
+
+/* The kernel (.entry) named entry: its index, or -1 with a message. */
+static int find_entry(const struct ptx_module *m, const char *entry,
+		      struct ub_error *err)
+{
+	char list[512] = "";
+	int any = 0;
+	for (int i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].is_entry && !strcmp(m->funcs[i].name, entry))
+			return i;
+	for (int i = 0; i < m->nfuncs; i++) {
+		size_t l = strlen(list);
+		if (m->funcs[i].is_entry)
+			snprintf(list + l, sizeof list - l, "%s%s", any++ ? ", " : "",
+				 m->funcs[i].name);
+	}
+	ub_fail(err, UB_RUNTIME, "ptx: no kernel '%s' in the module (kernels: %s)",
+		entry, any ? list : "none");
+	return -1;
+}
+
+/* Lays the arguments out at their .param offsets. */
+static int make_params(const struct ptx_func *f, const struct ptx_launch *l,
+		       unsigned char *buf, struct ub_error *err)
+{
+	if (l->nargs != f->nparams)
+		return ub_fail(err, UB_RUNTIME, "ptx: kernel '%s' takes %d "
+			       "parameters, the launch gives %d", f->name,
+			       f->nparams, l->nargs);
+	for (int i = 0; i < f->nparams; i++) {
+		const struct ptx_param *p = &f->params[i];
+		if (p->size > 8)
+			return ub_fail(err, UB_RUNTIME, "ptx: parameter '%s' of %u "
+				       "bytes is not supported", p->name, p->size);
+		memcpy(buf + p->offset, &l->args[i], p->size);  /* little endian */
+	}
+	return 0;
+}
+
+static void thread_regs(uint64_t *R, const unsigned *blk, const unsigned *tid,
+			const unsigned *bdim)
+{
+	uint64_t *S = R + PTX_SLOT_SREG;
+	unsigned lin = tid[0] + bdim[0] * (tid[1] + bdim[1] * tid[2]);
+	for (int k = 0; k < 3; k++) {
+		S[PTX_SR_TID_X + k] = tid[k];
+		S[PTX_SR_CTAID_X + k] = blk[k];
+	}
+	S[PTX_SR_LANEID] = lin % 32;
+	S[PTX_SR_WARPID] = lin / 32;
+}
+
+/* Every thread of the grid, in order; stops at the first failure. */
+static int run_grid(struct ptx_ctx *c, const struct ptx_launch *l, unsigned *blk,
+		    unsigned *tid)
+{
+	const unsigned *g = l->grid, *b = l->block;
+	struct ptx_frame *kernel = c->fr;
+	for (blk[2] = 0; blk[2] < g[2]; blk[2]++)
+	for (blk[1] = 0; blk[1] < g[1]; blk[1]++)
+	for (blk[0] = 0; blk[0] < g[0]; blk[0]++)
+	for (tid[2] = 0; tid[2] < b[2]; tid[2]++)
+	for (tid[1] = 0; tid[1] < b[1]; tid[1]++)
+	for (tid[0] = 0; tid[0] < b[0]; tid[0]++) {
+		thread_regs(kernel->R, blk, tid, b);
+		if (ptx_run_frame(c))
+			return UB_RUNTIME;
+	}
+	return 0;
+}
+
+static int report(const struct ptx_ctx *c, const unsigned *blk, const unsigned *tid,
+		  struct ub_error *err)
+{
+	const struct ptx_func *f = c->bad_f;
+	const char *what = f->text[c->bad_pc] ? f->text[c->bad_pc] : "?";
+	uint32_t line = f->lines[c->bad_pc];
+	if (c->bad_kind == 1)
+		return ub_fail(err, UB_RUNTIME, "ptx: out-of-bounds %s at 0x%" PRIx64
+			       " (line %u, block %u,%u,%u thread %u,%u,%u)", what,
+			       c->bad_addr, line, blk[0], blk[1], blk[2], tid[0],
+			       tid[1], tid[2]);
+	if (c->bad_kind == 3)
+		return ub_fail(err, UB_RUNTIME, "ptx: recursive call (line %u): "
+			       "not supported", line);
+	return ub_fail(err, UB_RUNTIME, "ptx: thread %u,%u,%u of block %u,%u,%u "
+		       "ran more than %" PRIu64 " instructions (line %u): stopped",
+		       tid[0], tid[1], tid[2], blk[0], blk[1], blk[2], c->budget,
+		       line);
+}
+
+/* Regions: the launch's buffers, then the module's arrays (read-only). */
+static struct ptx_region *make_regions(const struct ptx_module *m,
+				       const struct ptx_launch *l, int *n)
+{
+	struct ptx_region *rg = malloc(((size_t)l->nbufs + (size_t)m->nvars + 1) *
+				       sizeof *rg);
+	if (!rg)
+		return NULL;
+	*n = 0;
+	for (int i = 0; i < l->nbufs; i++)
+		rg[(*n)++] = (struct ptx_region){ (uint64_t)(uintptr_t)l->bufs[i].base,
+						  l->bufs[i].size, l->bufs[i].writable };
+	for (int i = 0; i < m->nvars; i++)
+		rg[(*n)++] = (struct ptx_region){ (uint64_t)(uintptr_t)m->vars[i].data,
+						  m->vars[i].size, 0 };
+	return rg;
+}
+
+/* A frame for f: initial registers, buffers, symbol addresses. */
+static int frame_init(struct ptx_frame *fr, const struct ptx_func *f)
+{
+	fr->f = f;
+	fr->R = malloc(f->nslots * sizeof *fr->R);
+	fr->local = calloc(1, f->local_size + 1u);
+	fr->param = calloc(1, f->param_size + 1u);
+	if (!fr->R || !fr->local || !fr->param)
+		return UB_RUNTIME;
+	memcpy(fr->R, f->init, f->nslots * sizeof *fr->R);
+	for (int i = 0; i < f->nrelocs; i++) {
+		const struct ptx_reloc *r = &f->relocs[i];
+		unsigned char *base = r->space == 'l' ? fr->local : fr->param;
+		fr->R[r->slot] = (uint64_t)(uintptr_t)base + r->offset;
+	}
+	return 0;
+}
+
+static void frames_free(struct ptx_frame *frames, int n)
+{
+	for (int i = 0; frames && i < n; i++) {
+		free(frames[i].R);
+		free(frames[i].local);
+		free(frames[i].param);
+		free(frames[i].traced);
+	}
+	free(frames);
+}
+
+int ptx_run(const struct ptx_module *m, const char *entry,
+	    const struct ptx_launch *launch, struct ptx_run_info *info,
+	    struct ub_error *err)
+{
+	return ptx_run_traced(m, entry, launch, NULL, info, err);
+}
+
+int ptx_run_traced(const struct ptx_module *m, const char *entry,
+		   const struct ptx_launch *launch,
+		   const struct ptx_trace *trace, struct ptx_run_info *info,
+		   struct ub_error *err)
+{
+	int e = find_entry(m, entry, err);
+	if (e < 0)
+		return UB_RUNTIME;
+	for (int k = 0; k < 3; k++)
+		if (!launch->grid[k] || !launch->block[k])
+			return ub_fail(err, UB_RUNTIME, "ptx: empty grid or block "
+				       "dimension for kernel '%s'", entry);
+	struct ptx_ctx c = { .budget = launch->budget ? launch->budget
+						       : PTX_DEFAULT_BUDGET };
+	c.frames = calloc((size_t)m->nfuncs, sizeof *c.frames);
+	struct ptx_region *rg = make_regions(m, launch, &c.nrg);
+	int rc = c.frames && rg ? 0 : UB_RUNTIME;
+	c.trace = trace;
+	for (int i = 0; !rc && i < m->nfuncs; i++) {
+		rc = frame_init(&c.frames[i], &m->funcs[i]);
+		if (!rc && trace && !(c.frames[i].traced = ptx_trace_marks(&m->funcs[i])))
+			rc = UB_RUNTIME;
+	}
+	if (rc)
+		rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
+	if (!rc)
+		rc = make_params(&m->funcs[e], launch, c.frames[e].param, err);
+	unsigned blk[3] = { 0 }, tid[3] = { 0 };
+	if (!rc) {
+		c.rg = rg;
+		c.fr = &c.frames[e];
+		for (int k = 0; k < 3; k++) {
+			c.fr->R[PTX_SLOT_SREG + PTX_SR_NTID_X + k] = launch->block[k];
+			c.fr->R[PTX_SLOT_SREG + PTX_SR_NCTAID_X + k] = launch->grid[k];
+		}
+		int mode = fegetround();
+		fesetround(FE_TONEAREST);
+		if (run_grid(&c, launch, blk, tid))
+			rc = report(&c, blk, tid, err);
+		fesetround(mode);
+	}
+	if (info) {
+		info->approx_mask = c.amask;
+		info->insns = c.insns;
+		info->unmarked_fp = c.unmarked;
+		info->fused = c.fused;
+	}
+	frames_free(c.frames, m->nfuncs);
+	free(rg);
+	return rc;
+}

@@ -1,0 +1,18 @@
+/* erf_bwd: kernel generated from the op's math, computed in float (double for f64), rounded once; with UB_NATIVE16 in the 16-bit type itself (bf16) */
+#include "ulpbench.h"
+#include <cuda_bf16.h>
+extern "C" __global__ void ub_kernel(const __nv_bfloat16 *v0, const __nv_bfloat16 *v1, __nv_bfloat16 *out, long long n)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+         i < n; i += (long long)blockDim.x * gridDim.x) {
+#ifdef UB_NATIVE16
+        __nv_bfloat16 a0 = v0[i];
+        __nv_bfloat16 a1 = v1[i];
+        out[i] = UB_MUL(UB_MUL(UB_DIV(__ushort_as_bfloat16((unsigned short)0x4000), hsqrt(__ushort_as_bfloat16((unsigned short)0x4049))), hexp((-UB_MUL(a0, a0)))), a1);
+#else
+        float a0 = __bfloat162float(v0[i]);
+        float a1 = __bfloat162float(v1[i]);
+        out[i] = __float2bfloat16_rn(UB_MUL(UB_MUL(UB_DIV(__int_as_float(0x40000000), sqrtf(__int_as_float(0x40490fdb))), expf((-UB_MUL(a0, a0)))), a1));
+#endif
+    }
+}
