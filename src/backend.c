@@ -49,3 +49,13 @@ int ub_backend_get(const char *name, const struct ub_backend **be,
 	return ub_fail(err, UB_USAGE, "unknown backend '%s' (valid: %s)", name,
 		       ub_backend_names(valid, sizeof valid));
 }
+
+int ub_arch_parse(const char *arg, const char **arch, int *arch_set,
+		  struct ub_error *err)
+{
+	if (strncmp(arg, "compute_", 8) && strncmp(arg, "sm_", 3))
+		return ub_fail(err, UB_USAGE, "--arch: '%s' is not compute_NN or sm_NN", arg);
+	*arch = arg;
+	*arch_set = 1;
+	return 0;
+}

@@ -69,4 +69,9 @@ const char *ub_backend_names(char *buf, size_t len);
 /* 1 if name is a --backend value (auto or a backend). */
 int ub_backend_valid(const char *name);
 
+/* --arch ARG: compute_NN or sm_NN into *arch, *arch_set = 1; else
+ * UB_USAGE with one line. */
+int ub_arch_parse(const char *arg, const char **arch, int *arch_set,
+		  struct ub_error *err);
+
 #endif

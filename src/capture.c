@@ -73,10 +73,7 @@ static int option(void *ctx, const char *name, const char *arg,
 				       "'%s' (valid: cuda, sim)", arg);
 		c->backend = arg;
 	} else if (!strcmp(name, "arch")) {
-		if (strncmp(arg, "compute_", 8) && strncmp(arg, "sm_", 3))
-			return ub_fail(err, UB_USAGE, "--arch: '%s' is not compute_NN or sm_NN", arg);
-		c->arch = arg;
-		c->arch_set = 1;
+		return ub_arch_parse(arg, &c->arch, &c->arch_set, err);
 	} else if (!strcmp(name, "read")) {
 		c->read = arg;
 	}

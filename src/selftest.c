@@ -61,10 +61,7 @@ static int option(void *ctx, const char *name, const char *arg,
 	else if (!strcmp(name, "catalog"))
 		t->catalog = arg;
 	else if (!strcmp(name, "arch")) {
-		if (strncmp(arg, "compute_", 8) && strncmp(arg, "sm_", 3))
-			return ub_fail(err, UB_USAGE, "--arch: '%s' is not compute_NN or sm_NN", arg);
-		t->cfg.arch = arg;
-		t->cfg.arch_set = 1;
+		return ub_arch_parse(arg, &t->cfg.arch, &t->cfg.arch_set, err);
 	} else if (!strcmp(name, "n")) {
 		s = ub_subopt_count("n", arg, 1, UINT64_C(1) << 32, &v, err);
 		t->cfg.n = (size_t)v;
