@@ -7,6 +7,7 @@
  * published first output of splitmix64 from state 0 (0xe220a8397b1dcdaf,
  * also checked with a separate Python implementation). */
 #include "suites.h"
+#include "check_bits.h"
 
 #include <math.h>
 #include <mpfr.h>
@@ -18,25 +19,6 @@
 #include "../src/approx.h"
 #include "../src/approx_code.h"
 #include "../src/capture_file.h"
-
-static float f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
-
-static uint32_t bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
-
-static float flush(float f)
-{
-	return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
-}
 
 /* Sets y, a float-format number (precision 24, exponents of binary32,
  * subnormals), to fn of x correctly rounded. */

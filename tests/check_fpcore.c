@@ -12,6 +12,7 @@
  *   of IEEE-exact operations;
  * - the comparison rules of IEEE 754 (NaN unordered, -0 == +0). */
 #include "suites.h"
+#include "check_bits.h"
 
 #include <math.h>
 #include <mpfr.h>
@@ -183,13 +184,6 @@ static void free_user(void)
 {
 	ub_catalog_free(&user);
 	ub_ref_release();
-}
-
-static float f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
 }
 
 static uint32_t bits32(float f)

@@ -7,6 +7,7 @@
  * so NaN is compared as "both NaN", and the sim's NaN encoding is checked
  * on its own. */
 #include "suites.h"
+#include "check_bits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,25 +15,6 @@
 
 #include "../src/codegen.h"
 #include "../src/run.h"
-
-static float f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
-
-static uint32_t bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
-
-static float flush(float v) /* .ftz: subnormal -> sign-preserving zero */
-{
-	return fpclassify(v) == FP_SUBNORMAL ? copysignf(0.0f, v) : v;
-}
 
 /* atan backward as each mode's PTX computes it (see tests/data/ptx/ and
  * the listings in the shared cuda-accuracy reference). */

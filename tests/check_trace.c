@@ -4,6 +4,7 @@
  * the conversions, and the line numbers of tests/data/ptx/atan_bwd_*.ptx
  * as read in those files (grep -n fma.rn.f32 atan_bwd_fma.ptx: 84). */
 #include "check_ptx.h"
+#include "check_bits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,20 +27,6 @@ static void keep(void *user, const struct ptx_trace_event *ev)
 	snprintf(l->text[l->n], sizeof l->text[0], "%s", ev->text);
 	l->ev[l->n].text = l->text[l->n];
 	l->n++;
-}
-
-static uint32_t bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
 }
 
 /* atan_bwd(in, dout, din, n) of a PTX file over n elements, block 4. */

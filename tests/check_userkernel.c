@@ -15,6 +15,7 @@
  * Host NaNs differ in bits from the GPU's canonical 0x7fffffff, so a NaN
  * is expected as exactly that encoding. */
 #include "suites.h"
+#include "check_bits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -154,25 +155,6 @@ static void load(void)
 static void unload(void)
 {
 	ub_catalog_free(&cat);
-}
-
-static float f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
-
-static uint32_t bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
-
-static float flush(float v) /* .ftz: subnormal -> sign-preserving zero */
-{
-	return fpclassify(v) == FP_SUBNORMAL ? copysignf(0.0f, v) : v;
 }
 
 /* din = dout / sqrt(in*in - 1) as each mode's PTX computes it. */
