@@ -38,6 +38,77 @@ struct ptx_ctx {
 	int bad_kind;    /* 1 out of bounds, 2 budget exceeded, 3 recursion */
 };
 
+static inline int fits(uint64_t lo, uint64_t size, uint64_t a, uint64_t n)
+{
+	return size >= n && a - lo <= size - n;
+}
+
+static inline int in_local(const struct ptx_frame *fr, uint64_t a, uint64_t n)
+{
+	return fits((uint64_t)(uintptr_t)fr->local, fr->f->local_size, a, n);
+}
+
+/* Is [a, a+n) inside a region the instruction `op` may touch?  .param:
+ * the frame's parameter buffer, or a call site's .param variable in its
+ * local buffer. */
+static inline int mem_ok(const struct ptx_ctx *c, int op, uint64_t a, uint64_t n)
+{
+	int st = op == PTX_ST_GLOBAL || op == PTX_ST_GENERIC;
+	if (op == PTX_LD_PARAM || op == PTX_ST_PARAM)
+		return in_local(c->fr, a, n) ||
+		       fits((uint64_t)(uintptr_t)c->fr->param, c->fr->f->param_size, a, n);
+	if (op != PTX_LD_GLOBAL && op != PTX_ST_GLOBAL && in_local(c->fr, a, n))
+		return 1;
+	if (op == PTX_LD_LOCAL || op == PTX_ST_LOCAL)
+		return 0;
+	for (int i = 0; i < c->nrg; i++)
+		if (fits(c->rg[i].lo, c->rg[i].size, a, n) &&
+		    (!st || c->rg[i].writable))
+			return 1;
+	return 0;
+}
+
+/* ld (all spaces): dst and src[1..] receive aux elements of bits bits.
+ * R[k * S] is the thread's register k (S: the lane stride of a batch). */
+static inline int ptx_ld(struct ptx_ctx *c, const struct ptx_insn *in,
+			 uint64_t *R, size_t S)
+{
+	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
+	uint64_t a = R[in->src[0] * S] + (uint64_t)in->off, n = bytes * in->aux;
+	if (!mem_ok(c, in->op, a, n)) {
+		c->bad_addr = a;
+		c->bad_kind = 1;
+		return UB_RUNTIME;
+	}
+	const unsigned char *p = (const unsigned char *)(uintptr_t)a;
+	for (int i = 0; i < in->aux; i++) {
+		uint64_t v = 0;
+		memcpy(&v, p + i * bytes, bytes);   /* little-endian host */
+		if (in->flags & PTX_F_SEXT)
+			v = (uint64_t)ptx_sext(v, in->bits) & ptx_mask(in->rbits);
+		R[(i ? in->src[i] : in->dst) * S] = v;
+	}
+	return 0;
+}
+
+static inline int ptx_st(struct ptx_ctx *c, const struct ptx_insn *in,
+			 const uint64_t *R, size_t S)
+{
+	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
+	uint64_t a = R[in->src[0] * S] + (uint64_t)in->off;
+	if (!mem_ok(c, in->op, a, bytes * in->aux)) {
+		c->bad_addr = a;
+		c->bad_kind = 1;
+		return UB_RUNTIME;
+	}
+	unsigned char *p = (unsigned char *)(uintptr_t)a;
+	for (int i = 0; i < in->aux; i++) {
+		uint64_t v = R[(i ? in->src[i] : in->dst) * S];
+		memcpy(p + i * bytes, &v, bytes);
+	}
+	return 0;
+}
+
 /* Runs the current frame's function to ret/exit.  0, or UB_RUNTIME with
  * c->bad_* set (by the innermost frame that failed). */
 int ptx_run_frame(struct ptx_ctx *c);
