@@ -3,6 +3,7 @@
 #include "sim.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_ARGS 32
@@ -49,6 +50,8 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 		.grid = {(unsigned)(blocks < 1 ? 1 : blocks > UB_MAX_GRID ? UB_MAX_GRID : blocks), 1, 1},
 		.block = {UB_BLOCK, 1, 1},
 		.args = vals, .nargs = nargs, .bufs = bufs, .nbufs = nbufs,
+		/* a diagnostic: the same results, thread by thread (docs/speed.md) */
+		.thread_by_thread = getenv("ULPBENCH_SIM_SCALAR") != NULL,
 	};
 	memset(info, 0, sizeof *info);
 	return ptx_run_traced(m, entry, &l, trace, info, err);

@@ -49,7 +49,7 @@ void ptx_check_case(const struct ptx_case *k)
 	unsigned char out[32] = { 0 };
 	struct ptx_buffer bufs[2] = { { in, sizeof in, 0 }, { out, sizeof out, 1 } };
 	uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
-	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, args, 2, bufs, 2, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, args, 2, bufs, 2, 0, 0 };
 	struct ptx_run_info info;
 	rc = ptx_run(m, "k", &l, &info, &err);
 	ptx_free(m);
@@ -147,5 +147,6 @@ Suite *ub_ptx_suite(void)
 	suite_add_tcase(s, ptx_int_tcase());
 	suite_add_tcase(s, ptx_kernel_tcase());
 	suite_add_tcase(s, ptx_ext_tcase());
+	suite_add_tcase(s, ptx_batch_tcase());
 	return s;
 }

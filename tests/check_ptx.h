@@ -30,5 +30,6 @@ TCase *ptx_fp_tcase(void);
 TCase *ptx_int_tcase(void);
 TCase *ptx_kernel_tcase(void);
 TCase *ptx_ext_tcase(void);
+TCase *ptx_batch_tcase(void);
 
 #endif

@@ -56,6 +56,8 @@ struct ptx_launch {
 	int nbufs;
 	uint64_t budget;      /* instructions one thread may run before the
 				 run stops with an error; 0: 2^28 */
+	int thread_by_thread; /* 1: never batch lanes (ptx_batch.c); the
+				 results are the same, tests compare them */
 };
 
 /* Tracing, for `ulpbench explain` (ptx_run_traced): one event per

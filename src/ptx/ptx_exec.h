@@ -50,22 +50,41 @@ static inline int in_local(const struct ptx_frame *fr, uint64_t a, uint64_t n)
 
 /* Is [a, a+n) inside a region the instruction `op` may touch?  .param:
  * the frame's parameter buffer, or a call site's .param variable in its
- * local buffer. */
-static inline int mem_ok(const struct ptx_ctx *c, int op, uint64_t a, uint64_t n)
+ * local buffer.  If so, *lo and *size tell that region. */
+static inline int ptx_mem_region(const struct ptx_ctx *c, int op, uint64_t a,
+				 uint64_t n, uint64_t *lo, uint64_t *size)
 {
 	int st = op == PTX_ST_GLOBAL || op == PTX_ST_GENERIC;
-	if (op == PTX_LD_PARAM || op == PTX_ST_PARAM)
-		return in_local(c->fr, a, n) ||
-		       fits((uint64_t)(uintptr_t)c->fr->param, c->fr->f->param_size, a, n);
-	if (op != PTX_LD_GLOBAL && op != PTX_ST_GLOBAL && in_local(c->fr, a, n))
+	const struct ptx_frame *fr = c->fr;
+	uint64_t local = (uint64_t)(uintptr_t)fr->local;
+	int local_ok = in_local(fr, a, n) && op != PTX_LD_GLOBAL &&
+		       op != PTX_ST_GLOBAL;
+	if (local_ok) {
+		*lo = local;
+		*size = fr->f->local_size;
 		return 1;
+	}
+	if (op == PTX_LD_PARAM || op == PTX_ST_PARAM) {
+		*lo = (uint64_t)(uintptr_t)fr->param;
+		*size = fr->f->param_size;
+		return fits(*lo, *size, a, n);
+	}
 	if (op == PTX_LD_LOCAL || op == PTX_ST_LOCAL)
 		return 0;
 	for (int i = 0; i < c->nrg; i++)
 		if (fits(c->rg[i].lo, c->rg[i].size, a, n) &&
-		    (!st || c->rg[i].writable))
+		    (!st || c->rg[i].writable)) {
+			*lo = c->rg[i].lo;
+			*size = c->rg[i].size;
 			return 1;
+		}
 	return 0;
+}
+
+static inline int mem_ok(const struct ptx_ctx *c, int op, uint64_t a, uint64_t n)
+{
+	uint64_t lo, size;
+	return ptx_mem_region(c, op, a, n, &lo, &size);
 }
 
 /* ld (all spaces): dst and src[1..] receive aux elements of bits bits.

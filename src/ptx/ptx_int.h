@@ -110,22 +110,24 @@ static inline uint64_t ptx_bfi(uint64_t a, uint64_t b, uint64_t c, uint64_t d,
 }
 
 /* setp on integers: eq ne (bits), lt le gt ge (signedness of the type),
- * lo ls hi hs (unsigned). */
+ * lo ls hi hs (unsigned).  Without branches, so that it inlines into the
+ * executors' loops: the operands are mapped to unsigned order (the sign
+ * bit flipped for a signed compare), and each operator is the set of
+ * outcomes {less, equal, greater} it accepts (bits 0, 1, 2). */
 static inline int ptx_icmp(uint64_t a, uint64_t b, unsigned bits, int s, int cmp)
 {
+	static const unsigned char accept[] = {
+		[PTX_CMP_EQ] = 2, [PTX_CMP_NE] = 5, [PTX_CMP_LT] = 1,
+		[PTX_CMP_LE] = 3, [PTX_CMP_GT] = 4, [PTX_CMP_GE] = 6,
+		[PTX_CMP_LO] = 1 | 8, [PTX_CMP_LS] = 3 | 8, [PTX_CMP_HI] = 4 | 8,
+		[PTX_CMP_HS] = 6 | 8,   /* 8: always unsigned */
+	};
+	unsigned acc = cmp >= 0 && cmp <= PTX_CMP_HS ? accept[cmp] : 6 | 8;
 	uint64_t m = ptx_mask(bits);
-	switch (cmp) {
-	case PTX_CMP_EQ: return (a & m) == (b & m);
-	case PTX_CMP_NE: return (a & m) != (b & m);
-	case PTX_CMP_LT: return ptx_ilt(a, b, bits, s);
-	case PTX_CMP_LE: return !ptx_ilt(b, a, bits, s);
-	case PTX_CMP_GT: return ptx_ilt(b, a, bits, s);
-	case PTX_CMP_GE: return !ptx_ilt(a, b, bits, s);
-	case PTX_CMP_LO: return ptx_ilt(a, b, bits, 0);
-	case PTX_CMP_LS: return !ptx_ilt(b, a, bits, 0);
-	case PTX_CMP_HI: return ptx_ilt(b, a, bits, 0);
-	default: return !ptx_ilt(a, b, bits, 0);   /* hs */
-	}
+	uint64_t flip = (s && !(acc & 8)) ? 1ull << (bits - 1) : 0;
+	uint64_t x = (a ^ flip) & m, y = (b ^ flip) & m;
+	unsigned out = x < y ? 1u : x == y ? 2u : 4u;
+	return (acc & out) != 0;
 }
 
 /* Extended precision (PTX ISA 9.7.2): addc, subc, madc.lo, madc.hi, and

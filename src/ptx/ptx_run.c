@@ -5,7 +5,7 @@
  * kernel may touch, then every thread of the grid in order (blocks in x,
  * y, z order, threads within a block likewise), each run by ptx_exec.c.
  * The host's rounding mode is set to nearest for the run and restored. */
-#include "ptx_exec.h"
+#include "ptx_batch.h"
 #include "ptx_trace.h"
 
 #include <fenv.h>
@@ -63,17 +63,83 @@ static int make_params(const struct ptx_func *f, const struct ptx_launch *l,
 	return 0;
 }
 
-static void thread_regs(uint64_t *R, const unsigned *blk, const unsigned *tid,
-			const unsigned *bdim)
+/* The special registers of thread (blk, tid): S[k * stride] is %tid.x.. */
+static void thread_regs(uint64_t *S, size_t stride, const unsigned *blk,
+			const unsigned *tid, const unsigned *bdim)
 {
-	uint64_t *S = R + PTX_SLOT_SREG;
 	unsigned lin = tid[0] + bdim[0] * (tid[1] + bdim[1] * tid[2]);
 	for (int k = 0; k < 3; k++) {
-		S[PTX_SR_TID_X + k] = tid[k];
-		S[PTX_SR_CTAID_X + k] = blk[k];
+		S[(PTX_SR_TID_X + k) * stride] = tid[k];
+		S[(PTX_SR_CTAID_X + k) * stride] = blk[k];
 	}
-	S[PTX_SR_LANEID] = lin % 32;
-	S[PTX_SR_WARPID] = lin / 32;
+	S[PTX_SR_LANEID * stride] = lin % 32;
+	S[PTX_SR_WARPID * stride] = lin / 32;
+}
+
+/* Block and thread coordinates of the t-th thread in grid order. */
+static void coords(const struct ptx_launch *l, uint64_t t, unsigned *blk,
+		   unsigned *tid)
+{
+	const unsigned *g = l->grid, *b = l->block;
+	uint64_t tb = (uint64_t)b[0] * b[1] * b[2], bl = t / tb, tl = t % tb;
+	tid[0] = (unsigned)(tl % b[0]);
+	tid[1] = (unsigned)(tl / b[0] % b[1]);
+	tid[2] = (unsigned)(tl / b[0] / b[1]);
+	blk[0] = (unsigned)(bl % g[0]);
+	blk[1] = (unsigned)(bl / g[0] % g[1]);
+	blk[2] = (unsigned)(bl / g[0] / g[1]);
+}
+
+/* The coordinates of the next thread in grid order. */
+static void next_coords(const struct ptx_launch *l, unsigned *blk, unsigned *tid)
+{
+	for (int k = 0; k < 3; k++) {
+		if (++tid[k] < l->block[k])
+			return;
+		tid[k] = 0;
+	}
+	for (int k = 0; k < 3; k++) {
+		if (++blk[k] < l->grid[k])
+			return;
+		blk[k] = 0;
+	}
+}
+
+/* The grid in batches of PTX_LANES threads (ptx_batch.c), in grid order.
+ * A batch that fails is rerun thread by thread, which stops at the first
+ * failing thread with its message (blk, tid: where). */
+static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
+		       unsigned *blk, unsigned *tid)
+{
+	struct ptx_frame *kernel = c->fr;
+	uint32_t ns = kernel->f->nslots;
+	uint64_t *R = malloc((size_t)ns * PTX_LANES * sizeof *R);
+	if (!R)
+		return -1;
+	for (uint32_t s = 0; s < ns; s++)
+		for (unsigned k = 0; k < PTX_LANES; k++)
+			R[(size_t)s * PTX_LANES + k] = kernel->R[s];
+	const unsigned *g = l->grid, *b = l->block;
+	uint64_t total = (uint64_t)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
+	int rc = 0;
+	for (uint64_t t0 = 0; !rc && t0 < total; t0 += PTX_LANES) {
+		unsigned nl = total - t0 < PTX_LANES ? (unsigned)(total - t0) : PTX_LANES;
+		coords(l, t0, blk, tid);
+		for (unsigned k = 0; k < nl; k++, next_coords(l, blk, tid)) {
+			thread_regs(R + (size_t)PTX_SLOT_SREG * PTX_LANES + k,
+				    PTX_LANES, blk, tid, b);
+		}
+		if (!ptx_batch_run(c, R, nl == 64 ? ~0ull : (1ull << nl) - 1))
+			continue;
+		c->bad_kind = 0;
+		for (unsigned k = 0; !rc && k < nl; k++) {
+			coords(l, t0 + k, blk, tid);
+			thread_regs(kernel->R + PTX_SLOT_SREG, 1, blk, tid, b);
+			rc = ptx_run_frame(c) ? UB_RUNTIME : 0;
+		}
+	}
+	free(R);
+	return rc;
 }
 
 /* Every thread of the grid, in order; stops at the first failure. */
@@ -88,7 +154,7 @@ static int run_grid(struct ptx_ctx *c, const struct ptx_launch *l, unsigned *blk
 	for (tid[2] = 0; tid[2] < b[2]; tid[2]++)
 	for (tid[1] = 0; tid[1] < b[1]; tid[1]++)
 	for (tid[0] = 0; tid[0] < b[0]; tid[0]++) {
-		thread_regs(kernel->R, blk, tid, b);
+		thread_regs(kernel->R + PTX_SLOT_SREG, 1, blk, tid, b);
 		if (ptx_run_frame(c))
 			return UB_RUNTIME;
 	}
@@ -206,7 +272,12 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		}
 		int mode = fegetround();
 		fesetround(FE_TONEAREST);
-		if (run_grid(&c, launch, blk, tid))
+		int r = !trace && !launch->thread_by_thread &&
+			ptx_batchable(c.fr->f) ? run_batched(&c, launch, blk, tid)
+					       : run_grid(&c, launch, blk, tid);
+		if (r < 0)
+			rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
+		else if (r)
 			rc = report(&c, blk, tid, err);
 		fesetround(mode);
 	}

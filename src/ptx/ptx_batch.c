@@ -1,0 +1,219 @@
+/* ptx_batch.c — runs PTX_LANES threads of a kernel at once: each
+ * instruction is decoded once and applied to every lane that is at it
+ * (a tight loop over lanes), instead of once per thread.
+ *
+ * Registers are stored lane-major per slot: lane l's slot s is
+ * R[s * PTX_LANES + l], so an instruction reads and writes contiguous
+ * columns.  The instruction semantics are ptx_cases.h's, shared with the
+ * thread-by-thread executor (ptx_exec.c), so both compute the same bits.
+ *
+ * Control flow: every lane has its own pc.  The lanes that are at the
+ * smallest pc run together (the active mask); a branch that splits them
+ * parks each lane at its own next pc, and the smallest pc runs next, so
+ * lanes that went different ways meet again where the paths join (the
+ * smallest-pc-first rule).  Threads of an elementwise kernel do not talk
+ * to each other, so the order in which lanes advance cannot change what
+ * any of them computes (two threads storing to one address is a race on
+ * the GPU too, and may end differently here).
+ *
+ * Only kernels without calls and without .local memory are batched
+ * (ptx_batchable); the others run thread by thread.  A lane that fails (a
+ * bad address, the instruction budget) makes ptx_run.c rerun the whole
+ * batch thread by thread, which names the failing thread as before. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+#include "ptx_batch.h"
+#include "ptx_cases.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W PTX_LANES
+#define REG(s) R[(size_t)(s) * W + l]
+
+int ptx_batchable(const struct ptx_func *f)
+{
+	if (f->ncalls || f->local_size)
+		return 0;
+	for (int i = 0; i < f->nrelocs; i++)
+		if (f->relocs[i].space == 'l')
+			return 0;
+	for (uint32_t i = 0; i < f->ncode; i++)
+		if (f->code[i].op == PTX_CALL)
+			return 0;
+	return 1;
+}
+
+/* The lanes of `act` whose guard predicate holds. */
+static inline uint64_t guard_mask(const uint64_t *R, const struct ptx_insn *in,
+				  uint64_t act)
+{
+	if (in->guard == PTX_SLOT_TRUE && !in->gneg)
+		return act;
+	const uint64_t *p = R + (size_t)in->guard * W;
+	uint64_t g = 0;
+	for (unsigned l = 0; l < W; l++)
+		g |= ((p[l] ^ in->gneg) & 1) << l;
+	return g & act;
+}
+
+/* Lanes of `live` parked at their own pcs (lpc): the smallest pc becomes
+ * the one to run, its lanes the active ones; *minwait: the smallest pc of
+ * the others (UINT32_MAX: none). */
+static void schedule(uint64_t live, const uint32_t *lpc, uint32_t *pc,
+		     uint64_t *act, uint32_t *minwait)
+{
+	uint32_t lo = UINT32_MAX, next = UINT32_MAX;
+	uint64_t a = 0;
+	for (uint64_t m = live; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		if (lpc[l] < lo) {
+			next = lo;
+			lo = lpc[l];
+			a = 1ull << l;
+		} else if (lpc[l] == lo) {
+			a |= 1ull << l;
+		} else if (lpc[l] < next) {
+			next = lpc[l];
+		}
+	}
+	*pc = lo;
+	*act = a;
+	*minwait = next;
+}
+
+/* The lanes in g, one after another (all W of them in a plain loop). */
+#define LANES(...)                                                       \
+	do {                                                            \
+		if (g == ~0ull) {                                       \
+			for (unsigned l = 0; l < W; l++) { __VA_ARGS__ } \
+		} else {                                                \
+			for (uint64_t m_ = g; m_; m_ &= m_ - 1) {       \
+				unsigned l = (unsigned)__builtin_ctzll(m_); \
+				__VA_ARGS__                             \
+			}                                               \
+		}                                                       \
+	} while (0)
+
+/* The n-byte little-endian value at p (n: 1, 2, 4 or 8). */
+static inline uint64_t load_n(const unsigned char *p, uint64_t n)
+{
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+	uint64_t d;
+	switch (n) {
+	case 1: memcpy(&b, p, 1); return b;
+	case 2: memcpy(&h, p, 2); return h;
+	case 4: memcpy(&w, p, 4); return w;
+	default: memcpy(&d, p, 8); return d;
+	}
+}
+
+static inline void store_n(unsigned char *p, uint64_t n, uint64_t v)
+{
+	uint8_t b = (uint8_t)v;
+	uint16_t h = (uint16_t)v;
+	uint32_t w = (uint32_t)v;
+	switch (n) {
+	case 1: memcpy(p, &b, 1); break;
+	case 2: memcpy(p, &h, 2); break;
+	case 4: memcpy(p, &w, 4); break;
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* A scalar ld or st over the lanes in g, the region of the previous lane
+ * tried first (ptx_ld/ptx_st for vectors and sign extension). */
+static int batch_mem(struct ptx_ctx *c, const struct ptx_insn *in,
+		     uint64_t *R, uint64_t g, int is_st)
+{
+	uint64_t n = in->bits / 8 ? in->bits / 8 : 1, lo = 0, size = 0;
+	uint64_t *a = R + (size_t)in->src[0] * W, *v = R + (size_t)in->dst * W;
+	if (in->aux != 1 || (in->flags & PTX_F_SEXT)) {
+		if (is_st)
+			LANES(if (ptx_st(c, in, R + l, W)) return UB_RUNTIME;);
+		else
+			LANES(if (ptx_ld(c, in, R + l, W)) return UB_RUNTIME;);
+		return 0;
+	}
+	LANES(
+		uint64_t p = a[l] + (uint64_t)in->off;
+		if (!fits(lo, size, p, n) &&
+		    !ptx_mem_region(c, in->op, p, n, &lo, &size)) {
+			c->bad_addr = p;
+			c->bad_kind = 1;
+			return UB_RUNTIME;
+		}
+		if (is_st)
+			store_n((unsigned char *)(uintptr_t)p, n, v[l]);
+		else
+			v[l] = load_n((const unsigned char *)(uintptr_t)p, n);
+	);
+	return 0;
+}
+
+int ptx_batch_run(struct ptx_ctx *c, uint64_t *R, uint64_t live)
+{
+	const struct ptx_insn *code = c->fr->f->code;
+	uint32_t pc = 0, minwait = UINT32_MAX, lpc[W];
+	uint64_t act = live, n = 0, steps = 0, unmarked = 0, fused = 0, amask = 0;
+	while (live) {
+		/* a copy: stores to R (through uint64_t) cannot change it,
+		   so its fields stay in registers over the lane loops */
+		const struct ptx_insn cur = code[pc], *in = &cur;
+		uint32_t next = pc + 1;
+		uint64_t g = guard_mask(R, in, act);
+		if (g) {
+			steps++;
+			n += g == ~0ull ? W : (uint64_t)__builtin_popcountll(g);
+			switch (in->op) {
+#define X(op, ...) case PTX_##op: LANES(__VA_ARGS__); break;
+			PTX_REG_CASES(X)
+#undef X
+			case PTX_LD_PARAM: case PTX_LD_GLOBAL: case PTX_LD_LOCAL:
+			case PTX_LD_GENERIC:
+				if (batch_mem(c, in, R, g, 0))
+					return UB_RUNTIME;
+				break;
+			case PTX_ST_GLOBAL: case PTX_ST_LOCAL: case PTX_ST_GENERIC:
+			case PTX_ST_PARAM:
+				if (batch_mem(c, in, R, g, 1))
+					return UB_RUNTIME;
+				break;
+			case PTX_BRA:
+				if (steps > c->budget)
+					return UB_RUNTIME;
+				if (g == act) {
+					next = (uint32_t)in->off;
+					break;
+				}
+				for (uint64_t m = act; m; m &= m - 1) {
+					unsigned l = (unsigned)__builtin_ctzll(m);
+					lpc[l] = (g >> l & 1) ? (uint32_t)in->off : next;
+				}
+				schedule(live, lpc, &pc, &act, &minwait);
+				continue;
+			case PTX_RET: case PTX_EXIT:
+				live &= ~g;
+				act &= ~g;
+				break;
+			default:   /* call: ptx_batchable keeps it out */
+				return UB_RUNTIME;
+			}
+		}
+		if (act && next < minwait) {
+			pc = next;
+			continue;
+		}
+		for (uint64_t m = act; m; m &= m - 1)
+			lpc[__builtin_ctzll(m)] = next;
+		schedule(live, lpc, &pc, &act, &minwait);
+	}
+	c->insns += n;
+	c->unmarked += unmarked;
+	c->fused += fused;
+	c->amask |= amask;
+	return 0;
+}

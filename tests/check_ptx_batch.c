@@ -1,0 +1,173 @@
+/* check_ptx_batch.c — the lane-batched executor (src/ptx/ptx_batch.c)
+ * on kernels whose threads go different ways: loops with a trip count per
+ * thread, if/else by branches, a predicated instruction, a guarded early
+ * ret, a last batch of fewer than 64 lanes; and errors raised by one lane
+ * of a batch (a bad store, a runaway thread), which must name the same
+ * thread as the thread-by-thread executor does.
+ *
+ * Expected values are computed here by hand from the kernel's text (the
+ * formula in its comment); the two executors must also agree on the
+ * instruction count. */
+#include "check_ptx.h"
+
+#include <string.h>
+
+/* out[i] for i < n: t = i % 5, acc = sum over k < t of (k + 3), then
+ * odd i: acc * 7, even i: acc + 1000.  Threads with i >= n return first. */
+static const char diverge[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry div_k(.param .u64 out_p, .param .u32 n_p)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [out_p];\n"
+	"\tld.param.u32 %r1, [n_p];\n"
+	"\tmov.u32 %r2, %ctaid.x;\n"
+	"\tmov.u32 %r3, %ntid.x;\n"
+	"\tmov.u32 %r4, %tid.x;\n"
+	"\tmad.lo.s32 %r5, %r2, %r3, %r4;\n"
+	"\tsetp.ge.u32 %p1, %r5, %r1;\n"
+	"\t@%p1 ret;\n"
+	"\trem.u32 %r6, %r5, 5;\n"
+	"\tmov.u32 %r7, 0;\n"
+	"\tmov.u32 %r8, 0;\n"
+	"$Lloop:\n"
+	"\tsetp.ge.u32 %p2, %r8, %r6;\n"
+	"\t@%p2 bra $Ldone;\n"
+	"\tadd.s32 %r7, %r7, %r8;\n"
+	"\tadd.s32 %r7, %r7, 3;\n"
+	"\tadd.s32 %r8, %r8, 1;\n"
+	"\tbra.uni $Lloop;\n"
+	"$Ldone:\n"
+	"\tand.b32 %r9, %r5, 1;\n"
+	"\tsetp.ne.u32 %p3, %r9, 0;\n"
+	"\t@!%p3 bra $Leven;\n"
+	"\tmul.lo.s32 %r7, %r7, 7;\n"
+	"\tbra.uni $Lstore;\n"
+	"$Leven:\n"
+	"\t@!%p3 add.s32 %r7, %r7, 1000;\n"
+	"$Lstore:\n"
+	"\tmul.wide.u32 %rd2, %r5, 4;\n"
+	"\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.global.u32 [%rd3], %r7;\n"
+	"\tret;\n}\n";
+
+#define NT 150          /* 3 blocks of 50: batches of 64, 64 and 22 lanes */
+#define NV 137          /* threads 137..149 return early */
+#define SENTINEL 0xdeadbeefu
+
+static uint32_t expect(uint32_t i)
+{
+	uint32_t t = i % 5, acc = t * (t - 1) / 2 + 3 * t;
+	return i % 2 ? acc * 7 : acc + 1000;
+}
+
+static int run_div(const struct ptx_module *m, uint32_t *out, int scalar,
+		   uint64_t budget, struct ptx_run_info *info,
+		   struct ub_error *err)
+{
+	for (int i = 0; i < NT; i++)
+		out[i] = SENTINEL;
+	struct ptx_buffer buf = { out, NT * sizeof *out, 1 };
+	uint64_t args[] = { (uint64_t)(uintptr_t)out, NV };
+	struct ptx_launch l = { { 3, 1, 1 }, { 50, 1, 1 }, args, 2, &buf, 1,
+				budget, scalar };
+	return ptx_run(m, "div_k", &l, info, err);
+}
+
+START_TEST(divergent_threads)
+{
+	struct ub_error err;
+	struct ptx_module *m;
+	ck_assert_msg(ptx_parse(diverge, &m, &err) == 0, "%s", err.msg);
+	uint32_t out[2][NT];
+	struct ptx_run_info info[2];
+	for (int s = 0; s < 2; s++)
+		ck_assert_msg(run_div(m, out[s], s, 0, &info[s], &err) == 0,
+			      "%s", err.msg);
+	for (uint32_t i = 0; i < NT; i++) {
+		uint32_t want = i < NV ? expect(i) : SENTINEL;
+		for (int s = 0; s < 2; s++)
+			ck_assert_msg(out[s][i] == want, "%s: out[%u] = 0x%08x, "
+				      "want 0x%08x", s ? "thread by thread" : "batched",
+				      i, out[s][i], want);
+	}
+	ck_assert_msg(info[0].insns == info[1].insns, "instructions: batched "
+		      "%llu, thread by thread %llu",
+		      (unsigned long long)info[0].insns,
+		      (unsigned long long)info[1].insns);
+	ptx_free(m);
+}
+END_TEST
+
+/* The budget is per thread: threads of one batch looping different
+ * numbers of times must not add up to it.  Counting executed instructions
+ * (a guarded one whose guard fails does not count; the check is made at
+ * each branch), thread i reaches its last branch after at most 36: 10
+ * before the loop, 5 per trip and 2 to leave it (i % 5 = 4 trips: 22),
+ * then 4 (odd i).  A batch issues more than 38 (its lanes' paths
+ * together), so it is rerun thread by thread, and that run passes. */
+START_TEST(budget_is_per_thread)
+{
+	struct ub_error err;
+	struct ptx_module *m;
+	ck_assert_msg(ptx_parse(diverge, &m, &err) == 0, "%s", err.msg);
+	uint32_t out[NT];
+	struct ptx_run_info info;
+	ck_assert_msg(run_div(m, out, 0, 38, &info, &err) == 0, "%s", err.msg);
+	for (uint32_t i = 0; i < NV; i++)
+		ck_assert_msg(out[i] == expect(i), "out[%u] = 0x%08x", i, out[i]);
+	ptx_free(m);
+}
+END_TEST
+
+/* Thread 70 (lane 6 of the second batch) stores out of bounds; thread 100
+ * of another kernel never ends.  Both executors name the same thread. */
+static const char bad_lane[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry bad_k(.param .u64 out_p)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [out_p];\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tmul.wide.u32 %rd2, %r1, 4;\n"
+	"\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.global.u32 [%rd3], %r1;\n"
+	"\tsetp.ne.u32 %p1, %r1, 100;\n"
+	"\t@%p1 ret;\n"
+	"$Lspin:\n"
+	"\tbra.uni $Lspin;\n}\n";
+
+START_TEST(failing_lane)
+{
+	struct ub_error err[2];
+	struct ptx_module *m;
+	ck_assert_msg(ptx_parse(bad_lane, &m, &err[0]) == 0, "%s", err[0].msg);
+	uint32_t out[128];
+	struct ptx_buffer small = { out, 70 * sizeof *out, 1 }, all = { out, sizeof out, 1 };
+	uint64_t arg = (uint64_t)(uintptr_t)out;
+	struct ptx_run_info info;
+	const char *want[] = { "out-of-bounds st.global.u32",
+			       "thread 100,0,0 of block 0,0,0 ran more than 1000" };
+	for (int k = 0; k < 2; k++) {
+		for (int s = 0; s < 2; s++) {
+			struct ptx_launch l = { { 1, 1, 1 }, { 128, 1, 1 }, &arg, 1,
+						k ? &all : &small, 1, 1000, s };
+			ck_assert_int_eq(ptx_run(m, "bad_k", &l, &info, &err[s]),
+					 UB_RUNTIME);
+			ck_assert_msg(strstr(err[s].msg, want[k]), "%s", err[s].msg);
+		}
+		ck_assert_str_eq(err[0].msg, err[1].msg);
+		if (!k)
+			ck_assert_msg(strstr(err[0].msg, "thread 70,0,0"), "%s",
+				      err[0].msg);
+	}
+	ptx_free(m);
+}
+END_TEST
+
+TCase *ptx_batch_tcase(void)
+{
+	TCase *tc = tcase_create("batch");
+	tcase_add_test(tc, divergent_threads);
+	tcase_add_test(tc, budget_is_per_thread);
+	tcase_add_test(tc, failing_lane);
+	return tc;
+}
