@@ -9,7 +9,9 @@
  * formula in its comment); the two executors must also agree on the
  * instruction count. */
 #include "check_ptx.h"
+#include "../src/ptx/ptx_batch.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* out[i] for i < n: t = i % 5, acc = sum over k < t of (k + 3), then
@@ -163,10 +165,36 @@ START_TEST(failing_lane)
 }
 END_TEST
 
+/* What ptx_uniform.c computes once per launch in div_k: the two
+ * ld.param and mov %ntid.x (instructions 0, 1, 3), nothing that reads
+ * %ctaid/%tid, and not `mov.u32 %r7, 0` or `mov.u32 %r8, 0` (their
+ * registers are written again in the loop). */
+START_TEST(uniform_instructions)
+{
+	struct ub_error err;
+	struct ptx_module *m;
+	ck_assert_msg(ptx_parse(diverge, &m, &err) == 0, "%s", err.msg);
+	const struct ptx_func *f = &m->funcs[0];
+	uint8_t *u = ptx_uniform_insns(f);
+	ck_assert_ptr_nonnull(u);
+	char got[64] = "", want[64] = "1101";   /* then zeros */
+	ck_assert_uint_ge(f->ncode, 27);   /* the 27 instructions of div_k */
+	for (uint32_t i = 0; i < f->ncode && i < sizeof got - 1; i++) {
+		got[i] = (char)('0' + u[i]);
+		if (i >= 4)
+			want[i] = '0';
+	}
+	ck_assert_str_eq(got, want);
+	free(u);
+	ptx_free(m);
+}
+END_TEST
+
 TCase *ptx_batch_tcase(void)
 {
 	TCase *tc = tcase_create("batch");
 	tcase_add_test(tc, divergent_threads);
+	tcase_add_test(tc, uniform_instructions);
 	tcase_add_test(tc, budget_is_per_thread);
 	tcase_add_test(tc, failing_lane);
 	return tc;

@@ -154,55 +154,99 @@ static int batch_mem(struct ptx_ctx *c, const struct ptx_insn *in,
 	return 0;
 }
 
-int ptx_batch_run(struct ptx_ctx *c, uint64_t *R, uint64_t live)
+/* Counters of what ran (ptx_run_info). */
+struct counts {
+	uint64_t unmarked, fused, amask;
+};
+
+/* Runs the data instruction in (not a branch, call, ret or exit) on the
+ * lanes in g.  0, UB_RUNTIME (a bad address), or -1: not a data
+ * instruction. */
+static inline __attribute__((always_inline)) int
+step(struct ptx_ctx *c, const struct ptx_insn *in, uint64_t *R, uint64_t g,
+     struct counts *k)
+{
+	uint64_t unmarked = 0, fused = 0, amask = 0;
+	switch (in->op) {
+#define X(op, ...) case PTX_##op: LANES(__VA_ARGS__); break;
+	PTX_REG_CASES(X)
+#undef X
+	case PTX_LD_PARAM: case PTX_LD_GLOBAL: case PTX_LD_LOCAL:
+	case PTX_LD_GENERIC:
+		return batch_mem(c, in, R, g, 0);
+	case PTX_ST_GLOBAL: case PTX_ST_LOCAL: case PTX_ST_GENERIC:
+	case PTX_ST_PARAM:
+		return batch_mem(c, in, R, g, 1);
+	default:
+		return -1;
+	}
+	k->unmarked += unmarked;
+	k->fused += fused;
+	k->amask |= amask;
+	return 0;
+}
+
+int ptx_batch_prepare(struct ptx_ctx *c, uint64_t *R, const uint8_t *uniform)
+{
+	const struct ptx_func *f = c->fr->f;
+	struct counts k = { 0, 0, 0 };
+	for (uint32_t i = 0; i < f->ncode; i++) {
+		const struct ptx_insn cur = f->code[i];
+		if (uniform[i] && step(c, &cur, R, ~0ull, &k))
+			return UB_RUNTIME;
+	}
+	return 0;
+}
+
+int ptx_batch_run(struct ptx_ctx *c, uint64_t *R, uint64_t live,
+		  const uint8_t *uniform)
 {
 	const struct ptx_insn *code = c->fr->f->code;
 	uint32_t pc = 0, minwait = UINT32_MAX, lpc[W];
-	uint64_t act = live, n = 0, steps = 0, unmarked = 0, fused = 0, amask = 0;
+	uint64_t act = live, n = 0, steps = 0;
+	struct counts k = { 0, 0, 0 };
 	while (live) {
+		uint32_t next = pc + 1;
+		if (uniform[pc]) {   /* computed once for the launch */
+			steps++;
+			n += act == ~0ull ? W : (uint64_t)__builtin_popcountll(act);
+			goto advance;
+		}
 		/* a copy: stores to R (through uint64_t) cannot change it,
 		   so its fields stay in registers over the lane loops */
 		const struct ptx_insn cur = code[pc], *in = &cur;
-		uint32_t next = pc + 1;
 		uint64_t g = guard_mask(R, in, act);
-		if (g) {
-			steps++;
-			n += g == ~0ull ? W : (uint64_t)__builtin_popcountll(g);
-			switch (in->op) {
-#define X(op, ...) case PTX_##op: LANES(__VA_ARGS__); break;
-			PTX_REG_CASES(X)
-#undef X
-			case PTX_LD_PARAM: case PTX_LD_GLOBAL: case PTX_LD_LOCAL:
-			case PTX_LD_GENERIC:
-				if (batch_mem(c, in, R, g, 0))
-					return UB_RUNTIME;
-				break;
-			case PTX_ST_GLOBAL: case PTX_ST_LOCAL: case PTX_ST_GENERIC:
-			case PTX_ST_PARAM:
-				if (batch_mem(c, in, R, g, 1))
-					return UB_RUNTIME;
-				break;
-			case PTX_BRA:
-				if (steps > c->budget)
-					return UB_RUNTIME;
-				if (g == act) {
-					next = (uint32_t)in->off;
-					break;
-				}
-				for (uint64_t m = act; m; m &= m - 1) {
-					unsigned l = (unsigned)__builtin_ctzll(m);
-					lpc[l] = (g >> l & 1) ? (uint32_t)in->off : next;
-				}
-				schedule(live, lpc, &pc, &act, &minwait);
-				continue;
-			case PTX_RET: case PTX_EXIT:
-				live &= ~g;
-				act &= ~g;
-				break;
-			default:   /* call: ptx_batchable keeps it out */
+		if (!g)
+			goto advance;
+		steps++;
+		n += g == ~0ull ? W : (uint64_t)__builtin_popcountll(g);
+		int rc = step(c, in, R, g, &k);
+		if (rc > 0)
+			return rc;
+		if (rc == 0)
+			goto advance;
+		switch (in->op) {
+		case PTX_BRA:
+			if (steps > c->budget)
 				return UB_RUNTIME;
+			if (g == act) {
+				next = (uint32_t)in->off;
+				break;
 			}
+			for (uint64_t m = act; m; m &= m - 1) {
+				unsigned l = (unsigned)__builtin_ctzll(m);
+				lpc[l] = (g >> l & 1) ? (uint32_t)in->off : next;
+			}
+			schedule(live, lpc, &pc, &act, &minwait);
+			continue;
+		case PTX_RET: case PTX_EXIT:
+			live &= ~g;
+			act &= ~g;
+			break;
+		default:   /* call: ptx_batchable keeps it out */
+			return UB_RUNTIME;
 		}
+advance:
 		if (act && next < minwait) {
 			pc = next;
 			continue;
@@ -212,8 +256,8 @@ int ptx_batch_run(struct ptx_ctx *c, uint64_t *R, uint64_t live)
 		schedule(live, lpc, &pc, &act, &minwait);
 	}
 	c->insns += n;
-	c->unmarked += unmarked;
-	c->fused += fused;
-	c->amask |= amask;
+	c->unmarked += k.unmarked;
+	c->fused += k.fused;
+	c->amask |= k.amask;
 	return 0;
 }

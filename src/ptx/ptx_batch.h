@@ -13,8 +13,19 @@ int ptx_batchable(const struct ptx_func *f);
 /* Runs the lanes in `live` of c->fr's function to ret/exit.  R holds
  * PTX_LANES columns per slot (lane l's slot s at R[s * PTX_LANES + l]),
  * the special registers set per lane.  0, with the counters of c added;
+ * Instructions marked in `uniform` are counted, not run.
  * UB_RUNTIME when a lane failed or ran past the budget (then nothing is
  * added and the batch is to be rerun thread by thread for the message). */
-int ptx_batch_run(struct ptx_ctx *c, uint64_t *R, uint64_t live);
+int ptx_batch_run(struct ptx_ctx *c, uint64_t *R, uint64_t live,
+		  const uint8_t *uniform);
+
+/* Per instruction of f: 1 if it computes the same value in every thread
+ * of a launch (ptx_uniform.c).  malloc'd; NULL: out of memory. */
+uint8_t *ptx_uniform_insns(const struct ptx_func *f);
+
+/* Computes the uniform instructions into every lane's registers, once
+ * per launch, before any batch runs (ptx_batch_run then skips them).
+ * 0, or UB_RUNTIME (a bad ld.param address). */
+int ptx_batch_prepare(struct ptx_ctx *c, uint64_t *R, const uint8_t *uniform);
 
 #endif

@@ -119,6 +119,13 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 	for (uint32_t s = 0; s < ns; s++)
 		for (unsigned k = 0; k < PTX_LANES; k++)
 			R[(size_t)s * PTX_LANES + k] = kernel->R[s];
+	uint8_t *uniform = ptx_uniform_insns(kernel->f);
+	if (!uniform) {
+		free(R);
+		return -1;
+	}
+	if (ptx_batch_prepare(c, R, uniform))   /* a bad ld.param: by thread */
+		memset(uniform, 0, kernel->f->ncode);
 	const unsigned *g = l->grid, *b = l->block;
 	uint64_t total = (uint64_t)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
 	int rc = 0;
@@ -129,7 +136,7 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 			thread_regs(R + (size_t)PTX_SLOT_SREG * PTX_LANES + k,
 				    PTX_LANES, blk, tid, b);
 		}
-		if (!ptx_batch_run(c, R, nl == 64 ? ~0ull : (1ull << nl) - 1))
+		if (!ptx_batch_run(c, R, nl == 64 ? ~0ull : (1ull << nl) - 1, uniform))
 			continue;
 		c->bad_kind = 0;
 		for (unsigned k = 0; !rc && k < nl; k++) {
@@ -139,6 +146,7 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 		}
 	}
 	free(R);
+	free(uniform);
 	return rc;
 }
 
