@@ -92,6 +92,7 @@ START_TEST(divergent_threads)
 				      "want 0x%08x", s ? "thread by thread" : "batched",
 				      i, out[s][i], want);
 	}
+	ck_assert_uint_eq(info[0].batch_reruns, 0);   /* it did run batched */
 	ck_assert_msg(info[0].insns == info[1].insns, "instructions: batched "
 		      "%llu, thread by thread %llu",
 		      (unsigned long long)info[0].insns,

@@ -243,6 +243,8 @@ START_TEST(sinf_kernel)
 	int rc = run_ew("sinf.ptx", "sin_k", a, NULL, out, N, 3, 256, &info, &err);
 	ck_assert_msg(rc == 0, "%s", err.msg);
 	ck_assert_uint_eq(info.approx_mask, 0);
+	/* every lane used its own .local array: no batch fell back */
+	ck_assert_uint_eq(info.batch_reruns, 0);
 	for (int i = 0; i < N; i++) {
 		float want = (float)sin((double)a[i]);
 		ck_assert_msg(ulps(out[i], want) <= 2, "sinf(%a): got %a, want %a",

@@ -114,6 +114,8 @@ struct ptx_run_info {
 				  ptxas model (ptx_fuse.c) */
 	uint64_t fused;        /* adds executed as one FMA with a mul's exact
 				  product, as ptxas compiles them */
+	uint64_t batch_reruns; /* batches of PTX_LANES threads run again thread
+				  by thread because a lane failed (ptx_batch.c) */
 };
 
 /* How many add/sub instructions of the module the ptxas model fuses with

@@ -16,8 +16,8 @@
  * any of them computes (two threads storing to one address is a race on
  * the GPU too, and may end differently here).
  *
- * Only kernels without calls and without .local memory are batched
- * (ptx_batchable); the others run thread by thread.  A lane that fails (a
+ * Every lane has its own .local buffer (c->lanes_local).  Kernels with
+ * calls are not batched (ptx_batchable); they run thread by thread.  A lane that fails (a
  * bad address, the instruction budget) makes ptx_run.c rerun the whole
  * batch thread by thread, which names the failing thread as before. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -34,11 +34,8 @@
 
 int ptx_batchable(const struct ptx_func *f)
 {
-	if (f->ncalls || f->local_size)
+	if (f->ncalls)
 		return 0;
-	for (int i = 0; i < f->nrelocs; i++)
-		if (f->relocs[i].space == 'l')
-			return 0;
 	for (uint32_t i = 0; i < f->ncode; i++)
 		if (f->code[i].op == PTX_CALL)
 			return 0;
@@ -130,18 +127,22 @@ static int batch_mem(struct ptx_ctx *c, const struct ptx_insn *in,
 		     uint64_t *R, uint64_t g, int is_st)
 {
 	uint64_t n = in->bits / 8 ? in->bits / 8 : 1, lo = 0, size = 0;
+	size_t ls = c->fr->f->local_size;
+	int shared = in->op == PTX_LD_GLOBAL || in->op == PTX_ST_GLOBAL ||
+		     in->op == PTX_LD_PARAM;
+#define LBUF (c->lanes_local + (size_t)l * ls)
 	uint64_t *a = R + (size_t)in->src[0] * W, *v = R + (size_t)in->dst * W;
 	if (in->aux != 1 || (in->flags & PTX_F_SEXT)) {
 		if (is_st)
-			LANES(if (ptx_st(c, in, R + l, W)) return UB_RUNTIME;);
+			LANES(if (ptx_st(c, in, R + l, W, LBUF)) return UB_RUNTIME;);
 		else
-			LANES(if (ptx_ld(c, in, R + l, W)) return UB_RUNTIME;);
+			LANES(if (ptx_ld(c, in, R + l, W, LBUF)) return UB_RUNTIME;);
 		return 0;
 	}
 	LANES(
 		uint64_t p = a[l] + (uint64_t)in->off;
 		if (!fits(lo, size, p, n) &&
-		    !ptx_mem_region(c, in->op, p, n, &lo, &size)) {
+		    !ptx_mem_region(c, in->op, p, n, LBUF, &lo, &size)) {
 			c->bad_addr = p;
 			c->bad_kind = 1;
 			return UB_RUNTIME;
@@ -150,7 +151,10 @@ static int batch_mem(struct ptx_ctx *c, const struct ptx_insn *in,
 			store_n((unsigned char *)(uintptr_t)p, n, v[l]);
 		else
 			v[l] = load_n((const unsigned char *)(uintptr_t)p, n);
+		if (!shared)
+			size = 0;   /* a local buffer is the lane's own */
 	);
+#undef LBUF
 	return 0;
 }
 

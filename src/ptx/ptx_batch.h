@@ -7,7 +7,7 @@
 /* Threads run together by ptx_batch_run: one bit each in a uint64_t. */
 #define PTX_LANES 64
 
-/* Can f run batched?  (No calls, no .local memory.) */
+/* Can f run batched?  (No calls.) */
 int ptx_batchable(const struct ptx_func *f);
 
 /* Runs the lanes in `live` of c->fr's function to ret/exit.  R holds

@@ -93,11 +93,11 @@ run_frame_body(struct ctx *c, const int tracing)
 		PTX_REG_CASES(X)
 #undef X
 		vmcase(LD_PARAM) vmcase(LD_GLOBAL) vmcase(LD_LOCAL) vmcase(LD_GENERIC)
-			if ((rc = ptx_ld(c, in, R, 1)) != 0)
+			if ((rc = ptx_ld(c, in, R, 1, c->fr->local)) != 0)
 				goto out;
 			vmbreak;
 		vmcase(ST_GLOBAL) vmcase(ST_LOCAL) vmcase(ST_GENERIC) vmcase(ST_PARAM)
-			if ((rc = ptx_st(c, in, R, 1)) != 0)
+			if ((rc = ptx_st(c, in, R, 1, c->fr->local)) != 0)
 				goto out;
 			vmbreak;
 		vmcase(BRA)

@@ -30,7 +30,9 @@ struct ptx_ctx {
 	struct ptx_frame *fr;      /* the running one */
 	const struct ptx_region *rg;
 	int nrg;
-	uint64_t insns, unmarked, fused, amask, budget;
+	uint64_t insns, unmarked, fused, amask, budget, reruns;
+	unsigned char *lanes_local;   /* a batch's local buffers, lane after
+					 lane (ptx_batch.c) */
 	const struct ptx_trace *trace; /* NULL unless explain traces */
 	const struct ptx_func *bad_f; /* where the run failed, */
 	uint32_t bad_pc;              /* at which instruction */
@@ -48,17 +50,20 @@ static inline int in_local(const struct ptx_frame *fr, uint64_t a, uint64_t n)
 	return fits((uint64_t)(uintptr_t)fr->local, fr->f->local_size, a, n);
 }
 
-/* Is [a, a+n) inside a region the instruction `op` may touch?  .param:
- * the frame's parameter buffer, or a call site's .param variable in its
- * local buffer.  If so, *lo and *size tell that region. */
+/* Is [a, a+n) inside a region the instruction `op` may touch?  .local:
+ * the running thread's local buffer `lbuf` (c->fr->local, or a batch
+ * lane's own); .param: the frame's parameter buffer, or a call site's
+ * .param variable in the local buffer.  If so, *lo and *size tell that
+ * region. */
 static inline int ptx_mem_region(const struct ptx_ctx *c, int op, uint64_t a,
-				 uint64_t n, uint64_t *lo, uint64_t *size)
+				 uint64_t n, const unsigned char *lbuf,
+				 uint64_t *lo, uint64_t *size)
 {
 	int st = op == PTX_ST_GLOBAL || op == PTX_ST_GENERIC;
 	const struct ptx_frame *fr = c->fr;
-	uint64_t local = (uint64_t)(uintptr_t)fr->local;
-	int local_ok = in_local(fr, a, n) && op != PTX_LD_GLOBAL &&
-		       op != PTX_ST_GLOBAL;
+	uint64_t local = (uint64_t)(uintptr_t)lbuf;
+	int local_ok = fits(local, fr->f->local_size, a, n) &&
+		       op != PTX_LD_GLOBAL && op != PTX_ST_GLOBAL;
 	if (local_ok) {
 		*lo = local;
 		*size = fr->f->local_size;
@@ -81,20 +86,22 @@ static inline int ptx_mem_region(const struct ptx_ctx *c, int op, uint64_t a,
 	return 0;
 }
 
-static inline int mem_ok(const struct ptx_ctx *c, int op, uint64_t a, uint64_t n)
+static inline int mem_ok(const struct ptx_ctx *c, int op, uint64_t a, uint64_t n,
+			 const unsigned char *lbuf)
 {
 	uint64_t lo, size;
-	return ptx_mem_region(c, op, a, n, &lo, &size);
+	return ptx_mem_region(c, op, a, n, lbuf, &lo, &size);
 }
 
 /* ld (all spaces): dst and src[1..] receive aux elements of bits bits.
- * R[k * S] is the thread's register k (S: the lane stride of a batch). */
+ * R[k * S] is the thread's register k (S: the lane stride of a batch),
+ * lbuf its local buffer. */
 static inline int ptx_ld(struct ptx_ctx *c, const struct ptx_insn *in,
-			 uint64_t *R, size_t S)
+			 uint64_t *R, size_t S, const unsigned char *lbuf)
 {
 	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
 	uint64_t a = R[in->src[0] * S] + (uint64_t)in->off, n = bytes * in->aux;
-	if (!mem_ok(c, in->op, a, n)) {
+	if (!mem_ok(c, in->op, a, n, lbuf)) {
 		c->bad_addr = a;
 		c->bad_kind = 1;
 		return UB_RUNTIME;
@@ -111,11 +118,11 @@ static inline int ptx_ld(struct ptx_ctx *c, const struct ptx_insn *in,
 }
 
 static inline int ptx_st(struct ptx_ctx *c, const struct ptx_insn *in,
-			 const uint64_t *R, size_t S)
+			 const uint64_t *R, size_t S, const unsigned char *lbuf)
 {
 	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
 	uint64_t a = R[in->src[0] * S] + (uint64_t)in->off;
-	if (!mem_ok(c, in->op, a, bytes * in->aux)) {
+	if (!mem_ok(c, in->op, a, bytes * in->aux, lbuf)) {
 		c->bad_addr = a;
 		c->bad_kind = 1;
 		return UB_RUNTIME;

@@ -119,13 +119,22 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 	for (uint32_t s = 0; s < ns; s++)
 		for (unsigned k = 0; k < PTX_LANES; k++)
 			R[(size_t)s * PTX_LANES + k] = kernel->R[s];
-	uint8_t *uniform = ptx_uniform_insns(kernel->f);
-	if (!uniform) {
+	const struct ptx_func *f = kernel->f;
+	uint8_t *uniform = ptx_uniform_insns(f);
+	c->lanes_local = calloc(PTX_LANES, f->local_size + 1u);
+	if (!uniform || !c->lanes_local) {
 		free(R);
+		free(uniform);
+		free(c->lanes_local);
 		return -1;
 	}
+	for (int i = 0; i < f->nrelocs; i++)   /* each lane's own .local */
+		for (unsigned k = 0; f->relocs[i].space == 'l' && k < PTX_LANES; k++)
+			R[(size_t)f->relocs[i].slot * PTX_LANES + k] =
+				(uint64_t)(uintptr_t)(c->lanes_local + k * f->local_size) +
+				f->relocs[i].offset;
 	if (ptx_batch_prepare(c, R, uniform))   /* a bad ld.param: by thread */
-		memset(uniform, 0, kernel->f->ncode);
+		memset(uniform, 0, f->ncode);
 	const unsigned *g = l->grid, *b = l->block;
 	uint64_t total = (uint64_t)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
 	int rc = 0;
@@ -139,6 +148,7 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 		if (!ptx_batch_run(c, R, nl == 64 ? ~0ull : (1ull << nl) - 1, uniform))
 			continue;
 		c->bad_kind = 0;
+		c->reruns++;
 		for (unsigned k = 0; !rc && k < nl; k++) {
 			coords(l, t0 + k, blk, tid);
 			thread_regs(kernel->R + PTX_SLOT_SREG, 1, blk, tid, b);
@@ -147,6 +157,8 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 	}
 	free(R);
 	free(uniform);
+	free(c->lanes_local);
+	c->lanes_local = NULL;
 	return rc;
 }
 
@@ -294,6 +306,7 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		info->insns = c.insns;
 		info->unmarked_fp = c.unmarked;
 		info->fused = c.fused;
+		info->batch_reruns = c.reruns;
 	}
 	frames_free(c.frames, m->nfuncs);
 	free(rg);
