@@ -113,8 +113,14 @@ static inline uint64_t ptx_bfi(uint64_t a, uint64_t b, uint64_t c, uint64_t d,
  * lo ls hi hs (unsigned).  Without branches, so that it inlines into the
  * executors' loops: the operands are mapped to unsigned order (the sign
  * bit flipped for a signed compare), and each operator is the set of
- * outcomes {less, equal, greater} it accepts (bits 0, 1, 2). */
-static inline int ptx_icmp(uint64_t a, uint64_t b, unsigned bits, int s, int cmp)
+ * outcomes {less, equal, greater} it accepts (bits 0, 1, 2).  The batched
+ * executor prepares k once per instruction (ptx_icmp_prep). */
+struct ptx_icmp_k {
+	uint64_t flip, m;
+	unsigned acc;
+};
+
+static inline struct ptx_icmp_k ptx_icmp_prep(unsigned bits, int s, int cmp)
 {
 	static const unsigned char accept[] = {
 		[PTX_CMP_EQ] = 2, [PTX_CMP_NE] = 5, [PTX_CMP_LT] = 1,
@@ -122,12 +128,24 @@ static inline int ptx_icmp(uint64_t a, uint64_t b, unsigned bits, int s, int cmp
 		[PTX_CMP_LO] = 1 | 8, [PTX_CMP_LS] = 3 | 8, [PTX_CMP_HI] = 4 | 8,
 		[PTX_CMP_HS] = 6 | 8,   /* 8: always unsigned */
 	};
-	unsigned acc = cmp >= 0 && cmp <= PTX_CMP_HS ? accept[cmp] : 6 | 8;
-	uint64_t m = ptx_mask(bits);
-	uint64_t flip = (s && !(acc & 8)) ? 1ull << (bits - 1) : 0;
-	uint64_t x = (a ^ flip) & m, y = (b ^ flip) & m;
+	struct ptx_icmp_k k;
+	k.acc = cmp >= 0 && cmp <= PTX_CMP_HS ? accept[cmp] : 6 | 8;
+	k.m = ptx_mask(bits);
+	k.flip = (s && !(k.acc & 8)) ? 1ull << (bits - 1) : 0;
+	return k;
+}
+
+static inline int ptx_icmp_k(const struct ptx_icmp_k *k, uint64_t a, uint64_t b)
+{
+	uint64_t x = (a ^ k->flip) & k->m, y = (b ^ k->flip) & k->m;
 	unsigned out = x < y ? 1u : x == y ? 2u : 4u;
-	return (acc & out) != 0;
+	return (k->acc & out) != 0;
+}
+
+static inline int ptx_icmp(uint64_t a, uint64_t b, unsigned bits, int s, int cmp)
+{
+	struct ptx_icmp_k k = ptx_icmp_prep(bits, s, cmp);
+	return ptx_icmp_k(&k, a, b);
 }
 
 /* Extended precision (PTX ISA 9.7.2): addc, subc, madc.lo, madc.hi, and
