@@ -49,10 +49,11 @@ static inline uint64_t guard_mask(const uint64_t *R, const struct ptx_insn *in,
 	if (in->guard == PTX_SLOT_TRUE && !in->gneg)
 		return act;
 	const uint64_t *p = R + (size_t)in->guard * W;
-	uint64_t g = 0;
-	for (unsigned l = 0; l < W; l++)
-		g |= ((p[l] ^ in->gneg) & 1) << l;
-	return g & act;
+	uint64_t g[4] = { 0, 0, 0, 0 };   /* four chains, not one */
+	for (unsigned l = 0; l < W; l += 4)
+		for (unsigned k = 0; k < 4; k++)
+			g[k] |= (p[l + k] & 1) << (l + k);
+	return ((g[0] | g[1] | g[2] | g[3]) ^ (in->gneg ? ~0ull : 0)) & act;
 }
 
 /* Lanes of `live` parked at their own pcs (lpc): the smallest pc becomes
