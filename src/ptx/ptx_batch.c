@@ -171,7 +171,7 @@ struct counts {
  * what depends on the instruction worked out once, not per lane: 1 if
  * done. */
 static inline __attribute__((always_inline)) int
-fast_step(const struct ptx_insn *in, uint64_t *R, uint64_t g)
+fast_step(const struct ptx_insn *in, uint64_t *restrict R, uint64_t g)
 {
 	uint64_t *d = R + (size_t)in->dst * W;
 	const uint64_t *a = R + (size_t)in->src[0] * W, *b = R + (size_t)in->src[1] * W;
@@ -205,8 +205,8 @@ fast_step(const struct ptx_insn *in, uint64_t *R, uint64_t g)
 }
 
 static inline __attribute__((always_inline)) int
-step(struct ptx_ctx *c, const struct ptx_insn *in, uint64_t *R, uint64_t g,
-     struct counts *k)
+step(struct ptx_ctx *c, const struct ptx_insn *in, uint64_t *restrict R,
+     uint64_t g, struct counts *k)
 {
 	uint64_t unmarked = 0, fused = 0, amask = 0;
 	if (fast_step(in, R, g))
@@ -256,9 +256,9 @@ int ptx_batch_run(struct ptx_ctx *c, uint64_t *R, uint64_t live,
 			n += act == ~0ull ? W : (uint64_t)__builtin_popcountll(act);
 			goto advance;
 		}
-		/* a copy: stores to R (through uint64_t) cannot change it,
-		   so its fields stay in registers over the lane loops */
-		const struct ptx_insn cur = code[pc], *in = &cur;
+		/* step's R is restrict: its stores do not change *in, whose
+		   fields stay in registers over the lane loops */
+		const struct ptx_insn *in = &code[pc];
 		uint64_t g = guard_mask(R, in, act);
 		if (!g)
 			goto advance;

@@ -105,6 +105,32 @@ static void next_coords(const struct ptx_launch *l, unsigned *blk, unsigned *tid
 	}
 }
 
+/* The special registers of the nl threads from (blk, tid) on, one
+ * column of PTX_LANES per register from S.  When the batch lies in one
+ * row of a block (the launches of sim.c), only %tid.x, %laneid and
+ * %warpid vary, by one thread per lane. */
+static void batch_regs(uint64_t *S, unsigned nl, const struct ptx_launch *l,
+		       unsigned *blk, unsigned *tid)
+{
+	const unsigned *b = l->block;
+	if (b[1] * b[2] == 1 && tid[0] + nl <= b[0]) {
+		uint64_t *x = S + PTX_SR_TID_X * PTX_LANES, *ca = S + PTX_SR_CTAID_X * PTX_LANES,
+			 *y = S + PTX_SR_TID_Y * PTX_LANES, *z = S + PTX_SR_TID_Z * PTX_LANES,
+			 *la = S + PTX_SR_LANEID * PTX_LANES, *wa = S + PTX_SR_WARPID * PTX_LANES;
+		for (unsigned k = 0; k < nl; k++) {
+			x[k] = tid[0] + k;
+			y[k] = z[k] = 0;
+			la[k] = (tid[0] + k) % 32;
+			wa[k] = (tid[0] + k) / 32;
+			for (int d = 0; d < 3; d++)
+				ca[d * PTX_LANES + k] = blk[d];
+		}
+		return;
+	}
+	for (unsigned k = 0; k < nl; k++, next_coords(l, blk, tid))
+		thread_regs(S + k, PTX_LANES, blk, tid, b);
+}
+
 /* The grid in batches of PTX_LANES threads (ptx_batch.c), in grid order.
  * A batch that fails is rerun thread by thread, which stops at the first
  * failing thread with its message (blk, tid: where). */
@@ -141,10 +167,7 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 	for (uint64_t t0 = 0; !rc && t0 < total; t0 += PTX_LANES) {
 		unsigned nl = total - t0 < PTX_LANES ? (unsigned)(total - t0) : PTX_LANES;
 		coords(l, t0, blk, tid);
-		for (unsigned k = 0; k < nl; k++, next_coords(l, blk, tid)) {
-			thread_regs(R + (size_t)PTX_SLOT_SREG * PTX_LANES + k,
-				    PTX_LANES, blk, tid, b);
-		}
+		batch_regs(R + (size_t)PTX_SLOT_SREG * PTX_LANES, nl, l, blk, tid);
 		if (!ptx_batch_run(c, R, nl == 64 ? ~0ull : (1ull << nl) - 1, uniform))
 			continue;
 		c->bad_kind = 0;
