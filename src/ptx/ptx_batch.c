@@ -95,66 +95,53 @@ static void schedule(uint64_t live, const uint32_t *lpc, uint32_t *pc,
 	} while (0)
 
 /* The n-byte little-endian value at p (n: 1, 2, 4 or 8). */
-static inline uint64_t load_n(const unsigned char *p, uint64_t n)
-{
-	uint8_t b;
-	uint16_t h;
-	uint32_t w;
-	uint64_t d;
-	switch (n) {
-	case 1: memcpy(&b, p, 1); return b;
-	case 2: memcpy(&h, p, 2); return h;
-	case 4: memcpy(&w, p, 4); return w;
-	default: memcpy(&d, p, 8); return d;
-	}
-}
+/* A scalar ld or st of T over the lanes in g, the region of the previous
+ * lane tried first. */
+#define MEM_LOOP(T)                                                     \
+	LANES(                                                          \
+		uint64_t p = a[l] + (uint64_t)in->off;                  \
+		if (!fits(lo, size, p, sizeof(T)) &&                    \
+		    !ptx_mem_region(c, in->op, p, sizeof(T), LBUF, &lo, &size)) { \
+			c->bad_addr = p;                                \
+			c->bad_kind = 1;                                \
+			return UB_RUNTIME;                              \
+		}                                                       \
+		T x;                                                    \
+		if (is_st) {                                            \
+			x = (T)v[l];                                    \
+			memcpy((void *)(uintptr_t)p, &x, sizeof x);     \
+		} else {                                                \
+			memcpy(&x, (const void *)(uintptr_t)p, sizeof x); \
+			v[l] = x;                                       \
+		}                                                       \
+		if (!shared)                                            \
+			size = 0;   /* a local buffer is the lane's own */  \
+	)
 
-static inline void store_n(unsigned char *p, uint64_t n, uint64_t v)
+/* ld or st over the lanes in g (ptx_ld/ptx_st for vectors and sign
+ * extension). */
+static inline __attribute__((always_inline)) int
+batch_mem(struct ptx_ctx *c, const struct ptx_insn *in, uint64_t *R,
+	  uint64_t g, const int is_st)
 {
-	uint8_t b = (uint8_t)v;
-	uint16_t h = (uint16_t)v;
-	uint32_t w = (uint32_t)v;
-	switch (n) {
-	case 1: memcpy(p, &b, 1); break;
-	case 2: memcpy(p, &h, 2); break;
-	case 4: memcpy(p, &w, 4); break;
-	default: memcpy(p, &v, 8); break;
-	}
-}
-
-/* A scalar ld or st over the lanes in g, the region of the previous lane
- * tried first (ptx_ld/ptx_st for vectors and sign extension). */
-static int batch_mem(struct ptx_ctx *c, const struct ptx_insn *in,
-		     uint64_t *R, uint64_t g, int is_st)
-{
-	uint64_t n = in->bits / 8 ? in->bits / 8 : 1, lo = 0, size = 0;
+	uint64_t lo = 0, size = 0;
 	size_t ls = c->fr->f->local_size;
 	int shared = in->op == PTX_LD_GLOBAL || in->op == PTX_ST_GLOBAL ||
 		     in->op == PTX_LD_PARAM;
 #define LBUF (c->lanes_local + (size_t)l * ls)
 	uint64_t *a = R + (size_t)in->src[0] * W, *v = R + (size_t)in->dst * W;
-	if (in->aux != 1 || (in->flags & PTX_F_SEXT)) {
+	switch (in->aux != 1 || (in->flags & PTX_F_SEXT) ? 0 : in->bits) {
+	case 8: MEM_LOOP(uint8_t); break;
+	case 16: MEM_LOOP(uint16_t); break;
+	case 32: MEM_LOOP(uint32_t); break;
+	case 64: MEM_LOOP(uint64_t); break;
+	default:
 		if (is_st)
 			LANES(if (ptx_st(c, in, R + l, W, LBUF)) return UB_RUNTIME;);
 		else
 			LANES(if (ptx_ld(c, in, R + l, W, LBUF)) return UB_RUNTIME;);
-		return 0;
+		break;
 	}
-	LANES(
-		uint64_t p = a[l] + (uint64_t)in->off;
-		if (!fits(lo, size, p, n) &&
-		    !ptx_mem_region(c, in->op, p, n, LBUF, &lo, &size)) {
-			c->bad_addr = p;
-			c->bad_kind = 1;
-			return UB_RUNTIME;
-		}
-		if (is_st)
-			store_n((unsigned char *)(uintptr_t)p, n, v[l]);
-		else
-			v[l] = load_n((const unsigned char *)(uintptr_t)p, n);
-		if (!shared)
-			size = 0;   /* a local buffer is the lane's own */
-	);
 #undef LBUF
 	return 0;
 }
