@@ -27,6 +27,7 @@
  * this path (f16/bf16 would need a one-rounding conversion from double;
  * f64 a double-double). */
 #include "reference.h"
+#include "../src/ub_bits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +59,18 @@ static int literal(const char *s, struct val *r)
 }
 
 static int node(const struct ub_expr *x, const double *in, struct val *r);
+
+/* nextafter(x, dir) for a finite x other than 0 and dir = +-inf, by the
+ * encoding: one step away from 0 adds 1 to the magnitude bits, one step
+ * toward it subtracts 1 (libm's nextafter is a call per element). */
+static double step(double x, double dir)
+{
+	uint64_t u;
+	memcpy(&u, &x, sizeof u);
+	u = (x < dir) == (x > 0) ? u + 1 : u - 1;
+	memcpy(&x, &u, sizeof x);
+	return x;
+}
 
 static int binary(const struct ub_expr *x, const double *in, struct val *r)
 {
@@ -106,8 +119,9 @@ static int unary(const struct ub_expr *x, const double *in, struct val *r)
 		if (!(a.v > a.e * SAFE))
 			return 0;
 		r->v = sqrt(a.v);
-		/* sqrt(a) >= v / (1 + U) */
-		r->e = (a.e / (r->v / (1 + U)) + RND(r->v)) * SAFE * SAFE;
+		/* sqrt(a) >= v / (1 + U); an exact a (ea = 0) propagates 0 */
+		r->e = ((a.e != 0 ? a.e / (r->v / (1 + U)) : 0) + RND(r->v)) *
+		       SAFE * SAFE;
 		if (x->op == UB_RSQRT) { /* 1 / s, as UB_DIV with a = 1 exact */
 			double s = r->v, es = r->e;
 			if (!(s > es * SAFE))
@@ -163,14 +177,16 @@ int ub_ref_eval_fast(const struct ub_expr *e, enum ub_dtype dt,
 	if (dt != UB_F32 || nin > UB_MAX_INPUTS)
 		return 0;
 	for (int k = 0; k < nin; k++) {
-		x[k] = ub_bits_to_double(dt, in[k]);
+		x[k] = ub_bits_to_double_i(UB_F32, in[k]);
 		if (!isfinite(x[k]))
 			return 0;
 	}
 	if (!node(e, x, &r) || !(r.e <= fabs(r.v) * 0x1p-45))
 		return 0;
-	double lo = nextafter(r.v - r.e, -INFINITY);
-	double hi = nextafter(r.v + r.e, INFINITY);
+	/* r.e <= 2^-45 |r.v| and 2^-960 <= |r.v| <= 2^960: neither end is 0
+	 * or beyond the doubles */
+	double lo = step(r.v - r.e, -INFINITY);
+	double hi = step(r.v + r.e, INFINITY);
 	float flo = (float)lo, fhi = (float)hi; /* round to nearest (the host's mode) */
 	uint32_t blo, bhi;
 	memcpy(&blo, &flo, sizeof blo);

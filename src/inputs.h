@@ -65,6 +65,10 @@ struct ub_sweep {
 int ub_sweep_make(enum ub_dtype dt, const struct ub_range *r,
 		  struct ub_sweep *sw, struct ub_error *err);
 uint64_t ub_sweep_at(const struct ub_sweep *sw, uint64_t i);
+/* Elements first .. first + out->n - 1 of the sweep into out (of the
+ * sweep's dtype). */
+void ub_sweep_fill(const struct ub_sweep *sw, uint64_t first,
+		   struct ub_array *out);
 
 /* The whole sweep in one array (allocated; at most UB_EXHAUSTIVE_KEEP_MAX
  * elements, else UB_USAGE).  ub_exhaustive_check refuses (UB_USAGE, one

@@ -10,6 +10,7 @@
  * encodings a run (f64 needs a --range). */
 #include "inputs.h"
 #include "metrics.h"
+#include "ub_bits.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -119,6 +120,34 @@ uint64_t ub_sweep_at(const struct ub_sweep *sw, uint64_t i)
 	return sw->first + i;
 }
 
+/* An unordered sweep stores consecutive encodings, with a loop per dtype
+ * (ub_store folds to one store); an ordered one goes by ub_sweep_at. */
+UB_INLINE void fill_of(enum ub_dtype dt, uint64_t first, size_t n, void *data)
+{
+	for (size_t i = 0; i < n; i++)
+		ub_store(dt, data, i, first + i);
+}
+
+void ub_sweep_fill(const struct ub_sweep *sw, uint64_t first,
+		   struct ub_array *out)
+{
+	if (sw->ordered) {
+		for (size_t i = 0; i < out->n; i++)
+			ub_array_set(out, i, ub_sweep_at(sw, first + i));
+		return;
+	}
+	switch (out->dt) {
+#define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
+	case id:                                                               \
+		fill_of(id, sw->first + first, out->n, out->data);             \
+		break;
+	UB_DTYPES(X)
+#undef X
+	default:
+		break;
+	}
+}
+
 int ub_exhaustive_check(const struct ub_op *op, const enum ub_dtype *dts,
 			int ndtypes, const struct ub_range *r,
 			struct ub_error *err)
@@ -150,7 +179,6 @@ int ub_inputs_exhaustive(enum ub_dtype dt, const struct ub_range *r,
 			       (unsigned long long)sw.count, ub_dtypes[dt].name);
 	if (ub_array_alloc(out, dt, (size_t)sw.count))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
-	for (uint64_t i = 0; i < sw.count; i++)
-		ub_array_set(out, (size_t)i, ub_sweep_at(&sw, i));
+	ub_sweep_fill(&sw, 0, out);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* metrics.c — ULP error, bit agreement and their statistics (metrics.h).
  *
  * ulp(v) follows the definition in metrics.h: with e = floor(log2|v|)
- * (ilogb, exact on doubles) the spacing is 2^(max(e, emin) - p + 1),
+ * (read off the exponent field of the double v) the spacing is 2^(max(e, emin) - p + 1),
  * 2^(e - p) at an exact power of two above the smallest normal, and
  * 2^(emax - p + 1) beyond the largest finite binade (and at +-inf).
  *
@@ -14,8 +14,15 @@
  * is used.
  *
  * Distances use ordered integers (+0 -> 0, -0 -> -1, negatives below), so
- * +0 and -0 are 1 apart and neighbouring encodings differ by 1. */
+ * +0 and -0 are 1 apart and neighbouring encodings differ by 1.
+ *
+ * The statistics loop is the hot part of a long run: each definition
+ * above is a static inline function on encodings (ub_bits.h), and the
+ * loop is expanded once per dtype so that it runs without a function call
+ * or a libm call per element.  The public functions are the same
+ * definitions. */
 #include "metrics.h"
+#include "ub_bits.h"
 
 #include <math.h>
 #include <string.h>
@@ -45,125 +52,160 @@ static const double hist_upper[] = {
 _Static_assert(sizeof hist_upper / sizeof hist_upper[0] == UB_HIST_BINS,
 	       "UB_HIST and UB_HIST_BINS disagree");
 
-static uint64_t mask_of(enum ub_dtype dt)
+/* 2^k, by its encoding (ldexp is slow); k >= -1074 is a double. */
+UB_INLINE double pow2(int k)
 {
-	int b = ub_dtypes[dt].bits;
-	return b == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b) - 1;
-}
-
-static uint64_t sign_of(enum ub_dtype dt)
-{
-	return UINT64_C(1) << (ub_dtypes[dt].bits - 1);
-}
-
-/* 2^k, by its encoding where it is a normal double (ldexp is slow). */
-static double pow2(int k)
-{
-	if (k < -1022 || k > 1023)
+	if (k < -1074 || k > 1023)
 		return ldexp(1, k);
-	uint64_t u = (uint64_t)(k + 1023) << 52;
+	uint64_t u = k >= -1022 ? (uint64_t)(k + 1023) << 52
+				: UINT64_C(1) << (k + 1074);
 	double d;
 	memcpy(&d, &u, sizeof d);
 	return d;
 }
 
+/* The spacing of dt, 2^k, at a value of exponent e = floor(log2|v|) (any
+ * e below emin for 0 and values below the normals, any e above emax for
+ * inf); below: v is a power of two, whose spacing is the one below it
+ * (above 2^emin only; at 2^emin the subnormals share it). */
+UB_INLINE int spacing_exp(enum ub_dtype dt, int e, int below)
+{
+	int p = ub_dt_prec(dt), emin = ub_dt_emin(dt), emax = ub_dt_emax(dt);
+	if (e > emax)
+		return emax - p + 1;
+	if (e < emin)
+		return emin - p + 1;
+	return e - p + 1 - (below && e > emin);
+}
+
+/* log2 of the ulp of the exact value hi + lo (see the file comment), hi
+ * not NaN.  From the fields of hi: a normal double has e = exponent - 1023
+ * and is a power of two when its mantissa is 0; 0 and subnormal doubles
+ * get e = -1023, below the emin of every dtype; inf gets 1024, above every
+ * emax. */
+UB_INLINE int ulp_exact_exp(enum ub_dtype dt, double hi, double lo)
+{
+	uint64_t u;
+	memcpy(&u, &hi, sizeof u);
+	int e = (int)(u >> 52 & 0x7ff) - 1023;
+	int pow2_mant = (u & ((UINT64_C(1) << 52) - 1)) == 0;
+	int above = lo != 0 && (lo > 0) == (hi > 0);
+	return spacing_exp(dt, e, pow2_mant && !above);
+}
+
 double ub_ulp(enum ub_dtype dt, double v)
 {
-	const struct ub_dtype_info *f = &ub_dtypes[dt];
-	double a = fabs(v);
-	int e;
-	if (isnan(v))
-		return NAN;
-	if (isinf(a))
-		e = f->emax + 1;
-	else if (a == 0)
-		e = f->emin - 1;
-	else
-		e = ilogb(a);
-	if (e > f->emax)
-		return pow2(f->emax - f->prec + 1);
-	if (e < f->emin)
-		return pow2(f->emin - f->prec + 1);
-	if (e > f->emin && a == pow2(e))
-		return pow2(e - f->prec);
-	return pow2(e - f->prec + 1);
+	return isnan(v) ? NAN : pow2(ulp_exact_exp(dt, v, 0));
 }
 
-/* ulp of the exact value hi + lo (see the file comment). */
-static double ulp_exact(enum ub_dtype dt, const struct ub_exact *v)
+UB_INLINE double frac_error(enum ub_dtype dt, double y,
+			    const struct ub_exact *v)
 {
-	double a = fabs(v->hi);
-	int above = v->lo != 0 && (v->lo > 0) == (v->hi > 0);
-	if (above && a != 0 && a == pow2(ilogb(a)))
-		return ub_ulp(dt, nextafter(a, INFINITY));
-	return ub_ulp(dt, v->hi);
-}
-
-static double frac_error(enum ub_dtype dt, double y, const struct ub_exact *v)
-{
-	double hi = v->hi, lo = v->lo, scale = 1;
+	double hi = v->hi, lo = v->lo;
+	int k = ulp_exact_exp(dt, hi, lo); /* the divisor: 2^k, halved below */
 	if (fabs(y) > 0x1p1020 || fabs(hi) > 0x1p1020) { /* ~1e307 */
 		y *= 0.5;
 		hi *= 0.5;
 		lo *= 0.5;
-		scale = 0.5;
+		k--;
 	}
 	double s = y - hi, bb = s - y;
 	double t = (y - (s - bb)) + (-hi - bb); /* TwoSum: s + t = y - hi */
 	double d = s + (t - lo);
-	return fabs(d) / (ulp_exact(dt, v) * scale);
+	/* d / 2^k and d * 2^-k round the same real number: where 2^-k is a
+	 * normal double (every k of f32, f16, bf16), the product */
+	return k > -1023 ? fabs(d) * pow2(-k) : fabs(d) / pow2(k);
 }
 
-int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
-		 const struct ub_exact *v, double *err)
+/* The definitions of ub_same, ub_ulp_error, ub_ordered and ub_distance,
+ * inline so that stats_pass specialises them to each dtype. */
+UB_INLINE int same(enum ub_dtype dt, uint64_t a, uint64_t b)
 {
-	double yd = ub_bits_to_double(dt, y), cd = ub_bits_to_double(dt, cr);
-	if (!isfinite(yd) || !isfinite(cd)) {
-		if (ub_same(dt, y, cr)) {
+	int an = ub_bits_isnan_i(dt, a), bn = ub_bits_isnan_i(dt, b);
+	if (an || bn)
+		return an && bn;
+	return ((a ^ b) & ub_dt_mask(dt)) == 0;
+}
+
+UB_INLINE int ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
+			 const struct ub_exact *v, double *err)
+{
+	int yfin = ub_bits_isfinite_i(dt, y);
+	if (!yfin || !ub_bits_isfinite_i(dt, cr)) {
+		if (same(dt, y, cr)) {
 			*err = 0;
 			return 0;
 		}
 		/* only a finite y against an overflowed finite v goes on */
-		if (!isfinite(yd) || isnan(cd))
+		if (!yfin || ub_bits_isnan_i(dt, cr))
 			return 1;
 	}
 	if (!isfinite(v->hi))
 		return 1;
-	*err = frac_error(dt, yd, v);
+	*err = frac_error(dt, ub_bits_to_double_i(dt, y), v);
 	return 0;
 }
 
-int ub_same(enum ub_dtype dt, uint64_t a, uint64_t b)
+UB_INLINE int64_t ordered(enum ub_dtype dt, uint64_t bits)
 {
-	int an = ub_bits_isnan(dt, a), bn = ub_bits_isnan(dt, b);
-	if (an || bn)
-		return an && bn;
-	return ((a ^ b) & mask_of(dt)) == 0;
+	uint64_t mag = ub_bits_mag(dt, bits);
+	return bits & ub_dt_sign(dt) ? -(int64_t)mag - 1 : (int64_t)mag;
 }
 
-int64_t ub_ordered(enum ub_dtype dt, uint64_t bits)
+UB_INLINE uint64_t distance(enum ub_dtype dt, uint64_t a, uint64_t b)
 {
-	uint64_t s = sign_of(dt), mag = bits & mask_of(dt) & ~s;
-	return bits & s ? -(int64_t)mag - 1 : (int64_t)mag;
-}
-
-uint64_t ub_from_ordered(enum ub_dtype dt, int64_t o)
-{
-	return o >= 0 ? (uint64_t)o : sign_of(dt) | (uint64_t)(-(o + 1));
-}
-
-uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b)
-{
-	int an = ub_bits_isnan(dt, a), bn = ub_bits_isnan(dt, b);
+	int an = ub_bits_isnan_i(dt, a), bn = ub_bits_isnan_i(dt, b);
 	if (an || bn)
 		return an && bn ? 0 : UINT64_MAX;
-	int64_t oa = ub_ordered(dt, a), ob = ub_ordered(dt, b);
+	int64_t oa = ordered(dt, a), ob = ordered(dt, b);
 	/* the true difference is below 2^64: modular arithmetic is exact */
 	return oa >= ob ? (uint64_t)oa - (uint64_t)ob
 			: (uint64_t)ob - (uint64_t)oa;
 }
 
-static void add_error(struct ub_stats *st, size_t i, double e)
+int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
+		 const struct ub_exact *v, double *err)
+{
+	return ulp_error(dt, y, cr, v, err);
+}
+
+int ub_same(enum ub_dtype dt, uint64_t a, uint64_t b)
+{
+	return same(dt, a, b);
+}
+
+int64_t ub_ordered(enum ub_dtype dt, uint64_t bits)
+{
+	return ordered(dt, bits);
+}
+
+uint64_t ub_from_ordered(enum ub_dtype dt, int64_t o)
+{
+	return o >= 0 ? (uint64_t)o : ub_dt_sign(dt) | (uint64_t)(-(o + 1));
+}
+
+uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b)
+{
+	return distance(dt, a, b);
+}
+
+/* The bin of an error: the bounds increase, so the number of them that e
+ * exceeds is the first bin whose bound holds e; a NaN exceeds them all
+ * and goes to the last bin.  Most errors are at most half an ulp: one
+ * branch, well predicted, spares them the other compares. */
+UB_INLINE int hist_bin(double e)
+{
+	if (e <= hist_upper[1])
+		return !(e <= hist_upper[0]);
+	int b = 0
+#define X(label, upper) + !(e <= (upper))
+		UB_HIST(X)
+#undef X
+		;
+	return b < UB_HIST_BINS - 1 ? b : UB_HIST_BINS - 1;
+}
+
+UB_INLINE void add_error(struct ub_stats *st, size_t i, double e)
 {
 	if (st->ncomparable == 0 || e > st->max_ulp) {
 		st->max_ulp = e;
@@ -171,44 +213,63 @@ static void add_error(struct ub_stats *st, size_t i, double e)
 	}
 	st->ncomparable++;
 	st->sum_ulp += e;
-	int b = 0;
-	while (b < UB_HIST_BINS - 1 && !(e <= hist_upper[b]))
-		b++;
-	st->hist[b]++;
+	st->hist[hist_bin(e)]++;
 }
 
-static void add_torch(struct ub_stats *st, enum ub_dtype dt, uint64_t y,
-		      uint64_t t)
+UB_INLINE void add_torch(struct ub_stats *st, enum ub_dtype dt,
+			  uint64_t y, uint64_t t)
 {
-	if (ub_same(dt, y, t))
+	if (same(dt, y, t))
 		return;
 	st->torch_mismatch++;
-	uint64_t d = ub_distance(dt, y, t);
+	uint64_t d = distance(dt, y, t);
 	if (d != UINT64_MAX && d > st->torch_max_dist)
 		st->torch_max_dist = d;
 }
 
-/* One pass over elements [lo, hi) into st (reset first), indices local
- * to lo. */
+/* One pass over elements [lo, hi) of dtype dt into st (reset first),
+ * indices local to lo; always inlined so that each dtype gets its own
+ * loop with the format's constants folded in.  The statistics live in a
+ * local while the loop runs (st might alias the arrays). */
+UB_INLINE void
+pass_of(enum ub_dtype dt, const void *y, const void *cr,
+	const struct ub_exact *exact, const void *torch, size_t lo,
+	size_t hi, struct ub_stats *st)
+{
+	struct ub_stats s;
+	memset(&s, 0, sizeof s);
+	s.n = hi - lo;
+	for (size_t i = lo; i < hi; i++) {
+		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
+		double e;
+		if (!same(dt, yi, ci))
+			s.cr_mismatch++;
+		if (ulp_error(dt, yi, ci, &exact[i], &e))
+			s.nan_mismatch++;
+		else
+			add_error(&s, i - lo, e);
+		if (torch)
+			add_torch(&s, dt, yi, ub_load(dt, torch, i));
+	}
+	*st = s;
+}
+
 static void stats_pass(const struct ub_array *y, const struct ub_array *cr,
 		       const struct ub_exact *exact,
 		       const struct ub_array *torch, size_t lo, size_t hi,
 		       struct ub_stats *st)
 {
-	enum ub_dtype dt = y->dt;
-	memset(st, 0, sizeof *st);
-	st->n = hi - lo;
-	for (size_t i = lo; i < hi; i++) {
-		uint64_t yi = ub_array_get(y, i), ci = ub_array_get(cr, i);
-		double e;
-		if (!ub_same(dt, yi, ci))
-			st->cr_mismatch++;
-		if (ub_ulp_error(dt, yi, ci, &exact[i], &e))
-			st->nan_mismatch++;
-		else
-			add_error(st, i - lo, e);
-		if (torch)
-			add_torch(st, dt, yi, ub_array_get(torch, i));
+	const void *t = torch ? torch->data : NULL;
+	switch (y->dt) {
+#define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
+	case id:                                                               \
+		pass_of(id, y->data, cr->data, exact, t, lo, hi, st);          \
+		break;
+	UB_DTYPES(X)
+#undef X
+	default:
+		memset(st, 0, sizeof *st);
+		break;
 	}
 }
 

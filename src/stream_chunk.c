@@ -3,6 +3,7 @@
  * computes depends only on the chunk's index. */
 #include "backend.h"
 #include "stream_internal.h"
+#include "ub_bits.h"
 #include "../reference/reference.h"
 
 #include <stdlib.h>
@@ -50,8 +51,7 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 		return 0;
 	}
 	if (cfg->exhaustive) {
-		for (size_t i = 0; i < len; i++)
-			ub_array_set(&w->env[0], i, ub_sweep_at(&j->sw, first + i));
+		ub_sweep_fill(&j->sw, first, &w->env[0]); /* env[0].n is len */
 		return 0;
 	}
 	return ub_inputs_generate_at(j->dt, j->nin, cfg->op->dom, cfg->seed,
@@ -64,12 +64,12 @@ static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 	uint64_t in[UB_MAX_INPUTS], y;
 	for (size_t i = 0; i < len; i++) {
 		for (int k = 0; k < j->nin; k++)
-			in[k] = ub_array_get(&w->env[k], i);
+			in[k] = ub_load(j->dt, w->env[k].data, i);
 		int s = ub_ref_eval_auto(j->cfg->op->math, j->dt, in, j->nin,
 					 !j->cfg->ref_mpfr, &y, &w->exact[i], err);
 		if (s)
 			return s;
-		ub_array_set(&w->cr, i, y);
+		ub_store(j->dt, w->cr.data, i, y);
 	}
 	return 0;
 }

@@ -19,6 +19,7 @@
 	X(capture)         \
 	X(ref_fast)         \
 	X(ew_host)        \
+	X(stats)          \
 	X(ew)
 
 #define X(name) Suite *ub_##name##_suite(void);
