@@ -47,14 +47,12 @@ static int in_range(double v)
 	return a >= 0x1p-960 && a <= 0x1p960; /* finite, not 0 */
 }
 
-static int literal(const char *s, struct val *r)
+static int literal(const struct ub_expr *x, struct val *r)
 {
-	char *end;
-	r->v = strtod(s, &end);
-	if (*end || !isfinite(r->v))
+	r->v = x->num_d;   /* strtod's, parsed once (expr.h) */
+	if (!isfinite(r->v))
 		return 0;
-	int integer = strspn(s + (s[0] == '-'), "0123456789") == strlen(s + (s[0] == '-'));
-	r->e = integer && fabs(r->v) < 0x1p53 ? 0 : RND(r->v);
+	r->e = x->num_int && fabs(r->v) < 0x1p53 ? 0 : RND(r->v);
 	return r->v == 0 ? r->e == 0 : in_range(r->v);
 }
 
@@ -156,7 +154,7 @@ static int node(const struct ub_expr *x, const double *in, struct val *r)
 		return r->v == 0 || in_range(r->v);
 	}
 	if (x->kind == UB_E_NUM)
-		return literal(x->num, r);
+		return literal(x, r);
 	if (x->nargs == 1)
 		ok = unary(x, in, r);
 	else if (x->nargs == 2)

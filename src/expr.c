@@ -73,6 +73,14 @@ struct ub_expr *ub_expr_new_num(const char *text)
 		free(e);
 		return NULL;
 	}
+	if (e) {
+		char *end;
+		const char *digits = text + (text[0] == '-');
+		e->num_d = strtod(text, &end);
+		if (*end || end == text)
+			e->num_d = NAN;
+		e->num_int = *digits && strspn(digits, "0123456789") == strlen(digits);
+	}
 	return e;
 }
 

@@ -89,6 +89,12 @@ struct ub_expr {
 	struct ub_expr *args[3];
 	char *num;              /* UB_E_NUM: the literal as written ("1",
 				   "1.1283791670955126", "-0.5", "1e-3") */
+	double num_d;           /* UB_E_NUM: strtod's value of num (correctly
+				   rounded to double; NaN if num is not all
+				   a number), kept so that no evaluation
+				   parses text per element */
+	int num_int;            /* UB_E_NUM: num is written as an integer
+				   (an optional '-', then digits only) */
 	int var;                /* UB_E_VAR: index into the environment */
 };
 
