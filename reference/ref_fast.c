@@ -35,7 +35,13 @@
 
 #define U 0x1p-53          /* unit roundoff of double */
 #define SAFE (1 + 0x1p-40) /* covers the rounding of the bounds */
-#define RND(v) (fabs(v) * U / (1 - U))
+/* the rounding error of a result v: at most u|v| / (1 - u); the factor
+ * u / (1 - u) is one constant (its own rounding is one of those SAFE
+ * covers), so that a bound costs a multiplication, not a division */
+#define RND(v) (fabs(v) * (U / (1 - U)))
+/* 1 / SAFE rounded down (1 - 2^-40 < 1 / (1 + 2^-40)): a denominator
+ * multiplied by it only gets smaller, the bound larger */
+#define INV_SAFE (1 - 0x1p-40)
 
 struct val {
 	double v, e;
@@ -90,7 +96,7 @@ static int binary(const struct ub_expr *x, const double *in, struct val *r)
 		if (!(ab > b.e * SAFE))
 			return 0;
 		r->v = a.v / b.v;
-		r->e = ((a.e * ab + aa * b.e) / (ab * ((ab - b.e) / SAFE)) +
+		r->e = ((a.e * ab + aa * b.e) / (ab * ((ab - b.e) * INV_SAFE)) +
 			RND(r->v)) * SAFE * SAFE;
 		return 1;
 	default:
@@ -117,15 +123,16 @@ static int unary(const struct ub_expr *x, const double *in, struct val *r)
 		if (!(a.v > a.e * SAFE))
 			return 0;
 		r->v = sqrt(a.v);
-		/* sqrt(a) >= v / (1 + U); an exact a (ea = 0) propagates 0 */
-		r->e = ((a.e != 0 ? a.e / (r->v / (1 + U)) : 0) + RND(r->v)) *
+		/* sqrt(a) >= v / (1 + U) > v (1 - U); an exact a (ea = 0)
+		 * propagates 0 */
+		r->e = ((a.e != 0 ? a.e / (r->v * (1 - U)) : 0) + RND(r->v)) *
 		       SAFE * SAFE;
 		if (x->op == UB_RSQRT) { /* 1 / s, as UB_DIV with a = 1 exact */
 			double s = r->v, es = r->e;
 			if (!(s > es * SAFE))
 				return 0;
 			r->v = 1 / s;
-			r->e = (es / (s * ((s - es) / SAFE)) + RND(r->v)) * SAFE * SAFE;
+			r->e = (es / (s * ((s - es) * INV_SAFE)) + RND(r->v)) * SAFE * SAFE;
 		}
 		return 1;
 	default:
