@@ -4,7 +4,8 @@
  * Example (atan_bwd, step t = s + 1, f32):
  *   extern "C" __global__ void ub_torch_step(const float *v0, const float *v1,
  *       const float *v2, float *out, long long n)
- *   { for (long long i = ...; i < n; i += ...) {
+ *   { long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+ *     if (i < n) {
  *       float a2 = v2[i];
  *       out[i] = (a2 + __int_as_float(0x3f800000));  } }
  * Constants are written as bit patterns so no decimal-to-binary
@@ -307,8 +308,11 @@ static int elementwise(const char *comment, const char *entry, int nenv,
 	for (int v = 0; v < nenv; v++)
 		put(&b, "const %s *v%d, ", T, v);
 	put(&b, "%s *out, long long n)\n{\n", T);
-	put(&b, "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-		"         i < n; i += (long long)blockDim.x * gridDim.x) {\n");
+	/* one thread per element, as every launch is (sim.h): a grid-stride
+	 * loop would cost the interpreter its setup (a division, ~30
+	 * instructions) per thread for nothing */
+	put(&b, "    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+		"    if (i < n) {\n");
 	if (native) {
 		put(&b, "#ifdef UB_NATIVE16\n");
 		body(&b, nenv, used, e, dt, NATIVE, macros);
