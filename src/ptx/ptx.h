@@ -3,8 +3,9 @@
  * ptx_parse() reads the PTX text that NVRTC produced, decodes every
  * instruction once into a compact form (registers resolved to indices,
  * immediates to constant slots, labels to instruction indices), and
- * ptx_run() executes one kernel launch thread by thread with the PTX ISA's
- * semantics: IEEE-exact instructions bit for bit (as on the GPU, NaN results
+ * ptx_run() executes one kernel launch, 64 threads per dispatch where it
+ * can (ptx_batch.c; else thread by thread, with the same results), with
+ * the PTX ISA's semantics: IEEE-exact instructions bit for bit (as on the GPU, NaN results
  * canonical 0x7fffffff), approximate instructions (div.approx, div.full,
  * rcp/ex2/... .approx) modelled within their documented error and reported
  * in ptx_run_info.approx_mask.  Float mul/add/sub without a rounding
@@ -122,7 +123,8 @@ struct ptx_run_info {
  * a mul (statically; 0: ptxas is predicted to change nothing). */
 int ptx_fusions(const struct ptx_module *m);
 
-/* Runs kernel `entry` over the whole grid, one thread after another.
+/* Runs kernel `entry` over the whole grid, every thread once (in batches
+ * of 64 lanes, or one thread after another: the results are the same).
  * Returns 0, or UB_RUNTIME with a message (bad access, unsupported
  * instruction reached, ...). */
 int ptx_run(const struct ptx_module *m, const char *entry,
