@@ -2,9 +2,12 @@
  *
  * One job per dtype: the kernels compiled and parsed once (struct skern),
  * a counter of chunks that the threads take under a mutex, and one slot
- * per (chunk, row) for the chunk's statistics and worst inputs.  A chunk's
- * work (stream_chunk.c) depends only on its index, never on which thread
- * ran it or when; the slots are merged in chunk order at the end. */
+ * per (chunk, row) for the chunk's statistics and worst inputs, in a
+ * window of a few chunks per thread.  A chunk's work (stream_chunk.c)
+ * depends only on its index, never on which thread ran it or when; slots
+ * are merged in chunk order as soon as the chunks before them are, and a
+ * thread does not start a chunk that is a whole window ahead of the
+ * merge, so memory does not grow with the number of elements. */
 #include "stream_internal.h"
 #include "codegen.h"
 #include "kernel_sig.h"
@@ -115,7 +118,23 @@ static int compile_modes(struct job *j, const char *file_src,
 	return s;
 }
 
-/* Takes chunks until none is left or one failed. */
+/* Merges the chunks done at the frontier, in chunk order (under mu). */
+static void merge_ready(struct job *j)
+{
+	while (j->frontier < j->nchunks && j->ready[j->frontier % j->win]) {
+		const struct slot *sl = &j->slots[(j->frontier % j->win) * (size_t)j->nrows];
+		for (int r = 0; r < j->nrows; r++)
+			if (ub_stats_merge(&j->acc[r].st, &sl[r].st,
+					   j->frontier * (size_t)UB_STATS_CHUNK))
+				memcpy(j->acc[r].worst_in, sl[r].worst_in,
+				       sizeof sl[r].worst_in);
+		j->ready[j->frontier % j->win] = 0;
+		j->frontier++;
+	}
+}
+
+/* Takes chunks until none is left or one failed.  A chunk more than
+ * `win` ahead of the merge frontier waits, so memory stays bounded. */
 static void *worker(void *arg)
 {
 	struct job *j = arg;
@@ -123,20 +142,22 @@ static void *worker(void *arg)
 	struct ub_error e = {{0}};
 	uint64_t approx[SK_MAX_ROWS] = {0};
 	int s = ub_wbuf_init(j, &w, &e);
+	pthread_mutex_lock(&j->mu);
 	for (;;) {
-		pthread_mutex_lock(&j->mu);
 		if (s && j->bad_chunk > j->next) { /* no buffers: fail the next */
 			j->bad_chunk = j->next;
 			j->bad_status = s;
 			j->bad_err = e;
 		}
 		size_t c = j->next;
-		int stop = s || c >= j->nchunks || c > j->bad_chunk;
-		if (!stop)
-			j->next++;
-		pthread_mutex_unlock(&j->mu);
-		if (stop)
+		if (s || c >= j->nchunks || c > j->bad_chunk)
 			break;
+		if (c >= j->frontier + j->win) {
+			pthread_cond_wait(&j->cv, &j->mu);
+			continue;
+		}
+		j->next++;
+		pthread_mutex_unlock(&j->mu);
 		s = ub_chunk_run(j, &w, c, approx, &e);
 		pthread_mutex_lock(&j->mu);
 		if (s && c < j->bad_chunk) {
@@ -144,16 +165,20 @@ static void *worker(void *arg)
 			j->bad_status = s;
 			j->bad_err = e;
 		}
+		if (!s) {
+			j->ready[c % j->win] = 1;
+			merge_ready(j);
+		}
 		j->done++;
 		if (j->cfg->progress && !s)
 			j->cfg->progress(j->cfg->progress_ctx, (int)j->done,
 					 (int)j->nchunks, UB_STATS_CHUNK, j->what);
-		pthread_mutex_unlock(&j->mu);
+		pthread_cond_broadcast(&j->cv);
 		s = 0;
 	}
-	pthread_mutex_lock(&j->mu);
 	for (int r = 0; r < SK_MAX_ROWS; r++)
 		j->approx[r] |= approx[r];
+	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 	ub_wbuf_free(j, &w);
 	ub_ref_release();
@@ -168,12 +193,14 @@ static int run_threads(struct job *j, struct ub_error *err)
 		nt = (int)j->nchunks;
 	j->bad_chunk = SIZE_MAX;
 	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL);
 	for (int t = 1; t < nt; t++)
 		if (pthread_create(&tid[started], NULL, worker, j) == 0)
 			started++;
 	worker(j); /* the calling thread works too */
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	pthread_cond_destroy(&j->cv);
 	pthread_mutex_destroy(&j->mu);
 	if (j->bad_chunk != SIZE_MAX) {
 		*err = j->bad_err;
@@ -190,11 +217,8 @@ static void fill_row(struct ub_result *res, const struct job *j, int r,
 	row->na = na;
 	if (na)
 		return;
-	for (size_t c = 0; c < j->nchunks; c++) {
-		const struct slot *sl = &j->slots[c * (size_t)j->nrows + (size_t)r];
-		if (ub_stats_merge(&row->st, &sl->st, c * (size_t)UB_STATS_CHUNK))
-			memcpy(row->worst_in, sl->worst_in, sizeof row->worst_in);
-	}
+	row->st = j->acc[r].st;   /* every chunk, merged in order */
+	memcpy(row->worst_in, j->acc[r].worst_in, sizeof row->worst_in);
 	row->has_worst = row->st.ncomparable > 0;
 }
 
@@ -250,9 +274,12 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 		ub_fail(err, UB_USAGE, "%s: more than %d torch steps",
 			cfg->op->name, SK_MAX_STEPS) : plan_inputs(j, d, err);
 	j->nchunks = (j->n + UB_STATS_CHUNK - 1) / UB_STATS_CHUNK;
-	if (!s && !(j->slots = calloc(j->nchunks * (size_t)j->nrows + 1,
-				      sizeof *j->slots)))
-		s = ub_fail(err, UB_RUNTIME, "out of memory for %zu chunks", j->nchunks);
+	/* a few chunks per thread in flight or waiting for the in-order
+	 * merge: memory does not grow with n */
+	j->win = 4 * (size_t)ub_stream_threads(cfg) + 4;
+	if (!s && (!(j->slots = calloc(j->win * (size_t)j->nrows, sizeof *j->slots)) ||
+		   !(j->ready = calloc(j->win, 1))))
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
 		s = compile_steps(j, err);
 	if (!s)
@@ -266,6 +293,7 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	for (int m = 0; m < UB_NMODES; m++)
 		ptx_free(j->mode[m].m);
 	free(j->slots);
+	free(j->ready);
 	free(j);
 	return s;
 }

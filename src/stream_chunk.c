@@ -109,7 +109,7 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 {
 	size_t first = c * (size_t)UB_STATS_CHUNK;
 	size_t len = j->n - first < UB_STATS_CHUNK ? j->n - first : UB_STATS_CHUNK;
-	struct slot *sl = &j->slots[c * (size_t)j->nrows];
+	struct slot *sl = &j->slots[(c % j->win) * (size_t)j->nrows];
 	int nm = j->cfg->nmodes;
 	for (int k = j->files ? j->nin : 0; k < j->nin + j->nsteps; k++)
 		w->env[k].n = len;

@@ -41,10 +41,15 @@ struct job {
 	struct ub_sweep sw;       /* --exhaustive */
 	const struct ub_array *files; /* --input: the whole arrays */
 	struct skern step[SK_MAX_STEPS], mode[UB_NMODES];
-	struct slot *slots;       /* chunk c, row r: [c * nrows + r] */
+	size_t win;               /* chunks in flight or waiting to merge */
+	struct slot *slots;       /* chunk c, row r: [(c % win) * nrows + r] */
 	char what[96];            /* for cfg->progress */
 	/* under mu: */
 	pthread_mutex_t mu;
+	pthread_cond_t cv;        /* the merge frontier moved, or a failure */
+	unsigned char *ready;     /* [c % win]: chunk c done, not merged */
+	size_t frontier;          /* chunks before it are merged into acc */
+	struct slot acc[SK_MAX_ROWS]; /* each row's figures so far */
 	size_t next, done, bad_chunk;
 	int bad_status;
 	struct ub_error bad_err;
