@@ -6,6 +6,7 @@
 #include "ub_bits.h"
 #include "../reference/reference.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,10 +75,28 @@ static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 	return 0;
 }
 
+/* Adds to a thread's failure which run it was and the element's place
+ * and inputs: "; mode nofma, element 131232 of the run: x=0x3f8200a0". */
+static void where(const struct job *j, const struct wbuf *w, const char *what,
+		  size_t first, uint64_t t, struct ub_error *err)
+{
+	size_t l = strlen(err->msg);
+	int hex = ub_dtypes[j->dt].bits / 4;
+	l += (size_t)snprintf(err->msg + l, sizeof err->msg - l, "; %s", what);
+	if (t >= UB_STATS_CHUNK || l >= sizeof err->msg)
+		return;
+	l += (size_t)snprintf(err->msg + l, sizeof err->msg - l,
+			      ", element %zu of the run:", first + (size_t)t);
+	for (int k = 0; k < j->nin && l < sizeof err->msg; k++)
+		l += (size_t)snprintf(err->msg + l, sizeof err->msg - l, "%s%s=0x%0*llx",
+				      k ? ";" : " ", j->cfg->op->inputs[k], hex,
+				      (unsigned long long)ub_array_get(&w->env[k], (size_t)t));
+}
+
 /* Runs kernel k over env into out (len elements). */
 static int run_kern(const struct skern *k, struct ub_array *env,
 		    struct ub_array *out, size_t len, uint64_t *approx,
-		    struct ub_error *err)
+		    uint64_t *bad_thread, struct ub_error *err)
 {
 	struct ub_karg a[SK_MAX_ARGS];
 	struct ptx_run_info info;
@@ -90,6 +109,7 @@ static int run_kern(const struct skern *k, struct ub_array *env,
 	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len, &info, err);
 	if (!s) /* as the sim backend reports it (backend_sim.c) */
 		*approx |= info.approx_mask | (info.unmarked_fp ? UB_APPROX_UNMARKED : 0);
+	*bad_thread = s ? info.bad_thread : UINT64_MAX;
 	return s;
 }
 
@@ -117,17 +137,26 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	int s = chunk_inputs(j, w, first, len, err);
 	if (!s)
 		s = chunk_reference(j, w, len, err);
+	char what[64];
+	uint64_t t;
 	for (int k = 0; !s && k < j->nsteps; k++)
-		s = run_kern(&j->step[k], w->env, &w->env[j->nin + k], len,
-			     &approx[nm], err);
+		if ((s = run_kern(&j->step[k], w->env, &w->env[j->nin + k], len,
+				  &approx[nm], &t, err)) != 0) {
+			snprintf(what, sizeof what, "torch step %d", k + 1);
+			where(j, w, what, first, t, err);
+		}
 	const struct ub_array *torch = j->nsteps ? &w->env[j->nin + j->nsteps - 1]
 						 : NULL;
 	for (int m = 0; !s && m < nm; m++) {
 		if (j->mode[m].na || j->mode[m].skip)
 			continue;
-		s = run_kern(&j->mode[m], w->env, &w->out, len, &approx[m], err);
-		if (!s)
+		s = run_kern(&j->mode[m], w->env, &w->out, len, &approx[m], &t, err);
+		if (!s) {
 			measure(j, w, &w->out, torch, &sl[m]);
+		} else {
+			snprintf(what, sizeof what, "mode %s", ub_modes[j->cfg->modes[m]].name);
+			where(j, w, what, first, t, err);
+		}
 	}
 	if (!s && torch)
 		measure(j, w, torch, torch, &sl[nm]);

@@ -117,6 +117,8 @@ struct ptx_run_info {
 				  product, as ptxas compiles them */
 	uint64_t batch_reruns; /* batches of PTX_LANES threads run again thread
 				  by thread because a lane failed (ptx_batch.c) */
+	uint64_t bad_thread;   /* when a thread failed: its index in grid
+				  order; else UINT64_MAX */
 };
 
 /* How many add/sub instructions of the module the ptxas model fuses with

@@ -306,6 +306,7 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 	if (!rc)
 		rc = make_params(&m->funcs[e], launch, c.frames[e].param, err);
 	unsigned blk[3] = { 0 }, tid[3] = { 0 };
+	int thread_failed = 0;
 	if (!rc) {
 		c.rg = rg;
 		c.fr = &c.frames[e];
@@ -320,8 +321,10 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 					       : run_grid(&c, launch, blk, tid);
 		if (r < 0)
 			rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
-		else if (r)
+		else if (r) {
 			rc = report(&c, blk, tid, err);
+			thread_failed = 1;
+		}
 		fesetround(mode);
 	}
 	if (info) {
@@ -330,6 +333,11 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		info->unmarked_fp = c.unmarked;
 		info->fused = c.fused;
 		info->batch_reruns = c.reruns;
+		const unsigned *g = launch->grid, *b = launch->block;
+		info->bad_thread = !thread_failed ? UINT64_MAX :
+			(((uint64_t)blk[2] * g[1] + blk[1]) * g[0] + blk[0]) *
+			((uint64_t)b[0] * b[1] * b[2]) +
+			((uint64_t)tid[2] * b[1] + tid[1]) * b[0] + tid[0];
 	}
 	frames_free(c.frames, m->nfuncs);
 	free(rg);
