@@ -60,18 +60,13 @@ static int reads(const struct ptx_insn *in, uint32_t s, int shape)
 }
 
 /* How many times `in` writes slot s. */
-static int writes(const struct ptx_insn *in, uint32_t s, int shape)
+static int writes(const struct ptx_insn *in, uint32_t s)
 {
-	int w = 0;
-	switch (shape) {
-	case PTX_S_ST: case PTX_S_BRA: case PTX_S_NONE: case PTX_S_CALL: return 0;
-	case PTX_S_SETP: return (in->dst == s) + (in->src[3] == s);
-	case PTX_S_LD: case PTX_S_UNPACK:   /* aux destinations */
-		for (int i = 1; i < in->aux; i++)
-			w += in->src[i] == s;
-		return w + (in->dst == s);
-	default: return in->dst == s;
-	}
+	uint32_t w[PTX_MAX_WRITES];
+	int n = 0;
+	for (int k = ptx_writes(in, w); k-- > 0;)
+		n += w[k] == s;
+	return n;
 }
 
 static int is_mul(int op)
@@ -155,7 +150,7 @@ static int uses_of(const struct ptx_func *f, const int *shape, uint32_t i,
 		uint32_t d = slot[s];
 		for (uint32_t k = 0; k < f->ncode; k++) {
 			const struct ptx_insn *x = &f->code[k];
-			int w = writes(x, d, shape[x->op]);
+			int w = writes(x, d);
 			if (w && (k != prod[s] || w != 1))
 				return -1;   /* d has another definition */
 			if (!reads(x, d, shape[x->op]))

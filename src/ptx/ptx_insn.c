@@ -65,6 +65,33 @@ int ptx_op_shape(int op)
 	return opdesc[op].shape;
 }
 
+int ptx_writes(const struct ptx_insn *in, uint32_t *w)
+{
+	int n = 0;
+	if (in->op == PTX_HOLD) {   /* keeps a and b: d is not written */
+		w[0] = in->src[2];
+		w[1] = in->src[3];
+		return 2;
+	}
+	switch (ptx_op_shape(in->op)) {
+	case PTX_S_ST: case PTX_S_BRA: case PTX_S_NONE: case PTX_S_CALL:
+		return 0;
+	case PTX_S_SETP:
+		w[n++] = in->src[3];
+		break;
+	case PTX_S_LD: case PTX_S_UNPACK:   /* aux destinations */
+		for (int i = 1; i < in->aux && i < 4; i++)
+			w[n++] = in->src[i];
+		break;
+	default:
+		break;
+	}
+	if (in->flags & PTX_F_CC)
+		w[n++] = PTX_SLOT_CC;
+	w[n++] = in->dst;
+	return n;
+}
+
 const char *ptx_type_name(int ty)
 {
 	return tyinfo[ty].name;

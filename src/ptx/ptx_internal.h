@@ -306,6 +306,11 @@ int ptx_fuse_pass(struct ptx_pstate *st);
 /* FUSED: RN(+-a*b +- c) in the instruction's type, flags applied. */
 uint64_t ptx_fused(const struct ptx_insn *in, uint64_t a, uint64_t b, uint64_t c);
 int ptx_op_shape(int op);    /* enum ptx_shape of an opcode */
+/* The registers (slots) `in` writes, into w (room for PTX_MAX_WRITES):
+ * their number.  A slot written twice (a vector ld into one register)
+ * appears twice. */
+#define PTX_MAX_WRITES 5
+int ptx_writes(const struct ptx_insn *in, uint32_t *w);
 /* The token's text, NUL-terminated (malloc'd; NULL when out of memory). */
 char *ptx_dup_tok(const struct ptx_tok *t);
 /* Points every call of the module at the .func it names, checking its

@@ -18,41 +18,6 @@
 
 #include <stdlib.h>
 
-/* The slots in writes to w (at most 4); returns how many. */
-static int written(const struct ptx_insn *in, uint32_t *w)
-{
-	int n = 0;
-	switch (in->op) {
-	case PTX_BRA: case PTX_RET: case PTX_EXIT: case PTX_CALL:
-	case PTX_ST_GLOBAL: case PTX_ST_LOCAL: case PTX_ST_GENERIC:
-	case PTX_ST_PARAM:
-		return 0;
-	case PTX_HOLD:
-		w[0] = in->src[2];
-		w[1] = in->src[3];
-		return 2;
-	case PTX_SETP_I: case PTX_SETP_F32: case PTX_SETP_F64: case PTX_SETP_H:
-		w[0] = in->dst;
-		w[1] = in->src[3];
-		return 2;
-	case PTX_LD_PARAM: case PTX_LD_GLOBAL: case PTX_LD_LOCAL:
-	case PTX_LD_GENERIC: case PTX_MOV_UNPACK:
-		w[n++] = in->dst;
-		for (int i = 1; i < in->aux && i < 4; i++)
-			w[n++] = in->src[i];
-		return n;
-	case PTX_ADDC: case PTX_SUBC: case PTX_MADC_LO: case PTX_MADC_HI:
-		w[n++] = PTX_SLOT_CC;
-		break;
-	default:
-		if (in->flags & PTX_F_CC)
-			w[n++] = PTX_SLOT_CC;
-		break;
-	}
-	w[n++] = in->dst;
-	return n;
-}
-
 static int pure(const struct ptx_insn *in)
 {
 	if (in->flags & (PTX_F_CC | PTX_F_CIN))
@@ -87,9 +52,9 @@ uint8_t *ptx_uniform_insns(const struct ptx_func *f)
 		free(mark);
 		return NULL;
 	}
-	uint32_t w[4];
+	uint32_t w[PTX_MAX_WRITES];
 	for (uint32_t i = 0; i < f->ncode; i++)
-		for (int k = written(&f->code[i], w); k-- > 0;)
+		for (int k = ptx_writes(&f->code[i], w); k-- > 0;)
 			if (w[k] < f->nslots && nw[w[k]] < 2)
 				nw[w[k]]++;
 	int has_st_param = 0;
