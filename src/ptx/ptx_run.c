@@ -76,6 +76,23 @@ static void thread_regs(uint64_t *S, size_t stride, const unsigned *blk,
 	S[PTX_SR_WARPID * stride] = lin / 32;
 }
 
+/* How many threads the grid has. */
+static uint64_t grid_threads(const struct ptx_launch *l)
+{
+	const unsigned *g = l->grid, *b = l->block;
+	return (uint64_t)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
+}
+
+/* The index in grid order of thread (blk, tid): the inverse of coords. */
+static uint64_t linear_index(const struct ptx_launch *l, const unsigned *blk,
+			     const unsigned *tid)
+{
+	const unsigned *g = l->grid, *b = l->block;
+	return (((uint64_t)blk[2] * g[1] + blk[1]) * g[0] + blk[0]) *
+	       ((uint64_t)b[0] * b[1] * b[2]) +
+	       ((uint64_t)tid[2] * b[1] + tid[1]) * b[0] + tid[0];
+}
+
 /* Block and thread coordinates of the t-th thread in grid order. */
 static void coords(const struct ptx_launch *l, uint64_t t, unsigned *blk,
 		   unsigned *tid)
@@ -103,6 +120,22 @@ static void next_coords(const struct ptx_launch *l, unsigned *blk, unsigned *tid
 			return;
 		blk[k] = 0;
 	}
+}
+
+/* Threads first .. first + count - 1 in grid order, one after another;
+ * stops at the first failure, blk and tid then naming that thread. */
+static int run_threads(struct ptx_ctx *c, const struct ptx_launch *l,
+		       uint64_t first, uint64_t count, unsigned *blk,
+		       unsigned *tid)
+{
+	uint64_t *S = c->fr->R + PTX_SLOT_SREG;   /* the kernel's frame */
+	coords(l, first, blk, tid);
+	for (uint64_t k = 0; k < count; k++, next_coords(l, blk, tid)) {
+		thread_regs(S, 1, blk, tid, l->block);
+		if (ptx_run_frame(c))
+			return UB_RUNTIME;
+	}
+	return 0;
 }
 
 /* The special registers of the nl threads from (blk, tid) on, one
@@ -161,8 +194,7 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 				f->relocs[i].offset;
 	if (ptx_batch_prepare(c, R, uniform))   /* a bad ld.param: by thread */
 		memset(uniform, 0, f->ncode);
-	const unsigned *g = l->grid, *b = l->block;
-	uint64_t total = (uint64_t)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
+	uint64_t total = grid_threads(l);
 	int rc = 0;
 	for (uint64_t t0 = 0; !rc && t0 < total; t0 += PTX_LANES) {
 		unsigned nl = total - t0 < PTX_LANES ? (unsigned)(total - t0) : PTX_LANES;
@@ -172,36 +204,13 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 			continue;
 		c->bad_kind = 0;
 		c->reruns++;
-		for (unsigned k = 0; !rc && k < nl; k++) {
-			coords(l, t0 + k, blk, tid);
-			thread_regs(kernel->R + PTX_SLOT_SREG, 1, blk, tid, b);
-			rc = ptx_run_frame(c) ? UB_RUNTIME : 0;
-		}
+		rc = run_threads(c, l, t0, nl, blk, tid);
 	}
 	free(R);
 	free(uniform);
 	free(c->lanes_local);
 	c->lanes_local = NULL;
 	return rc;
-}
-
-/* Every thread of the grid, in order; stops at the first failure. */
-static int run_grid(struct ptx_ctx *c, const struct ptx_launch *l, unsigned *blk,
-		    unsigned *tid)
-{
-	const unsigned *g = l->grid, *b = l->block;
-	struct ptx_frame *kernel = c->fr;
-	for (blk[2] = 0; blk[2] < g[2]; blk[2]++)
-	for (blk[1] = 0; blk[1] < g[1]; blk[1]++)
-	for (blk[0] = 0; blk[0] < g[0]; blk[0]++)
-	for (tid[2] = 0; tid[2] < b[2]; tid[2]++)
-	for (tid[1] = 0; tid[1] < b[1]; tid[1]++)
-	for (tid[0] = 0; tid[0] < b[0]; tid[0]++) {
-		thread_regs(kernel->R + PTX_SLOT_SREG, 1, blk, tid, b);
-		if (ptx_run_frame(c))
-			return UB_RUNTIME;
-	}
-	return 0;
 }
 
 static int report(const struct ptx_ctx *c, const unsigned *blk, const unsigned *tid,
@@ -318,7 +327,7 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		fesetround(FE_TONEAREST);
 		int r = !trace && !launch->thread_by_thread &&
 			ptx_batchable(c.fr->f) ? run_batched(&c, launch, blk, tid)
-					       : run_grid(&c, launch, blk, tid);
+			: run_threads(&c, launch, 0, grid_threads(launch), blk, tid);
 		if (r < 0)
 			rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
 		else if (r) {
@@ -333,11 +342,8 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		info->unmarked_fp = c.unmarked;
 		info->fused = c.fused;
 		info->batch_reruns = c.reruns;
-		const unsigned *g = launch->grid, *b = launch->block;
-		info->bad_thread = !thread_failed ? UINT64_MAX :
-			(((uint64_t)blk[2] * g[1] + blk[1]) * g[0] + blk[0]) *
-			((uint64_t)b[0] * b[1] * b[2]) +
-			((uint64_t)tid[2] * b[1] + tid[1]) * b[0] + tid[0];
+		info->bad_thread = thread_failed ? linear_index(launch, blk, tid)
+						 : UINT64_MAX;
 	}
 	frames_free(c.frames, m->nfuncs);
 	free(rg);
