@@ -125,7 +125,10 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
  * plots.  UB_RUNTIME when out of memory. */
 int ub_report_html(FILE *f, const struct ub_result *res, struct ub_error *err);
 
-/* Formats the worst input as "x=0x3f800001;g=0xbf000000". */
+/* Formats n input encodings of dt, named, as "x=0x3f800001;g=0xbf000000". */
+void ub_format_inputs(enum ub_dtype dt, const char *const *names,
+		      const uint64_t *v, int n, char *buf, size_t len);
+/* The row's worst input, so formatted ("" when it has none). */
 void ub_format_worst(const struct ub_row *row, char *buf, size_t len);
 /* Names of the approximate instructions in mask, joined by '|'. */
 void ub_format_approx(uint64_t mask, char *buf, size_t len);

@@ -5,17 +5,24 @@
 
 #include <string.h>
 
-void ub_format_worst(const struct ub_row *row, char *buf, size_t len)
+void ub_format_inputs(enum ub_dtype dt, const char *const *names,
+		      const uint64_t *v, int n, char *buf, size_t len)
 {
 	size_t used = 0;
+	int hex = ub_dtypes[dt].bits / 4;
 	buf[0] = '\0';
-	if (!row->has_worst)
-		return;
-	int hex = ub_dtypes[row->dt].bits / 4;
-	for (int k = 0; k < row->nin && used < len; k++)
+	for (int k = 0; k < n && used < len; k++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s=0x%0*llx",
-					 k ? ";" : "", row->in_names[k], hex,
-					 (unsigned long long)row->worst_in[k]);
+					 k ? ";" : "", names[k], hex,
+					 (unsigned long long)v[k]);
+}
+
+void ub_format_worst(const struct ub_row *row, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (row->has_worst)
+		ub_format_inputs(row->dt, row->in_names, row->worst_in, row->nin,
+				 buf, len);
 }
 
 void ub_format_approx(uint64_t mask, char *buf, size_t len)

@@ -2,6 +2,7 @@
  * inputs, reference, torch plan, each mode and their statistics.  What it
  * computes depends only on the chunk's index. */
 #include "backend.h"
+#include "report.h"
 #include "stream_internal.h"
 #include "ub_bits.h"
 #include "../reference/reference.h"
@@ -81,16 +82,18 @@ static void where(const struct job *j, const struct wbuf *w, const char *what,
 		  size_t first, uint64_t t, struct ub_error *err)
 {
 	size_t l = strlen(err->msg);
-	int hex = ub_dtypes[j->dt].bits / 4;
-	l += (size_t)snprintf(err->msg + l, sizeof err->msg - l, "; %s", what);
-	if (t >= UB_STATS_CHUNK || l >= sizeof err->msg)
-		return;
-	l += (size_t)snprintf(err->msg + l, sizeof err->msg - l,
-			      ", element %zu of the run:", first + (size_t)t);
-	for (int k = 0; k < j->nin && l < sizeof err->msg; k++)
-		l += (size_t)snprintf(err->msg + l, sizeof err->msg - l, "%s%s=0x%0*llx",
-				      k ? ";" : " ", j->cfg->op->inputs[k], hex,
-				      (unsigned long long)ub_array_get(&w->env[k], (size_t)t));
+	uint64_t in[UB_MAX_INPUTS];
+	char text[256];
+	if (t < UB_STATS_CHUNK) {
+		for (int k = 0; k < j->nin; k++)
+			in[k] = ub_array_get(&w->env[k], (size_t)t);
+		ub_format_inputs(j->dt, (const char *const *)j->cfg->op->inputs,
+				 in, j->nin, text, sizeof text);
+		snprintf(err->msg + l, sizeof err->msg - l,
+			 "; %s, element %zu of the run: %s", what, first + (size_t)t, text);
+	} else {
+		snprintf(err->msg + l, sizeof err->msg - l, "; %s", what);
+	}
 }
 
 /* Runs kernel k over env into out (len elements). */
