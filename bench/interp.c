@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "../src/nvrtc.h"
+#include "../src/paths.h"
 #include "../src/ptx/ptx.h"
 #include "../src/sim.h"
 
@@ -23,25 +24,6 @@ static double now(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *s = malloc((size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-		free(s);
-		s = NULL;
-	}
-	if (s)
-		s[n] = 0;
-	fclose(f);
-	return s;
 }
 
 /* One launch of atan_bwd(x, g, y, n) on the interpreter: seconds. */
@@ -86,14 +68,15 @@ static int same(const float *a, const float *b, size_t n)
 int main(int argc, char **argv)
 {
 	size_t n = argc > 2 ? strtoull(argv[2], NULL, 0) : 1u << 20;
-	char *src = argc > 1 ? slurp(argv[1]) : NULL, *ptx = NULL;
+	char *src = NULL, *ptx = NULL;
 	struct ub_error err = { 0 };
 	struct ptx_module *m = NULL;
-	if (!src || !n) {
+	if (argc < 2 || !n) {
 		fprintf(stderr, "usage: interp KERNEL.cu [N]\n");
 		return 2;
 	}
-	if (ub_nvrtc_compile(src, "atan_bwd.cu", "", "compute_90", &ptx, NULL, &err) ||
+	if (ub_read_file(argv[1], &src, &err) ||
+	    ub_nvrtc_compile(src, "atan_bwd.cu", "", "compute_90", &ptx, NULL, &err) ||
 	    ptx_parse(ptx, &m, &err)) {
 		fprintf(stderr, "interp: %s\n", err.msg);
 		return 1;
