@@ -34,12 +34,7 @@
 
 int ptx_batchable(const struct ptx_func *f)
 {
-	if (f->ncalls)
-		return 0;
-	for (uint32_t i = 0; i < f->ncode; i++)
-		if (f->code[i].op == PTX_CALL)
-			return 0;
-	return 1;
+	return f->ncalls == 0;   /* every call instruction has its entry */
 }
 
 /* The lanes of `act` whose guard predicate holds. */
