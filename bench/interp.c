@@ -14,10 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/nvrtc.h"
-#include "../src/paths.h"
-#include "../src/ptx/ptx.h"
-#include "../src/sim.h"
+#include "nvrtc.h"
+#include "paths.h"
+#include "ptx.h"
+#include "sim.h"
 
 static double now(void)
 {

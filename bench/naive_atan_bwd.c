@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/npy.h"
+#include "npy.h"
 
 static double now(void)
 {

@@ -27,7 +27,7 @@
  * this path (f16/bf16 would need a one-rounding conversion from double;
  * f64 a double-double). */
 #include "reference.h"
-#include "../src/ub_bits.h"
+#include "ub_bits.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 
 #include <mpfr.h>
 
-#include "../src/expr.h"
+#include "expr.h"
 
 /* A closed interval [lo, hi] holding the exact value of a subexpression.
  * A point (lo and hi equal, zeros of the same sign) is that exact value,

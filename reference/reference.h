@@ -4,7 +4,7 @@
 #ifndef UB_REFERENCE_H
 #define UB_REFERENCE_H
 
-#include "../src/expr.h"
+#include "expr.h"
 
 /* Evaluates e with variable k bound to the value of in[k] (bits of dtype
  * dt).  Writes the correctly rounded result's encoding to *cr (NaN as the

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/backend.h"
-#include "../src/nvrtc.h"
-#include "../src/ptx/ptx.h"
+#include "backend.h"
+#include "nvrtc.h"
+#include "ptx.h"
 
 START_TEST(test_names)
 {

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/approx.h"
-#include "../src/approx_code.h"
-#include "../src/capture_file.h"
+#include "approx.h"
+#include "approx_code.h"
+#include "capture_file.h"
 
 /* Sets y, a float-format number (precision 24, exponents of binary32,
  * subnormals), to fn of x correctly rounded. */

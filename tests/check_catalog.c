@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/catalog.h"
+#include "catalog.h"
 
 /* e printed as FPCore with variables v0, v1, ... (their indices). */
 static const char *printed(const struct ub_expr *e)

@@ -4,16 +4,16 @@
  * rounding, and the checks that come before a run (native16,
  * --exhaustive).  Expected values are derived by hand in the comments. */
 #include "suites.h"
-#include "../src/inputs.h"
+#include "inputs.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reference/reference.h"
-#include "../src/applicable.h"
-#include "../src/codegen.h"
+#include "reference.h"
+#include "applicable.h"
+#include "codegen.h"
 
 static struct ub_catalog cat;
 

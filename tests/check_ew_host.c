@@ -37,18 +37,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reference/reference.h"
-#include "../src/codegen.h"
-#include "../src/nvrtc.h"
-#include "../src/run.h"
-#include "../src/inputs.h"
-#include "../src/sim.h"
+#include "reference.h"
+#include "codegen.h"
+#include "nvrtc.h"
+#include "run.h"
+#include "inputs.h"
+#include "sim.h"
 
 #define N 3500     /* > the special values' cross product (57 x 57) */
 #define N_NARROW 1500
 #define SEED 11
 
-/* ---- formats and rounding (independent of src/ and src/ptx/) ---- */
+/* ---- formats and rounding (independent of src/ and src/exec/ptx/) ---- */
 
 struct fmt {
 	int p, emin, emax;

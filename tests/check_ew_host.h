@@ -4,7 +4,7 @@
 #define UB_CHECK_EW_HOST_H
 
 #include "suites.h"
-#include "../src/run.h"
+#include "run.h"
 
 /* Runs op in dt under modes ("fma,nofma,torch": "torch" checks the torch
  * plan) and checks every row, which must be exact, against the host

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reference/reference.h"
-#include "../src/inputs.h"
+#include "reference.h"
+#include "inputs.h"
 
 #define SEED 11
 

@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reference/ref_internal.h"
-#include "../reference/reference.h"
-#include "../src/codegen.h"
-#include "../src/run.h"
+#include "ref_internal.h"
+#include "reference.h"
+#include "codegen.h"
+#include "run.h"
 
 static const char *printed(const struct ub_expr *e)
 {

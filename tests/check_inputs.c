@@ -1,4 +1,4 @@
-/* check_inputs.c — unit tests of the inputs module (src/inputs.c).
+/* check_inputs.c — unit tests of the inputs module (src/run/inputs.c).
  *
  * The special-value lists are written out by hand from the IEEE 754
  * encodings (sign | biased exponent | fraction; f32 bias 127, f16 bias 15,
@@ -7,8 +7,8 @@
  * every binade hit, domains respected) rather than values. */
 #include "suites.h"
 
-#include "../src/inputs.h"
-#include "../src/metrics.h"
+#include "inputs.h"
+#include "metrics.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* check_metrics.c — unit tests of the metrics module (src/metrics.c).
+/* check_metrics.c — unit tests of the metrics module (src/run/metrics.c).
  *
  * Every expected value is derived by hand from the format parameters
  * (p = precision with the hidden bit, emin, emax) and the IEEE 754
@@ -7,7 +7,7 @@
  * f64 p=53 emin=-1022 emax=1023. */
 #include "suites.h"
 
-#include "../src/metrics.h"
+#include "metrics.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* check_npy.c — unit tests of the npy module (src/npy.c).
+/* check_npy.c — unit tests of the npy module (src/run/npy.c).
  *
  * Expected bytes come from the .npy format description (numpy's
  * numpy/lib/format.py docstring, NEP 1): magic "\x93NUMPY", version bytes,
@@ -9,7 +9,7 @@
  * 0x3f800000, -2.0f = 0xc0000000, 0.5f = 0x3f000000, ...). */
 #include "suites.h"
 
-#include "../src/npy.h"
+#include "npy.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/codegen.h"
-#include "../src/run.h"
+#include "codegen.h"
+#include "run.h"
 
 /* atan backward as each mode's PTX computes it (see tests/data/ptx/ and
  * the listings in the shared cuda-accuracy reference). */

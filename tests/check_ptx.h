@@ -3,7 +3,7 @@
 #define UB_CHECK_PTX_H
 
 #include "suites.h"
-#include "../src/ptx/ptx.h"
+#include "ptx.h"
 
 /* One instruction run in a kernel of its own.  Registers: %x0..%x4 b32,
  * %y0..%y4 b64, %h0..%h4 b16, %p0..%p4 and %q0..%q4 pred.  Inputs a, b, c

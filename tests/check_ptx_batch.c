@@ -1,4 +1,4 @@
-/* check_ptx_batch.c — the lane-batched executor (src/ptx/ptx_batch.c)
+/* check_ptx_batch.c — the lane-batched executor (src/exec/ptx/ptx_batch.c)
  * on kernels whose threads go different ways: loops with a trip count per
  * thread, if/else by branches, a predicated instruction, a guarded early
  * ret, a last batch of fewer than 64 lanes; and errors raised by one lane
@@ -9,7 +9,7 @@
  * formula in its comment); the two executors must also agree on the
  * instruction count. */
 #include "check_ptx.h"
-#include "../src/ptx/ptx_batch.h"
+#include "ptx_batch.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -89,7 +89,7 @@ static const struct ptx_case names[] = {
 };
 
 /* ptxas fuses an unmarked mul into the add that alone reads it
- * (src/ptx/ptx_fuse.c).  f16: a = 1 + 2^-10, b = 1 + 3*2^-10, so
+ * (src/exec/ptx/ptx_fuse.c).  f16: a = 1 + 2^-10, b = 1 + 3*2^-10, so
  * a*b = 1 + 2^-8 + 3*2^-20; with c = -1 the exact 2^-8 (1 + 3*2^-12)
  * rounds to 0x1c01 (3*2^-12 > half an ulp of 2^-10), while the rounded
  * product 1 + 2^-8 (0x3c04) gives 2^-8 = 0x1c00.  f32: a = b = 1 + 2^-12:

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../reference/reference.h"
-#include "../src/catalog.h"
-#include "../src/inputs.h"
+#include "reference.h"
+#include "catalog.h"
+#include "inputs.h"
 
 #define NPTS 6000
 

@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../reference/ref_internal.h"
-#include "../reference/reference.h"
-#include "../src/catalog.h"
+#include "ref_internal.h"
+#include "reference.h"
+#include "catalog.h"
 
 /* The math of (FPCore t (a b c) BODY); the catalog stays in *cat. */
 static const struct ub_expr *math(const char *body, struct ub_catalog *cat)

@@ -1,4 +1,4 @@
-/* check_stats.c — the statistics loop of src/metrics.c (one loop per dtype,
+/* check_stats.c — the statistics loop of src/run/metrics.c (one loop per dtype,
  * the ulp read off the exponent bits) against a slow reference written
  * here from the definitions of docs/metrics.md, element by element and
  * over whole arrays, bit for bit: max_ulp, worst, sum_ulp (summed per
@@ -23,7 +23,7 @@
 #include "suites.h"
 #include "check_bits.h"
 
-#include "../src/metrics.h"
+#include "metrics.h"
 
 #include <float.h>
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* check_userkernel.c — testing the user's own kernel: the signature reader
- * (src/kernel_sig.c), the binding rules (src/user_kernel.c), and a kernel
+ * (src/compile/kernel_sig.c), the binding rules (src/compile/user_kernel.c), and a kernel
  * that is not in the catalog (tests/data/user/acosh_bwd.cu, for an op
  * defined in tests/data/user/acosh_bwd.fpcore) run through every mode.
  *
@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/kernel_sig.h"
-#include "../src/report.h"
-#include "../src/user_kernel.h"
+#include "kernel_sig.h"
+#include "report.h"
+#include "user_kernel.h"
 
 /* --- the signature reader ------------------------------------------- */
 

@@ -7,7 +7,7 @@
  * are the versioned symbols a real driver exports (cuMemAlloc_v2, ...),
  * the constants those of cuda.h 13.0 (quoted beside each).  "Device memory"
  * is host memory filled with 0xa5 bytes, so a buffer the backend forgets
- * to copy shows; kernels given as PTX run on the interpreter (src/ptx/),
+ * to copy shows; kernels given as PTX run on the interpreter (src/exec/ptx/),
  * so results can be compared with the sim bit for bit.  A CUBIN (an ELF
  * image for EM_CUDA) is recognised and refused with
  * CUDA_ERROR_NOT_SUPPORTED, which tells a test that a CUBIN was made.
@@ -21,7 +21,7 @@
  * (default 90).  $FAKECUDA_LOG names a file that gets one line per launch:
  * "launch ENTRY grid=X,Y,Z block=X,Y,Z params=N".  Built with
  * -DFAKECUDA_OLD it lacks cuLaunchKernel, as a too old driver would. */
-#include "ptx/ptx.h"
+#include "ptx.h"
 
 #include <stdint.h>
 #include <stdio.h>

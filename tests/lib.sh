@@ -75,8 +75,8 @@ build_fakecuda() {
 	out=$1
 	shift
 	${CC:-cc} -shared -fPIC -O1 -std=gnu11 -ffp-contract=off -frounding-math \
-		-I"$SRCDIR/src" "$@" -o "$out" "$SRCDIR/tests/fakecuda.c" \
-		"$SRCDIR"/src/ptx/*.c "$SRCDIR/src/ub.c" -lm -Wl,-Bsymbolic
+		-iquote "$SRCDIR/src/util" -iquote "$SRCDIR/src/exec/ptx" "$@" -o "$out" "$SRCDIR/tests/fakecuda.c" \
+		"$SRCDIR"/src/exec/ptx/*.c "$SRCDIR/src/util/ub.c" -lm -Wl,-Bsymbolic
 }
 
 finish() {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/ptx/ptx.h"
+#include "ptx.h"
 
 static char *slurp(const char *path, size_t *len)
 {

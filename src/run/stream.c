@@ -12,7 +12,7 @@
 #include "codegen.h"
 #include "kernel_sig.h"
 #include "nvrtc.h"
-#include "../reference/reference.h"
+#include "reference.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include "report.h"
 #include "stream_internal.h"
 #include "ub_bits.h"
-#include "../reference/reference.h"
+#include "reference.h"
 
 #include <stdio.h>
 #include <stdlib.h>

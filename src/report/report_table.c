@@ -1,7 +1,7 @@
 /* report_table.c — the aligned table printed on stdout. */
 #include "report.h"
 #include "nvrtc.h"
-#include "ptx/ptx.h"
+#include "ptx.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* backend.h — where kernels run: one interface, two backends.
  *
- *   sim   the PTX interpreter (src/ptx/), on the CPU, everywhere
- *   cuda  the GPU, through the driver loaded at run time (src/cuda.c)
+ *   sim   the PTX interpreter (src/exec/ptx/), on the CPU, everywhere
+ *   cuda  the GPU, through the driver loaded at run time (src/exec/cuda.c)
  *
  * Both run the same launch: the geometry of sim.h (UB_BLOCK threads a
  * block, one thread per element), the same parameters bound the same way,

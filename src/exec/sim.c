@@ -1,5 +1,5 @@
 /* sim.c — bind ulpbench arrays to a kernel's parameters and run its PTX on
- * the interpreter (src/ptx/). */
+ * the interpreter (src/exec/ptx/). */
 #include "sim.h"
 
 #include <stdio.h>

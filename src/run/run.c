@@ -8,7 +8,7 @@
 #include "paths.h"
 #include "sim.h"
 #include "stream.h"
-#include "../reference/reference.h"
+#include "reference.h"
 
 #include <stdio.h>
 #include <stdlib.h>

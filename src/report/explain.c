@@ -9,8 +9,8 @@
 #include "report.h"
 #include "setup.h"
 #include "user_kernel.h"
-#include "../reference/reference.h"
-#include "ptx/ptx.h"
+#include "reference.h"
+#include "ptx.h"
 
 #include <errno.h>
 #include <stdlib.h>

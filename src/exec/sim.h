@@ -3,7 +3,7 @@
 #ifndef UB_SIM_H
 #define UB_SIM_H
 
-#include "ptx/ptx.h"
+#include "ptx.h"
 
 /* Launch geometry shared by every backend: 256 threads a block and one
  * thread per element (ceil(n/256) blocks, up to CUDA's grid limit), so

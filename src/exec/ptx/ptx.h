@@ -25,7 +25,7 @@
 #ifndef UB_PTX_H
 #define UB_PTX_H
 
-#include "../ub.h"
+#include "ub.h"
 
 struct ptx_module;
 
