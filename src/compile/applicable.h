@@ -3,7 +3,7 @@
 #ifndef UB_APPLICABLE_H
 #define UB_APPLICABLE_H
 
-#include "run.h"
+#include "result.h"
 
 /* modes_given: --mode was on the command line (an explicit native16 with
  * only f32/f64 dtypes is an error; from the default list it is skipped).

@@ -12,7 +12,7 @@
 #define UB_USER_KERNEL_H
 
 #include "kernel_sig.h"
-#include "run.h"
+#include "result.h"
 
 struct ub_user_kernel {
 	char *src;        /* the file's text */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "outfile.h"
-#include "run.h"
+#include "result.h"
 
 /* The aligned table for people. */
 void ub_report_table(FILE *f, const struct ub_result *res);

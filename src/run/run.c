@@ -14,68 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads every input from its file; all must agree in length. */
-static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
-		       struct ub_error *err)
-{
-	const struct ub_op *op = cfg->op;
-	const char *first = NULL;
-	for (int k = 0; k < op->ninputs; k++) {
-		const char *path = NULL;
-		for (int f = 0; f < cfg->nfiles; f++)
-			if (cfg->files[f].input == k)
-				path = cfg->files[f].path;
-		if (!path)
-			return ub_fail(err, UB_USAGE, "%s needs input %s too: "
-				       "add --input %s=FILE.npy", op->name,
-				       op->inputs[k], op->inputs[k]);
-		struct ub_shape shape;
-		int s = ub_npy_read(path, d->dt, &d->in[k], &shape, err);
-		if (s)
-			return s;
-		if (first && d->in[k].n != d->in[0].n)
-			return ub_fail(err, UB_USAGE, "%s: %zu elements, but %s has %zu",
-				       path, d->in[k].n, first, d->in[0].n);
-		if (!first) {
-			first = path;
-			d->shape = shape;
-		}
-	}
-	return 0;
-}
-
-int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
-		  struct ub_error *err)
-{
-	d->nin = cfg->op->ninputs;
-	if (cfg->nfiles)
-		return read_inputs(cfg, d, err);
-	d->shape.ndim = 1;
-	d->shape.dim[0] = cfg->n;
-	if (cfg->exhaustive) {
-		int s = ub_inputs_exhaustive(d->dt, &cfg->range, &d->in[0], err);
-		d->shape.dim[0] = d->in[0].n;
-		return s;
-	}
-	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
-				  cfg->seed, d->in, err);
-}
-
-/* The backend cfg asks for; ub_run() checked that it is usable. */
-static const struct ub_backend *backend_of(const struct ub_config *cfg)
-{
-	const struct ub_backend *be = &ub_backend_sim;
-	ub_backend_get(cfg->backend, &be, NULL);
-	return be;
-}
-
 /* Compiles src with opts and runs `entry` over args on cfg's backend. */
 static int compile_run(const struct ub_config *cfg, const char *src,
 		       const char *name, const char *opts, const char *entry,
 		       const struct ub_karg *args, int nargs, size_t n,
 		       uint64_t *approx, struct ub_error *err)
 {
-	const struct ub_backend *be = backend_of(cfg);
+	const struct ub_backend *be = ub_config_backend(cfg);
 	struct ub_job job = {
 		.src = src, .name = name, .opts = opts,
 		.arch = be->arch(cfg->arch, cfg->arch_set), .entry = entry,
@@ -169,32 +114,6 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 		return s;
 	return compile_run(cfg, src, op->kernel, ub_modes[mode].opts, op->entry,
 			   args, op->nargs, n, approx, err);
-}
-
-struct ub_row *ub_row_new(struct ub_result *res, enum ub_dtype dt,
-			  int has_torch, const char *mode, const char *opts)
-{
-	const struct ub_config *cfg = res->cfg;
-	struct ub_row *r = &res->rows[res->nrows++];
-	memset(r, 0, sizeof *r);
-	r->op = cfg->op->name;
-	r->dt = dt;
-	r->mode = mode;
-	r->options = opts;
-	r->backend = backend_of(cfg)->name;
-	r->arch = backend_of(cfg)->arch(cfg->arch, cfg->arch_set);
-	r->has_torch = has_torch;
-	r->nin = cfg->op->ninputs;
-	for (int k = 0; k < r->nin; k++)
-		r->in_names[k] = cfg->op->inputs[k];
-	r->sim_exact = 1;
-	return r;
-}
-
-void ub_row_set_approx(struct ub_row *r, uint64_t approx)
-{
-	r->sim_exact = (approx & ~UB_APPROX_UNMARKED) == 0;
-	r->approx_mask = approx;
 }
 
 static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
@@ -358,20 +277,4 @@ int ub_run_mode(const struct ub_config *cfg, enum ub_mode mode,
 		s = run_mode(cfg, src, mode, d, out, approx, err);
 	free(src);
 	return s;
-}
-
-void ub_result_free(struct ub_result *res)
-{
-	for (int t = 0; t < res->ndata; t++) {
-		struct ub_data *d = &res->data[t];
-		for (int k = 0; k < d->nin; k++)
-			ub_array_free(&d->in[k]);
-		ub_array_free(&d->cr);
-		ub_array_free(&d->torch);
-		for (int m = 0; m < d->nmodes; m++)
-			ub_array_free(&d->out[m]);
-		free(d->exact);
-	}
-	free(res->rows);
-	memset(res, 0, sizeof *res);
 }

@@ -15,7 +15,7 @@
 #ifndef UB_STREAM_H
 #define UB_STREAM_H
 
-#include "run.h"
+#include "result.h"
 
 /* Runs dtype d->dt of res->cfg (src: the kernel file's source, NULL for
  * a generated kernel) and appends its rows to res; d gets dt, nin and

@@ -1,0 +1,102 @@
+/* result.c — rows, results and a run's inputs (result.h). */
+#include "result.h"
+#include "backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads every input from its file; all must agree in length. */
+static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
+		       struct ub_error *err)
+{
+	const struct ub_op *op = cfg->op;
+	const char *first = NULL;
+	for (int k = 0; k < op->ninputs; k++) {
+		const char *path = NULL;
+		for (int f = 0; f < cfg->nfiles; f++)
+			if (cfg->files[f].input == k)
+				path = cfg->files[f].path;
+		if (!path)
+			return ub_fail(err, UB_USAGE, "%s needs input %s too: "
+				       "add --input %s=FILE.npy", op->name,
+				       op->inputs[k], op->inputs[k]);
+		struct ub_shape shape;
+		int s = ub_npy_read(path, d->dt, &d->in[k], &shape, err);
+		if (s)
+			return s;
+		if (first && d->in[k].n != d->in[0].n)
+			return ub_fail(err, UB_USAGE, "%s: %zu elements, but %s has %zu",
+				       path, d->in[k].n, first, d->in[0].n);
+		if (!first) {
+			first = path;
+			d->shape = shape;
+		}
+	}
+	return 0;
+}
+
+int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
+		  struct ub_error *err)
+{
+	d->nin = cfg->op->ninputs;
+	if (cfg->nfiles)
+		return read_inputs(cfg, d, err);
+	d->shape.ndim = 1;
+	d->shape.dim[0] = cfg->n;
+	if (cfg->exhaustive) {
+		int s = ub_inputs_exhaustive(d->dt, &cfg->range, &d->in[0], err);
+		d->shape.dim[0] = d->in[0].n;
+		return s;
+	}
+	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
+				  cfg->seed, d->in, err);
+}
+
+const struct ub_backend *ub_config_backend(const struct ub_config *cfg)
+{
+	const struct ub_backend *be = &ub_backend_sim;
+	ub_backend_get(cfg->backend, &be, NULL);
+	return be;
+}
+
+struct ub_row *ub_row_new(struct ub_result *res, enum ub_dtype dt,
+			  int has_torch, const char *mode, const char *opts)
+{
+	const struct ub_config *cfg = res->cfg;
+	struct ub_row *r = &res->rows[res->nrows++];
+	memset(r, 0, sizeof *r);
+	r->op = cfg->op->name;
+	r->dt = dt;
+	r->mode = mode;
+	r->options = opts;
+	r->backend = ub_config_backend(cfg)->name;
+	r->arch = ub_config_backend(cfg)->arch(cfg->arch, cfg->arch_set);
+	r->has_torch = has_torch;
+	r->nin = cfg->op->ninputs;
+	for (int k = 0; k < r->nin; k++)
+		r->in_names[k] = cfg->op->inputs[k];
+	r->sim_exact = 1;
+	return r;
+}
+
+void ub_row_set_approx(struct ub_row *r, uint64_t approx)
+{
+	r->sim_exact = (approx & ~UB_APPROX_UNMARKED) == 0;
+	r->approx_mask = approx;
+}
+
+void ub_result_free(struct ub_result *res)
+{
+	for (int t = 0; t < res->ndata; t++) {
+		struct ub_data *d = &res->data[t];
+		for (int k = 0; k < d->nin; k++)
+			ub_array_free(&d->in[k]);
+		ub_array_free(&d->cr);
+		ub_array_free(&d->torch);
+		for (int m = 0; m < d->nmodes; m++)
+			ub_array_free(&d->out[m]);
+		free(d->exact);
+	}
+	free(res->rows);
+	memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,123 @@
+/* result.h — what a run is asked (struct ub_config) and what it gives
+ * (rows, and the data behind them), with the helpers every way of running
+ * shares: the whole-array pipeline (run.c) and the chunked one (stream.c)
+ * build on these, and neither on the other's internals. */
+#ifndef UB_RESULT_H
+#define UB_RESULT_H
+
+#include "catalog.h"
+#include "inputs.h"
+#include "metrics.h"
+#include "modes.h"
+#include "npy.h"
+
+struct ub_backend;
+
+struct ptx_trace;
+
+struct ub_input_file {
+	int input;         /* index into op->inputs */
+	const char *path;
+};
+
+struct ub_config {
+	const struct ub_op *op;
+	int ndtypes;
+	enum ub_dtype dtypes[UB_NDTYPES];
+	int nmodes;
+	enum ub_mode modes[UB_NMODES];
+	size_t n;
+	uint64_t seed;
+	int nfiles;
+	struct ub_input_file files[UB_MAX_INPUTS];
+	const char *arch;    /* NVRTC virtual architecture, "compute_90" */
+	const char *backend; /* "sim", "cuda" or "auto" (backend.h); NULL: sim */
+	int arch_set;        /* arch was given (--arch): the cuda backend then
+				compiles for it, not for the device's own */
+	int exhaustive;      /* every encoding of the op's one input instead
+				of samples (inputs.h) */
+	struct ub_range range; /* --range: the part of the sweep */
+	int stream;          /* run in chunks on cfg->threads threads, keeping
+				no element (stream.h); res->data then holds
+				no arrays (no --dump, --html, explain) */
+	int threads;         /* --threads (0: one per online CPU) */
+	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
+	/* Called after each stage of the pipeline (reference, torch plan,
+	 * each mode; for each dtype) with the stages done of total, the
+	 * elements per stage and what ended; NULL: none (progress.h). */
+	void (*progress)(void *ctx, int done, int total, size_t n,
+			 const char *what);
+	void *progress_ctx;
+	const struct ptx_trace *trace; /* NULL; explain traces its kernels */
+	const char *kernel_src; /* --kernel: the user's kernel source (op->kernel
+				   names its file); NULL: kernels/op->kernel */
+};
+
+/* Why mode rn does not apply to a kernel file that does not use
+ * ulpbench.h's UB_ macros (kernel_sig.h): compiled with -DUB_MODE_RN it is
+ * the fma mode over again. */
+#define UB_NA_NO_MACROS "the kernel does not use ulpbench.h's UB_ macros"
+
+/* One line of the report: a mode (or "torch") of one op and dtype. */
+struct ub_row {
+	const char *op;
+	enum ub_dtype dt;
+	const char *mode;    /* mode name or "torch" */
+	const char *options; /* NVRTC options it was compiled with */
+	const char *backend; /* the backend that ran it: "sim" or "cuda" */
+	const char *arch;    /* what its kernels were compiled for */
+	struct ub_stats st;
+	int nin;
+	const char *in_names[UB_MAX_INPUTS];
+	uint64_t worst_in[UB_MAX_INPUTS];
+	int has_worst;
+	int has_torch;       /* the op has a torch plan (else the torch_*
+				fields are meaningless: "-" / empty) */
+	int sim_exact;       /* no approximate instruction executed */
+	uint64_t approx_mask; /* ptx.h kinds; bit 63: UB_APPROX_UNMARKED */
+	const char *na;      /* the mode does not apply to this kernel: why
+				(then st is empty; tables say n/a, CSV leaves
+				the metrics empty with status n/a) */
+};
+
+/* The data behind the rows of one dtype, kept for --dump. */
+struct ub_data {
+	enum ub_dtype dt;
+	struct ub_shape shape;
+	int nin;
+	struct ub_array in[UB_MAX_INPUTS];
+	struct ub_array cr, torch;
+	struct ub_exact *exact;
+	int nmodes;
+	struct ub_array out[UB_NMODES];
+};
+
+struct ub_result {
+	const struct ub_config *cfg;
+	char inputs[512];    /* "random" or "x=a.npy;g=b.npy" */
+	int nrows;
+	struct ub_row *rows;
+	int ndata;
+	struct ub_data data[UB_NDTYPES];
+	int stages_done;     /* for cfg->progress */
+};
+
+/* A new row of res for one mode (or "torch") of dtype dt: what it is and
+ * where it ran (the backend cfg resolves to), not yet what it measured. */
+struct ub_row *ub_row_new(struct ub_result *res, enum ub_dtype dt,
+			  int has_torch, const char *mode, const char *opts);
+/* The approximate instructions a row ran: sets sim_exact and the mask
+ * (UB_APPROX_UNMARKED alone keeps a row exact, backend.h). */
+void ub_row_set_approx(struct ub_row *r, uint64_t approx);
+void ub_result_free(struct ub_result *res);
+
+/* d's inputs (d->dt set): read from cfg's files, the exhaustive sweep, or
+ * generated samples; d->nin and d->shape too. */
+int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
+		  struct ub_error *err);
+
+/* The backend cfg asks for (backend.h); ub_run() checked that it is
+ * usable. */
+const struct ub_backend *ub_config_backend(const struct ub_config *cfg);
+
+#endif
