@@ -7,7 +7,7 @@
  * the splitmix64 stream seeded with key_k.  r is reduced to [0, span] by
  * rejection (redrawing r = mix(r + G)), so no value is favoured, and added
  * to the domain's lower end in the ordered-integer order of the encodings
- * (metrics.h: ub_ordered).  Every encoding between the ends is equally
+ * (ub.h: ub_ordered).  Every encoding between the ends is equally
  * likely, which gives each binade and the subnormals their share.  The
  * same bits come out on every platform; n only truncates.
  *
@@ -33,7 +33,6 @@
  * walks through its specials while every other input takes its random
  * sample for that element index.  All remaining elements are random. */
 #include "inputs.h"
-#include "metrics.h"
 
 #include <math.h>
 #include <string.h>

@@ -9,7 +9,6 @@
  * increasing order of value (-0 before +0; no NaN).  At most 2^32
  * encodings a run (f64 needs a --range). */
 #include "inputs.h"
-#include "metrics.h"
 #include "ub_bits.h"
 
 #include <ctype.h>

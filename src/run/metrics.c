@@ -117,22 +117,14 @@ UB_INLINE double frac_error(enum ub_dtype dt, double y,
 	return k > -1023 ? fabs(d) * pow2(-k) : fabs(d) / pow2(k);
 }
 
-/* The definitions of ub_same, ub_ulp_error, ub_ordered and ub_distance,
- * inline so that stats_pass specialises them to each dtype. */
-UB_INLINE int same(enum ub_dtype dt, uint64_t a, uint64_t b)
-{
-	int an = ub_bits_isnan_i(dt, a), bn = ub_bits_isnan_i(dt, b);
-	if (an || bn)
-		return an && bn;
-	return ((a ^ b) & ub_dt_mask(dt)) == 0;
-}
-
+/* The definition of ub_ulp_error, inline so that stats_pass specialises it
+ * to each dtype (ub_bits.h has the others). */
 UB_INLINE int ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 			 const struct ub_exact *v, double *err)
 {
 	int yfin = ub_bits_isfinite_i(dt, y);
 	if (!yfin || !ub_bits_isfinite_i(dt, cr)) {
-		if (same(dt, y, cr)) {
+		if (ub_bits_same_i(dt, y, cr)) {
 			*err = 0;
 			return 0;
 		}
@@ -146,47 +138,10 @@ UB_INLINE int ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 	return 0;
 }
 
-UB_INLINE int64_t ordered(enum ub_dtype dt, uint64_t bits)
-{
-	uint64_t mag = ub_bits_mag(dt, bits);
-	return bits & ub_dt_sign(dt) ? -(int64_t)mag - 1 : (int64_t)mag;
-}
-
-UB_INLINE uint64_t distance(enum ub_dtype dt, uint64_t a, uint64_t b)
-{
-	int an = ub_bits_isnan_i(dt, a), bn = ub_bits_isnan_i(dt, b);
-	if (an || bn)
-		return an && bn ? 0 : UINT64_MAX;
-	int64_t oa = ordered(dt, a), ob = ordered(dt, b);
-	/* the true difference is below 2^64: modular arithmetic is exact */
-	return oa >= ob ? (uint64_t)oa - (uint64_t)ob
-			: (uint64_t)ob - (uint64_t)oa;
-}
-
 int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 		 const struct ub_exact *v, double *err)
 {
 	return ulp_error(dt, y, cr, v, err);
-}
-
-int ub_same(enum ub_dtype dt, uint64_t a, uint64_t b)
-{
-	return same(dt, a, b);
-}
-
-int64_t ub_ordered(enum ub_dtype dt, uint64_t bits)
-{
-	return ordered(dt, bits);
-}
-
-uint64_t ub_from_ordered(enum ub_dtype dt, int64_t o)
-{
-	return o >= 0 ? (uint64_t)o : ub_dt_sign(dt) | (uint64_t)(-(o + 1));
-}
-
-uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b)
-{
-	return distance(dt, a, b);
 }
 
 /* The bin of an error: the bounds increase, so the number of them that e
@@ -219,10 +174,10 @@ UB_INLINE void add_error(struct ub_stats *st, size_t i, double e)
 UB_INLINE void add_torch(struct ub_stats *st, enum ub_dtype dt,
 			  uint64_t y, uint64_t t)
 {
-	if (same(dt, y, t))
+	if (ub_bits_same_i(dt, y, t))
 		return;
 	st->torch_mismatch++;
-	uint64_t d = distance(dt, y, t);
+	uint64_t d = ub_bits_distance_i(dt, y, t);
 	if (d != UINT64_MAX && d > st->torch_max_dist)
 		st->torch_max_dist = d;
 }
@@ -242,7 +197,7 @@ pass_of(enum ub_dtype dt, const void *y, const void *cr,
 	for (size_t i = lo; i < hi; i++) {
 		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
 		double e;
-		if (!same(dt, yi, ci))
+		if (!ub_bits_same_i(dt, yi, ci))
 			s.cr_mismatch++;
 		if (ulp_error(dt, yi, ci, &exact[i], &e))
 			s.nan_mismatch++;

@@ -10,8 +10,7 @@
  *    as error 0; anything else is a NaN/inf disagreement, counted apart and
  *    never folded into max_ulp.  (Finite y against an overflowed finite v
  *    keeps its fractional error.)
- *  distance(a, b): difference of the encodings mapped to ordered integers
- *    (+0 and -0 are 1 apart); NaN vs NaN is 0. */
+ *  distance(a, b): ub_distance (ub.h). */
 #ifndef UB_METRICS_H
 #define UB_METRICS_H
 
@@ -23,18 +22,6 @@ double ub_ulp(enum ub_dtype dt, double v);
  * disagreement (*err untouched). */
 int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 		 const struct ub_exact *v, double *err);
-
-/* Bits equal, any NaN equal to any NaN. */
-int ub_same(enum ub_dtype dt, uint64_t a, uint64_t b);
-/* NaN vs a number is UINT64_MAX. */
-uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b);
-
-/* Encodings as ordered integers: +0 -> 0, -0 -> -1, +x -> its magnitude
- * bits, -x -> -(magnitude bits) - 1, so that a < b as values implies
- * ub_ordered(a) < ub_ordered(b) and neighbours differ by 1.  NaNs land
- * beyond +-inf.  ub_from_ordered is the inverse. */
-int64_t ub_ordered(enum ub_dtype dt, uint64_t bits);
-uint64_t ub_from_ordered(enum ub_dtype dt, int64_t o);
 
 #define UB_HIST_BINS 8 /* [0], (0,0.5], (0.5,1], (1,2], (2,4], (4,16],
 			  (16,256], >256 ulp */

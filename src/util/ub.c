@@ -59,6 +59,26 @@ int ub_bits_isinf(enum ub_dtype dt, uint64_t bits)
 	return ub_bits_isinf_i(dt, bits);
 }
 
+int ub_same(enum ub_dtype dt, uint64_t a, uint64_t b)
+{
+	return ub_bits_same_i(dt, a, b);
+}
+
+int64_t ub_ordered(enum ub_dtype dt, uint64_t bits)
+{
+	return ub_bits_ordered_i(dt, bits);
+}
+
+uint64_t ub_from_ordered(enum ub_dtype dt, int64_t o)
+{
+	return o >= 0 ? (uint64_t)o : ub_dt_sign(dt) | (uint64_t)(-(o + 1));
+}
+
+uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b)
+{
+	return ub_bits_distance_i(dt, a, b);
+}
+
 uint64_t ub_array_get(const struct ub_array *a, size_t i)
 {
 	return ub_load(a->dt, a->data, i);

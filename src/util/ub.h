@@ -67,6 +67,19 @@ const char *ub_dtype_names(char *buf, size_t len);
 double ub_bits_to_double(enum ub_dtype dt, uint64_t bits); /* exact */
 int ub_bits_isnan(enum ub_dtype dt, uint64_t bits);
 int ub_bits_isinf(enum ub_dtype dt, uint64_t bits);
+/* Bits equal, any NaN equal to any NaN. */
+int ub_same(enum ub_dtype dt, uint64_t a, uint64_t b);
+/* Distance: the difference of the encodings as ordered integers (+0 and
+ * -0 are 1 apart); NaN vs NaN is 0, NaN vs a number UINT64_MAX. */
+uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b);
+
+/* Encodings as ordered integers: +0 -> 0, -0 -> -1, +x -> its magnitude
+ * bits, -x -> -(magnitude bits) - 1, so that a < b as values implies
+ * ub_ordered(a) < ub_ordered(b) and neighbours differ by 1.  NaNs land
+ * beyond +-inf.  ub_from_ordered is the inverse. */
+int64_t ub_ordered(enum ub_dtype dt, uint64_t bits);
+uint64_t ub_from_ordered(enum ub_dtype dt, int64_t o);
+
 
 /* One tensor of one dtype, flattened in C order. */
 struct ub_array {

@@ -115,6 +115,33 @@ UB_INLINE double ub_bits_to_double_i(enum ub_dtype dt, uint64_t bits)
 }
 
 /* Element i of the data of an ub_array of dtype dt (ub_array_get/set). */
+/* Bits equal, any NaN equal to any NaN (ub_same). */
+UB_INLINE int ub_bits_same_i(enum ub_dtype dt, uint64_t a, uint64_t b)
+{
+	int an = ub_bits_isnan_i(dt, a), bn = ub_bits_isnan_i(dt, b);
+	if (an || bn)
+		return an && bn;
+	return ((a ^ b) & ub_dt_mask(dt)) == 0;
+}
+
+/* Encodings as ordered integers (ub_ordered). */
+UB_INLINE int64_t ub_bits_ordered_i(enum ub_dtype dt, uint64_t bits)
+{
+	uint64_t mag = ub_bits_mag(dt, bits);
+	return bits & ub_dt_sign(dt) ? -(int64_t)mag - 1 : (int64_t)mag;
+}
+
+UB_INLINE uint64_t ub_bits_distance_i(enum ub_dtype dt, uint64_t a, uint64_t b)
+{
+	int an = ub_bits_isnan_i(dt, a), bn = ub_bits_isnan_i(dt, b);
+	if (an || bn)
+		return an && bn ? 0 : UINT64_MAX;
+	int64_t oa = ub_bits_ordered_i(dt, a), ob = ub_bits_ordered_i(dt, b);
+	/* the true difference is below 2^64: modular arithmetic is exact */
+	return oa >= ob ? (uint64_t)oa - (uint64_t)ob
+			: (uint64_t)ob - (uint64_t)oa;
+}
+
 UB_INLINE uint64_t ub_load(enum ub_dtype dt, const void *data, size_t i)
 {
 	switch (ub_dt_bits(dt)) {
