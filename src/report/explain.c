@@ -72,8 +72,8 @@ static int run_modes(struct ub_explain *x, struct ub_config *c,
 		struct ptx_trace tr = { collect, &e->log };
 		struct ub_array out = {0};
 		c->trace = &tr;
-		s = ub_run_mode(c, x->cfg->modes[m], d, &out, &e->approx, err);
-		if (!s)
+		s = ub_run_mode(c, x->cfg->modes[m], d, &out, &e->approx, &e->na, err);
+		if (!s && !e->na)
 			e->result = ub_array_get(&out, 0);
 		ub_array_free(&out);
 	}
