@@ -188,6 +188,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: ulpbench explain --op NAME --at NAME=0xBITS,...|worst "
 		   "[--dtype T] [--mode LIST]\n"
+		   "       [--kernel FILE.cu [--entry NAME] [--args P=NAME,...]]\n"
 		   "       [-n N] [--seed S] [--domain NAME=LO:HI] [--input NAME=FILE.npy] "
 		   "(for --at worst)\n"
 		   "For each mode and for each step of the torch plan: every floating-point\n"
