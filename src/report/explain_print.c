@@ -6,6 +6,7 @@
  * then which modes differ from torch.  For a mode that differs, the first
  * value it computes that no torch step computes shows where it departed
  * (a heuristic: equal values may come from different arithmetic). */
+#include "backend.h"
 #include "explain.h"
 #include "modes.h"
 #include "nvrtc.h"
@@ -158,7 +159,7 @@ static void print_departure(FILE *f, const struct ub_explain *x,
 static void print_approx(FILE *f, uint64_t approx)
 {
 	char buf[256];
-	if (!approx)
+	if (!(approx & ~UB_APPROX_UNMARKED)) /* unmarked mul/add alone: exact */
 		return;
 	ub_format_approx(approx, buf, sizeof buf);
 	fprintf(f, "  (modelled, not GPU bits: %s)\n", buf);
