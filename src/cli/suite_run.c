@@ -4,6 +4,7 @@
  * and prints each one that failed with the measured value beside the
  * bound.  The rows of every run can go to one CSV and one JSON report. */
 #include "suite.h"
+#include "nvrtc_cache.h"
 #include "progress.h"
 
 #include <getopt.h>
@@ -18,6 +19,7 @@
 	X("append", 0, 0, NULL, "add them to the existing --csv FILE (same header only)") \
 	X("json", 0, 1, "FILE", "write the JSON report of every run to FILE ('-': stdout)") \
 	X("quiet", 'q', 0, NULL, "no progress line on stderr")                \
+	X("verbose", 'v', 0, NULL, "say more on stderr (damaged compile cache entries)") \
 	X("help", 'h', 0, NULL, "show this help")
 
 static const struct option lopts[] = {
@@ -58,14 +60,15 @@ static int parse_args(int argc, char **argv, struct ub_cli *cli, int *first,
 	optind = 1;
 	opterr = 0;
 	for (;;) {
-		int li = -1, c = getopt_long(argc, argv, ":qh", lopts, &li);
+		int li = -1, c = getopt_long(argc, argv, ":qvh", lopts, &li);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
 			return ub_fail(err, UB_USAGE, "suite: %s '%s' (see ulpbench suite --help)",
 				       c == '?' ? "unknown option" : "missing argument for",
 				       argv[optind - 1]);
-		const char *name = li >= 0 ? lopts[li].name : c == 'q' ? "quiet" : "help";
+		const char *name = li >= 0 ? lopts[li].name : c == 'q' ? "quiet" :
+				   c == 'v' ? "verbose" : "help";
 		if (!strcmp(name, "csv"))
 			cli->csv = optarg;
 		else if (!strcmp(name, "json"))
@@ -74,6 +77,8 @@ static int parse_args(int argc, char **argv, struct ub_cli *cli, int *first,
 			cli->append = 1;
 		else if (!strcmp(name, "quiet"))
 			cli->quiet = 1;
+		else if (!strcmp(name, "verbose"))
+			cli->verbose = 1;
 		else
 			*want_help = 1;
 	}
@@ -203,6 +208,8 @@ int ub_cmd_suite(int argc, char **argv, struct ub_error *err)
 		help();
 		return 0;
 	}
+	if (!s && cli.verbose)
+		ub_cache_notices(stderr);
 	for (int i = first; !s && i < argc; i++)
 		s = ub_suite_load(&su, argv[i], err);
 	if (!s)

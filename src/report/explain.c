@@ -11,6 +11,7 @@
 #include "user_kernel.h"
 #include "reference.h"
 #include "ptx.h"
+#include "nvrtc_cache.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -248,6 +249,8 @@ int ub_cmd_explain(int argc, char **argv, struct ub_error *err)
 			    "--list-dtypes and --version are not explain options");
 	if (!s)
 		s = check_cli(&cli, err);
+	if (!s && cli.verbose)
+		ub_cache_notices(stderr);
 	if (!s)
 		s = ub_load_catalogs(&cli, &cat, err);
 	if (!s)
