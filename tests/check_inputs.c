@@ -412,6 +412,48 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* ub_ordered_bound against a scan of every f16 and bf16 encoding (the
+ * smallest value >= v, the largest <= v), and in f64 against encodings
+ * written by hand. */
+static int64_t scan_bound(enum ub_dtype dt, double v, int up)
+{
+	int64_t best = up ? INT64_MAX : INT64_MIN;
+	for (uint64_t b = 0; b < 0x10000; b++) {
+		double m = ub_bits_to_double(dt, b);
+		int64_t o = ub_ordered(dt, b);
+		if (isnan(m))
+			continue;
+		if (up ? m >= v && o < best : m <= v && o > best)
+			best = o;
+	}
+	return best;
+}
+
+START_TEST(test_ordered_bound)
+{
+	static const double vs[] = {-INFINITY, -70000, -65504, -1.5, -0x1p-24,
+				    -0x1p-30, 0x1p-30, 0x1p-25, 1, 1.0001, 65519,
+				    3e38, 4e38, INFINITY};
+	for (enum ub_dtype dt = UB_F16; dt <= UB_BF16; dt++)
+		for (size_t i = 0; i < N(vs); i++)
+			for (int up = 0; up < 2; up++)
+				ck_assert_msg(ub_ordered_bound(dt, vs[i], up) ==
+					      scan_bound(dt, vs[i], up), "%s %a up=%d",
+					      ub_dtypes[dt].name, vs[i], up);
+	/* f64: each double is itself; the ends of the line and the zeros */
+	ck_assert(ub_ordered_bound(UB_F64, 0x1.0000000000002p0, 0) ==
+		  ub_ordered(UB_F64, UINT64_C(0x3ff0000000000002)));
+	ck_assert(ub_ordered_bound(UB_F64, INFINITY, 0) ==
+		  ub_ordered(UB_F64, UINT64_C(0x7ff0000000000000)));
+	ck_assert(ub_ordered_bound(UB_F64, -INFINITY, 1) ==
+		  ub_ordered(UB_F64, UINT64_C(0xfff0000000000000)));
+	ck_assert(ub_ordered_bound(UB_F64, -0x1p-1074, 0) ==
+		  ub_ordered(UB_F64, UINT64_C(0x8000000000000001)));
+	ck_assert(ub_ordered_bound(UB_F64, 0.0, 1) == -1); /* -0 */
+	ck_assert(ub_ordered_bound(UB_F64, -0.0, 0) == 0); /* +0 */
+}
+END_TEST
+
 Suite *ub_inputs_suite(void)
 {
 	Suite *s = suite_create("inputs");
@@ -419,6 +461,7 @@ Suite *ub_inputs_suite(void)
 	tcase_add_test(tc, test_specials_f32);
 	tcase_add_test(tc, test_specials_other);
 	tcase_add_test(tc, test_specials_props);
+	tcase_add_test(tc, test_ordered_bound);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sampling");
 	tcase_set_timeout(tc, 60);

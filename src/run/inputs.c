@@ -13,8 +13,8 @@
  *
  * Domain ends are doubles, read as a closed set of values: lo becomes the
  * smallest encoding whose value is >= lo, hi the largest whose value is
- * <= hi (rounding inward; found by bisection over the ordered encodings,
- * exact for f64).  A zero end is a value, so [0, inf] includes -0 and
+ * <= hi (rounding inward: ub_ordered_bound, a bisection over the ordered
+ * encodings, exact for f64).  A zero end is a value, so [0, inf] includes -0 and
  * [-1, 0] includes +0.  Infinite ends are included: -inf..inf may draw
  * +-inf (with probability 1/2^31 for f32); NaN never comes from sampling.
  *
@@ -33,6 +33,7 @@
  * walks through its specials while every other input takes its random
  * sample for that element index.  All remaining elements are random. */
 #include "inputs.h"
+#include "ub_bits.h"
 
 #include <math.h>
 #include <string.h>
@@ -63,36 +64,6 @@ static double value_at(enum ub_dtype dt, int64_t o)
 	return ub_bits_to_double(dt, ub_from_ordered(dt, o));
 }
 
-static uint64_t inf_bits(enum ub_dtype dt)
-{
-	const struct ub_dtype_info *f = &ub_dtypes[dt];
-	int ebits = f->bits - f->prec;
-	return ((UINT64_C(1) << ebits) - 1) << (f->prec - 1);
-}
-
-/* The ordered encoding of the smallest value >= d (up) or the largest
- * value <= d (!up); d is not NaN. */
-static int64_t round_inward(enum ub_dtype dt, double d, int up)
-{
-	if (d == 0)
-		return up ? -1 : 0; /* -0 : +0 */
-	if (dt == UB_F64) {
-		uint64_t b;
-		memcpy(&b, &d, sizeof b);
-		return ub_ordered(dt, b);
-	}
-	int64_t hi = ub_ordered(dt, inf_bits(dt)), lo = -hi - 1; /* -inf */
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo + !up) / 2;
-		double v = value_at(dt, mid);
-		if (up ? v >= d : !(v <= d))
-			hi = up ? mid : mid - 1;
-		else
-			lo = up ? mid + 1 : mid;
-	}
-	return lo;
-}
-
 /* The domain's ends as ordered encodings; -1 if NaN or empty. */
 static int domain_ords(enum ub_dtype dt, const struct ub_domain *dom,
 		       int64_t *lo, int64_t *hi)
@@ -102,8 +73,8 @@ static int domain_ords(enum ub_dtype dt, const struct ub_domain *dom,
 		dom = &all;
 	if (isnan(dom->lo) || isnan(dom->hi))
 		return -1;
-	*lo = round_inward(dt, dom->lo, 1);
-	*hi = round_inward(dt, dom->hi, 0);
+	*lo = ub_ordered_bound(dt, dom->lo, 1);
+	*hi = ub_ordered_bound(dt, dom->hi, 0);
 	return *lo <= *hi ? 0 : -1;
 }
 
@@ -146,14 +117,14 @@ static int exact_bits(enum ub_dtype dt, double d, uint64_t *bits)
 {
 	const struct ub_dtype_info *f = &ub_dtypes[dt];
 	if (isnan(d)) { /* default quiet NaN */
-		*bits = inf_bits(dt) | UINT64_C(1) << (f->prec - 2);
+		*bits = ub_dt_inf(dt) | UINT64_C(1) << (f->prec - 2);
 		return 1;
 	}
 	if (d == 0) {
 		*bits = signbit(d) ? UINT64_C(1) << (f->bits - 1) : 0;
 		return 1;
 	}
-	int64_t o = round_inward(dt, d, 1);
+	int64_t o = ub_ordered_bound(dt, d, 1);
 	*bits = ub_from_ordered(dt, o);
 	return value_at(dt, o) == d;
 }
