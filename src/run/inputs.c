@@ -20,7 +20,9 @@
  *
  * Special values (ub_special_values), in this fixed order, each value then
  * its negation, skipped when not representable in dt or outside the domain
- * (+-inf and NaN are always kept), duplicates dropped:
+ * (+-inf are values like any other: inside only when that end is
+ * infinite; NaN lies in no interval, so it comes only with the whole line
+ * -inf..inf, the default), duplicates dropped:
  *   0, smallest subnormal, largest subnormal, smallest normal, largest
  *   finite; +inf, -inf, NaN (the default quiet NaN, sign clear); 1, 2,
  *   0.5; 1+ulp, 1-ulp (the spacing below 1), 2-ulp, 2+ulp; then for
@@ -136,12 +138,14 @@ size_t ub_special_values(enum ub_dtype dt, const struct ub_domain *dom,
 	size_t nc = candidates(&ub_dtypes[dt], c), k = 0;
 	int64_t lo, hi;
 	int empty = domain_ords(dt, dom, &lo, &hi) != 0;
+	/* NaN is no value of any interval: only the whole line brings it */
+	int nan_ok = !dom || (dom->lo == -INFINITY && dom->hi == INFINITY);
 	for (size_t i = 0; i < nc && k < max; i++) {
 		uint64_t b;
 		if (!exact_bits(dt, c[i], &b))
 			continue;
 		int64_t o = ub_ordered(dt, b);
-		if (!isinf(c[i]) && !isnan(c[i]) && (empty || o < lo || o > hi))
+		if (isnan(c[i]) ? !nan_ok : empty || o < lo || o > hi)
 			continue;
 		size_t j = 0;
 		while (j < k && out[j] != b)
