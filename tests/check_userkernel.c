@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "kernel_sig.h"
+#include "run.h"
 #include "report.h"
 #include "user_kernel.h"
 
