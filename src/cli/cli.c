@@ -208,16 +208,15 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 	}
 	sopts[sl] = '\0';
 	lopts[NOPTS] = (struct option){0};
-	optind = 1;
-	opterr = 0;
+	ub_getopt_reset();
 	for (;;) {
+		char why[128];
 		int li = -1, c = getopt_long(argc, argv, sopts, lopts, &li);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
-			return ub_fail(err, UB_USAGE, "%s '%s' (see --help)",
-				       c == '?' ? "unknown option" : "missing argument for",
-				       argv[optind - 1]);
+			return ub_fail(err, UB_USAGE, "%s (see --help)",
+				       ub_getopt_error(c, argv, lopts, why, sizeof why));
 		int idx = c >= LONG_ONLY ? c - LONG_ONLY : -1;
 		for (int i = 0; idx < 0 && i < NOPTS; i++)
 			if (opts[i].shrt == c)

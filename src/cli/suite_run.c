@@ -6,6 +6,7 @@
 #include "suite.h"
 #include "nvrtc_cache.h"
 #include "progress.h"
+#include "subopts.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -57,16 +58,15 @@ static int parse_args(int argc, char **argv, struct ub_cli *cli, int *first,
 		      int *want_help, struct ub_error *err)
 {
 	memset(cli, 0, sizeof *cli);
-	optind = 1;
-	opterr = 0;
+	ub_getopt_reset();
 	for (;;) {
+		char why[128];
 		int li = -1, c = getopt_long(argc, argv, ":qvh", lopts, &li);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
-			return ub_fail(err, UB_USAGE, "suite: %s '%s' (see ulpbench suite --help)",
-				       c == '?' ? "unknown option" : "missing argument for",
-				       argv[optind - 1]);
+			return ub_fail(err, UB_USAGE, "suite: %s (see ulpbench suite --help)",
+				       ub_getopt_error(c, argv, lopts, why, sizeof why));
 		const char *name = li >= 0 ? lopts[li].name : c == 'q' ? "quiet" :
 				   c == 'v' ? "verbose" : "help";
 		if (!strcmp(name, "csv"))
