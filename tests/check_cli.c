@@ -93,6 +93,10 @@ static const struct {
 	{{"ulpbench", "--op", NULL}, "missing argument for '--op' (see --help)"},
 	{{"ulpbench", "--op", "x", "-qn", NULL}, "missing argument for '-n' (see --help)"},
 	{{"ulpbench", "--op", "x", "--mode", NULL}, "missing argument for '--mode' (see --help)"},
+	{{"ulpbench", "--op", "x", "-n", "0", NULL},
+	 "-n: '0' is not a whole number from 1 to 4294967296"},
+	{{"ulpbench", "--op", "x", "--n", "-1", NULL},
+	 "-n: '-1' is not a whole number from 1 to 4294967296"},
 };
 
 START_TEST(test_refused)

@@ -108,9 +108,9 @@ int ub_subopt_count(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 		v = strtod(s, &end);
 	if (errno || end == s || *end || !(v >= (double)lo) || v != floor(v) ||
 	    v > (double)hi)
-		return ub_fail(err, UB_USAGE, "--%s: '%s' is not a whole number "
-			       "from %llu to %llu", opt, s, (unsigned long long)lo,
-			       (unsigned long long)hi);
+		return ub_fail(err, UB_USAGE, "-%s%s: '%s' is not a whole number "
+			       "from %llu to %llu", opt[1] ? "-" : "", opt, s,
+			       (unsigned long long)lo, (unsigned long long)hi);
 	*out = (uint64_t)v;
 	return 0;
 }

@@ -44,7 +44,7 @@ const char *ub_getopt_error(int c, char **argv, const struct option *lopts,
 			    char *buf, size_t len);
 
 /* "1000", "1e6", "2^20" -> a whole number in [lo, hi]; errors name the
- * option. */
+ * option (-n for a one-letter name, else --name) and the range. */
 int ub_subopt_count(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 		    uint64_t *out, struct ub_error *err);
 
