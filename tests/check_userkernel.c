@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "kernel_sig.h"
-#include "run.h"
 #include "report.h"
+#include "run.h"
 #include "user_kernel.h"
 
 /* --- the signature reader ------------------------------------------- */
