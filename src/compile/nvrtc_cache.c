@@ -97,9 +97,10 @@ static const char *base(const char *path)
 /* The entry's checksum: the key's two FNV-1a lanes over the key it was
  * made for (its name) and its PTX.  FNV-1a multiplies by an odd number
  * after each byte, a bijection modulo 2^64, so any change of one byte
- * changes both lanes; a chance agreement after more changes has
- * probability about 2^-128.  It guards against damage, not an attacker:
- * the directory is the user's own (0700). */
+ * changes both lanes; wider damage (div.rn -> mul.rn changes three bytes)
+ * goes unseen only by a chance agreement of both 64-bit lanes.  It guards
+ * against damage, not an attacker (FNV is no cryptographic hash): the
+ * directory is the user's own (0700). */
 static struct key checksum(const char *name, const char *ptx, size_t n)
 {
 	struct key k = {{UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)}};
