@@ -41,12 +41,14 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 	for (int t = 0; !s && t < res->ndata; t++) {
 		const struct ub_data *d = &res->data[t];
 		const struct ub_config *cfg = res->cfg;
-		for (int m = 0; !s && m < d->nmodes; m++)
-			if (d->out[m].data) /* none for a mode that does not apply */
-				s = stage(&files[nf++], dir, res, d,
-					  ub_modes[cfg->modes[m]].name, &d->out[m], err);
-		if (!s && d->torch.data) /* none for an op without :torch */
-			s = stage(&files[nf++], dir, res, d, "torch", &d->torch, err);
+		/* each row's results through its own link to them: none for
+		 * a mode that does not apply, none kept by a streamed run */
+		for (int i = 0; !s && i < res->nrows; i++) {
+			const struct ub_row *r = &res->rows[i];
+			const struct ub_array *y = ub_row_output(res, r);
+			if (r->data == t && y)
+				s = stage(&files[nf++], dir, res, d, r->mode, y, err);
+		}
 		if (!s)
 			s = stage(&files[nf++], dir, res, d, "ref", &d->cr, err);
 		for (int k = 0; !s && k < d->nin; k++) {
