@@ -12,6 +12,7 @@
 #include "nvrtc_cache.h"
 #include "report.h"
 #include "setup.h"
+#include "tmpfiles.h"
 #include "user_kernel.h"
 
 #include <errno.h>
@@ -134,6 +135,7 @@ int main(int argc, char **argv)
 	struct ub_catalog cat = {0};
 	struct ub_error err = {{0}};
 	char buf[256];
+	ub_tmp_handle_signals(); /* a signal leaves no temporary file */
 	int s = subcommand(argc, argv, &err);
 	if (s >= 0)
 		return s ? die(&err, s) : 0;

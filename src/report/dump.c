@@ -5,6 +5,7 @@
  * first written under a hidden staging name, and only when every one was
  * written are they renamed into place. */
 #include "report.h"
+#include "tmpfiles.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 struct staged {
 	char tmp[4200], final[4200];
+	int slot; /* tmp's in tmpfiles.h, so a signal removes it */
 };
 
 static int stage(struct staged *s, const char *dir, const struct ub_result *res,
@@ -27,6 +29,9 @@ static int stage(struct staged *s, const char *dir, const struct ub_result *res,
 		 res->cfg->op->name, ub_dtypes[d->dt].name, what);
 	snprintf(s->tmp, sizeof s->tmp, "%s/.%s.%s.%s.npy.%ld.staging", dir,
 		 res->cfg->op->name, ub_dtypes[d->dt].name, what, (long)getpid());
+	if ((s->slot = ub_tmp_track(s->tmp)) < 0)
+		return ub_fail(err, UB_IO, "%s: cannot write: %s", s->final,
+			       strerror(errno));
 	return ub_npy_write(s->tmp, a, &d->shape, err);
 }
 
@@ -57,12 +62,14 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 			s = stage(&files[nf++], dir, res, d, what, &d->in[k], err);
 		}
 	}
-	for (int i = 0; !s && i < nf; i++)
-		if (rename(files[i].tmp, files[i].final) != 0)
+	int done = 0; /* files renamed into place */
+	while (!s && done < nf)
+		if (rename(files[done].tmp, files[done].final) != 0)
 			s = ub_fail(err, UB_IO, "%s: cannot write: %s",
-				    files[i].final, strerror(errno));
-	if (s)
-		for (int i = 0; i < nf; i++)
-			unlink(files[i].tmp);
+				    files[done].final, strerror(errno));
+		else
+			ub_tmp_forget(files[done++].slot);
+	for (int i = done; i < nf; i++) /* staging files not renamed */
+		ub_tmp_discard(files[i].slot);
 	return s;
 }

@@ -1,5 +1,6 @@
 /* outfile.c — all-or-nothing output files (outfile.h). */
 #include "outfile.h"
+#include "tmpfiles.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -11,25 +12,22 @@ int ub_outfile_open(struct ub_outfile *o, const char *path,
 		    struct ub_error *err)
 {
 	memset(o, 0, sizeof *o);
+	o->slot = -1;
 	o->is_stdout = strcmp(path, "-") == 0;
 	if (o->is_stdout) {
 		o->f = stdout;
 		return 0;
 	}
 	snprintf(o->path, sizeof o->path, "%s", path);
-	snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(o->tmp);
+	int fd = ub_tmp_create(path, o->tmp, sizeof o->tmp, &o->slot);
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		int e = errno;
 		if (fd >= 0) {
 			close(fd);
-			unlink(o->tmp);
+			ub_tmp_discard(o->slot);
 		}
 		return ub_fail(err, UB_IO, "%s: cannot write: %s", path, strerror(e));
 	}
-	mode_t mask = umask(0); /* mkstemp makes it 0600: use the usual mode */
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
 	return 0;
 }
 
@@ -40,10 +38,12 @@ int ub_outfile_commit(struct ub_outfile *o, struct ub_error *err)
 	int bad = ferror(o->f);
 	bad |= fclose(o->f) != 0;
 	o->f = NULL;
-	if (!bad && rename(o->tmp, o->path) == 0)
+	if (!bad && rename(o->tmp, o->path) == 0) {
+		ub_tmp_forget(o->slot);
 		return 0;
+	}
 	int e = errno;
-	unlink(o->tmp);
+	ub_tmp_discard(o->slot);
 	return ub_fail(err, UB_IO, "%s: cannot write: %s", o->path,
 		       bad ? "write error" : strerror(e));
 }
@@ -54,5 +54,5 @@ void ub_outfile_abort(struct ub_outfile *o)
 		return;
 	fclose(o->f);
 	o->f = NULL;
-	unlink(o->tmp);
+	ub_tmp_discard(o->slot);
 }

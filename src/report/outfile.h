@@ -1,5 +1,6 @@
 /* outfile.h — output files that appear whole or not at all: written under
- * a temporary name in the same directory, renamed when complete. */
+ * a temporary name in the same directory (registered in tmpfiles.h, so a
+ * signal removes it), renamed when complete. */
 #ifndef UB_OUTFILE_H
 #define UB_OUTFILE_H
 
@@ -9,7 +10,8 @@
 
 struct ub_outfile {
 	FILE *f;
-	char path[4096], tmp[4200];
+	char path[4096], tmp[4300];
+	int slot;         /* the temporary's (tmpfiles.h); -1: none */
 	int is_stdout;
 };
 
