@@ -28,6 +28,19 @@ static int die(const struct ub_error *err, int status)
 	return status;
 }
 
+/* The exit status of a command that ended with status s: what it wrote
+ * to stdout (the table, a list, a report on '-') must have reached it,
+ * else UB_IO with the cause ("stdout: cannot write: No space left on
+ * device"). */
+static int finish(int s, struct ub_error *err)
+{
+	errno = 0;
+	if (!s && (fflush(stdout) != 0 || ferror(stdout)))
+		s = ub_fail(err, UB_IO, "stdout: cannot write: %s",
+			    strerror(errno ? errno : EIO));
+	return s ? die(err, s) : 0;
+}
+
 static void list_ops(const struct ub_catalog *cat)
 {
 	for (int i = 0; i < cat->nops; i++) {
@@ -138,26 +151,26 @@ int main(int argc, char **argv)
 	ub_tmp_handle_signals(); /* a signal leaves no temporary file */
 	int s = subcommand(argc, argv, &err);
 	if (s >= 0)
-		return s ? die(&err, s) : 0;
+		return finish(s, &err);
 	s = ub_cli_parse(argc, argv, &cli, &err);
 	if (s)
 		return die(&err, s);
 	switch (cli.action) {
 	case UB_ACT_HELP:
 		ub_cli_help(stdout);
-		return 0;
+		return finish(0, &err);
 	case UB_ACT_VERSION:
 		printf("ulpbench %s (NVRTC %s)\n", PACKAGE_VERSION, ub_nvrtc_version());
-		return 0;
+		return finish(0, &err);
 	case UB_ACT_LIST_MODES:
 		for (int m = 0; m < UB_NMODES; m++)
 			printf("%-11s %-18s %s\n", ub_modes[m].name,
 			       ub_modes[m].opts[0] ? ub_modes[m].opts : "(defaults)",
 			       ub_modes[m].desc);
-		return 0;
+		return finish(0, &err);
 	case UB_ACT_LIST_DTYPES:
 		printf("%s\n", ub_dtype_names(buf, sizeof buf));
-		return 0;
+		return finish(0, &err);
 	default:
 		break;
 	}
@@ -173,5 +186,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ulpbench: compile cache: %d hits, %d misses\n",
 			hits, misses);
 	}
-	return s ? die(&err, s) : 0;
+	return finish(s, &err);
 }

@@ -1,16 +1,24 @@
 /* outfile.c — all-or-nothing output files (outfile.h). */
 #include "outfile.h"
+#include "fileid.h"
 #include "tmpfiles.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+static int cannot(struct ub_error *err, const char *name, int e)
+{
+	return ub_fail(err, UB_IO, "%s: cannot write: %s", name, strerror(e));
+}
+
 int ub_outfile_open(struct ub_outfile *o, const char *path,
 		    struct ub_error *err)
 {
+	struct stat st;
 	memset(o, 0, sizeof *o);
 	o->slot = -1;
 	o->is_stdout = strcmp(path, "-") == 0;
@@ -18,34 +26,62 @@ int ub_outfile_open(struct ub_outfile *o, const char *path,
 		o->f = stdout;
 		return 0;
 	}
-	snprintf(o->path, sizeof o->path, "%s", path);
-	int fd = ub_tmp_create(path, o->tmp, sizeof o->tmp, &o->slot);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+	snprintf(o->name, sizeof o->name, "%s", path);
+	if (ub_path_follow(path, o->path, sizeof o->path) != 0)
+		return cannot(err, path, errno);
+	int exists = stat(o->path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode))
+		return cannot(err, path, EISDIR);
+	/* a device, FIFO or an open file of /proc (/dev/stdout) */
+	if ((exists && !S_ISREG(st.st_mode)) || strncmp(o->path, "/proc/", 6) == 0) {
+		o->direct = 1;
+		if (!(o->f = fopen(path, "w")))
+			return cannot(err, path, errno);
+		return 0;
+	}
+	int fd = ub_tmp_create(o->path, o->tmp, sizeof o->tmp, &o->slot);
+	if (fd < 0)
+		return cannot(err, path, errno);
+	if (!(o->f = fdopen(fd, "w"))) {
 		int e = errno;
-		if (fd >= 0) {
-			close(fd);
-			ub_tmp_discard(o->slot);
-		}
-		return ub_fail(err, UB_IO, "%s: cannot write: %s", path, strerror(e));
+		close(fd);
+		ub_tmp_discard(o->slot);
+		return cannot(err, path, e);
 	}
 	return 0;
 }
 
+int ub_close_errno(FILE *f)
+{
+	errno = 0;
+	int e = fflush(f) != 0 ? (errno ? errno : EIO) : 0;
+	if (!e && ferror(f))
+		e = EIO; /* an earlier write failed and its cause is gone */
+	errno = 0;
+	if (fclose(f) != 0 && !e)
+		e = errno ? errno : EIO;
+	return e;
+}
+
 int ub_outfile_commit(struct ub_outfile *o, struct ub_error *err)
 {
-	if (o->is_stdout)
-		return fflush(stdout) ? ub_fail(err, UB_IO, "stdout: write error") : 0;
-	int bad = ferror(o->f);
-	bad |= fclose(o->f) != 0;
-	o->f = NULL;
-	if (!bad && rename(o->tmp, o->path) == 0) {
-		ub_tmp_forget(o->slot);
-		return 0;
+	if (o->is_stdout) {
+		errno = 0;
+		int bad = fflush(stdout) != 0 || ferror(stdout);
+		return bad ? cannot(err, "stdout", errno ? errno : EIO) : 0;
 	}
-	int e = errno;
-	ub_tmp_discard(o->slot);
-	return ub_fail(err, UB_IO, "%s: cannot write: %s", o->path,
-		       bad ? "write error" : strerror(e));
+	int e = ub_close_errno(o->f);
+	o->f = NULL;
+	if (!e && !o->direct && rename(o->tmp, o->path) != 0)
+		e = errno;
+	if (e) {
+		ub_tmp_discard(o->slot);
+		o->slot = -1;
+		return cannot(err, o->name, e);
+	}
+	ub_tmp_forget(o->slot);
+	o->slot = -1;
+	return 0;
 }
 
 void ub_outfile_abort(struct ub_outfile *o)
@@ -55,4 +91,5 @@ void ub_outfile_abort(struct ub_outfile *o)
 	fclose(o->f);
 	o->f = NULL;
 	ub_tmp_discard(o->slot);
+	o->slot = -1;
 }
