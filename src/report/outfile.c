@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,6 +64,19 @@ int ub_close_errno(FILE *f)
 	return e;
 }
 
+int ub_rename_locked(const char *tmp, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+			;
+	int r = rename(tmp, path), e = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = e;
+	return r;
+}
+
 int ub_outfile_commit(struct ub_outfile *o, struct ub_error *err)
 {
 	if (o->is_stdout) {
@@ -72,7 +86,7 @@ int ub_outfile_commit(struct ub_outfile *o, struct ub_error *err)
 	}
 	int e = ub_close_errno(o->f);
 	o->f = NULL;
-	if (!e && !o->direct && rename(o->tmp, o->path) != 0)
+	if (!e && !o->direct && ub_rename_locked(o->tmp, o->path) != 0)
 		e = errno;
 	if (e) {
 		ub_tmp_discard(o->slot);

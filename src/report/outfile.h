@@ -36,4 +36,9 @@ void ub_outfile_abort(struct ub_outfile *o);
  * none); f is closed either way. */
 int ub_close_errno(FILE *f);
 
+/* rename(2) of tmp over path while holding an exclusive flock(2) on the
+ * file path names now, so that a --append in progress on it finishes
+ * first (and one waiting sees that the file was replaced). */
+int ub_rename_locked(const char *tmp, const char *path);
+
 #endif
