@@ -71,9 +71,16 @@ static void list_ops(const struct ub_catalog *cat)
 	}
 }
 
-/* Fails before any work if the dump directory cannot be written. */
+/* Fails before any work if the dump directory cannot be written, or is
+ * something else than a directory. */
 static int check_dump_dir(const char *dir, struct ub_error *err)
 {
+	struct stat st;
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		return ub_fail(err, UB_USAGE, "%s: --dump needs a directory, found %s", dir,
+			       S_ISREG(st.st_mode) ? "a regular file" :
+			       S_ISFIFO(st.st_mode) ? "a FIFO" :
+			       S_ISSOCK(st.st_mode) ? "a socket" : "a device");
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return ub_fail(err, UB_IO, "%s: cannot create directory: %s", dir,
 			       strerror(errno));
