@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "applicable.h"
+#include "clash.h"
 #include "cli.h"
 #include "commands.h"
 #include "nvrtc.h"
@@ -102,6 +103,8 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 				  "(see ulpbench explain --help)") : 0;
 	if (!s)
 		s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
+	if (!s) /* no output over another, or over an input */
+		s = ub_clash_check_cli(cli, &op, err);
 	if (!s && cli->dump)
 		s = check_dump_dir(cli->dump, err);
 	if (!s)
