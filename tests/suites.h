@@ -21,6 +21,7 @@
 	X(ew_host)        \
 	X(stats)          \
 	X(ew)             \
+	X(tmpfiles)       \
 	X(cli)
 
 #define X(name) Suite *ub_##name##_suite(void);

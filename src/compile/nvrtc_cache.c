@@ -9,10 +9,12 @@
  * O_NOFOLLOW, then fstat'd, so a FIFO cannot block), and one that does not
  * read back whole, with its own key and checksum, is a miss: compiled
  * again and replaced.  Writes go to a fresh temporary file in DIR
- * (mkstemp) renamed over the entry, so a reader sees either the old entry
- * or a whole new one, even with runs in parallel. */
+ * (ub_tmp_create: O_EXCL, removed on a signal) renamed over the entry, so
+ * a reader sees either the old entry or a whole new one, even with runs
+ * in parallel. */
 #include "nvrtc_cache.h"
 #include "paths.h"
+#include "tmpfiles.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -215,11 +217,12 @@ void ub_cache_put(const char *path, const char *ptx)
 	*strrchr(dir, '/') = 0;
 	if (make_dirs(dir))
 		return; /* no cache, no error */
-	/* a fresh name of our own (O_EXCL): never a file someone put there */
-	snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
+	/* a fresh name of our own (O_EXCL), removed on a signal (tmpfiles.h) */
+	int slot, fd = ub_tmp_create(path, tmp, sizeof tmp, &slot);
+	if (fd < 0) {
+		ub_tmp_discard(slot);
 		return;
+	}
 	char name[33];
 	size_t n = strlen(ptx);
 	snprintf(name, sizeof name, "%s", base(path)); /* the key, no .ptx */
@@ -228,8 +231,10 @@ void ub_cache_put(const char *path, const char *ptx)
 			  "%016" PRIx64 "\n", name, n, k.h[0], k.h[1]);
 	int ok = write_all(fd, head, (size_t)hl) == 0 && write_all(fd, ptx, n) == 0;
 	ok = close(fd) == 0 && ok;
-	if (!ok || rename(tmp, path)) /* whole, or not at all */
-		unlink(tmp);
+	if (ok && rename(tmp, path) == 0) /* whole, or not at all */
+		ub_tmp_forget(slot);
+	else
+		ub_tmp_discard(slot);
 }
 
 void ub_cache_notices(FILE *f)
