@@ -122,6 +122,34 @@ static const struct {
 	{ ".entry k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r0, %r1, 1\n}\n",
 	  "ptx:5: expected ';', found '}'" },
 	{ ".entry k()\n{\n/* open comment\nret;\n}\n", "ptx:3: unterminated comment" },
+	/* Sizes that wrap 64 bits: 65535 * 641 * 65537 * 6700417 = 2^64 - 1
+	 * (the factorization of 2^64 - 1), which once gave a 0-byte .local
+	 * buffer (SIZE_MAX + 1) with an unbounded limit; 2^24 * 2^24 * 2^16
+	 * = 2^64 wraps to 0; 4 * 5 * 5581 * 8681 * 49477 * 384773 = 2^64 + 4
+	 * (2^62 + 1 = 5 * 5581 * 8681 * 49477 * 384773) wraps to 4 bytes. */
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\n"
+	  ".local .b8 a[65535][641][65537][6700417];\nret;\n}\n",
+	  "ptx:4: .local 'a' of 'k' exceeds the interpreter's limit of 524288 "
+	  "bytes of .local memory per thread" },
+	{ ".entry k(.param .b8 p[16777216][16777216][65536])\n{\nret;\n}\n",
+	  "ptx:1: .param 'p' of 'k' exceeds the interpreter's limit of 4096 "
+	  "bytes of parameters per function" },
+	{ ".global .b8 g[4][5][5581][8681][49477][384773];\n.entry k()\n{\nret;\n}\n",
+	  "ptx:1: .global 'g' exceeds the interpreter's limit of 268435456 "
+	  "bytes of .global/.const arrays per module" },
+	/* Limits reached by adding declarations: 2 * 300000 bytes of .local
+	 * (a call site's .param lives there too); 4000 + 100 bytes of .param;
+	 * 2 * 2^27 + 1 bytes of module arrays. */
+	{ ".entry k()\n{\n.local .b8 a[300000];\n.param .b8 b[300000];\nret;\n}\n",
+	  "ptx:4: .param 'b' of 'k' exceeds the interpreter's limit of 524288 bytes" },
+	{ ".entry k(.param .b8 a[4000], .param .b32 b[25])\n{\nret;\n}\n",
+	  "ptx:1: .param 'b' of 'k' exceeds the interpreter's limit of 4096 bytes" },
+	{ ".global .b64 g[4096][4096];\n.const .b64 h[4096][4096];\n"
+	  ".global .b8 i[1];\n.entry k()\n{\nret;\n}\n",
+	  "ptx:3: .global 'i' exceeds the interpreter's limit of 268435456 bytes" },
+	/* PTX alignments are powers of two. */
+	{ ".entry k()\n{\n.local .align 12 .b8 a[24];\nret;\n}\n",
+	  "ptx:3: bad .align (a power of two)" },
 };
 
 START_TEST(parse_errors)

@@ -57,6 +57,22 @@ enum ptx_sreg {
 	PTX_NSREGS
 };
 
+/* The interpreter's limits on what PTX text declares, far above what
+ * compiled kernels use; each is checked (with overflow-checked
+ * arithmetic) where the text declares a size, and a declaration beyond
+ * one is an error naming the variable and its line:
+ *   .local bytes per thread of one function (its call-site .param
+ *   variables included): CUDA's own limit of local memory per thread;
+ *   .param bytes of one function's parameters;
+ *   .global/.const bytes of a module's arrays, all together;
+ *   register slots (declared registers, immediates, symbol addresses) of
+ *   one function, and of the whole module. */
+#define PTX_MAX_LOCAL (512u << 10)
+#define PTX_MAX_PARAM 4096u
+#define PTX_MAX_GLOBAL (256u << 20)
+#define PTX_MAX_FUNC_SLOTS (1u << 20)
+#define PTX_MAX_MODULE_SLOTS (1u << 22)
+
 /* Fixed slots. */
 enum {
 	PTX_SLOT_TRUE = 0,                   /* constant 1 */
@@ -269,6 +285,7 @@ struct ptx_pstate {
 	int nlabels, cap_labels;
 	struct ptx_labelref *refs;
 	int nrefs, cap_refs;
+	uint64_t global_size;      /* bytes of the module's arrays so far */
 };
 
 /* Grows *p (of *cap elements of size sz) to hold n; 0 or UB_RUNTIME. */
