@@ -3,6 +3,7 @@
  * instruction budget.  Expected values are stated with their source next
  * to each table. */
 #include "check_ptx.h"
+#include "ptx_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -164,12 +165,53 @@ START_TEST(parse_errors)
 }
 END_TEST
 
+/* A statement cut short at the end of the text, whose mnemonic makes the
+ * decoder look ahead (mov and cvta: is a '{' 0 or 2 tokens on?).  The
+ * text has exactly 1024 tokens, the lexer's first array size, so a look
+ * past the closing END token reads outside the array (ASan). */
+static const char *const cut_tails[] = { "mov", "mov %r1", "cvta", "@%p1 mov",
+					 "mov.b64 %rd1,", "L" };
+
+/* How many tokens text lexes into, END included. */
+static size_t ntokens(const char *text)
+{
+	struct ptx_tok *toks;
+	struct ub_error err = { "" };
+	size_t n = 0;
+	ck_assert_msg(ptx_lex(text, &toks, &n, &err) == 0, "%s", err.msg);
+	free(toks);
+	return n;
+}
+
+START_TEST(lookahead_at_end)
+{
+	char text[4096] = ".entry k()\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+			  ".reg .pred %p<2>;\n";
+	const char *tail = cut_tails[_i];
+	/* filled up with "ret;" (two tokens) and a '{' when the count is odd */
+	size_t room = 1024 - (ntokens(text) - 1) - ntokens(tail);
+	if (room % 2)
+		strcat(text, "{\n"), room--;
+	for (; room; room -= 2)
+		strcat(text, "ret;\n");
+	strcat(text, tail);
+	ck_assert_uint_eq(ntokens(text), 1024);
+	struct ub_error err = { "" };
+	struct ptx_module *m = NULL;
+	ck_assert_int_eq(ptx_parse(text, &m, &err), UB_RUNTIME);
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(err.msg, "ptx:"), "%s", err.msg);
+}
+END_TEST
+
 Suite *ub_ptx_suite(void)
 {
 	Suite *s = suite_create("ptx");
 	TCase *tc = tcase_create("parse_errors");
 	tcase_add_loop_test(tc, parse_errors, 0,
 			    (int)(sizeof bad_ptx / sizeof *bad_ptx));
+	tcase_add_loop_test(tc, lookahead_at_end, 0,
+			    (int)(sizeof cut_tails / sizeof *cut_tails));
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ptx_fp_tcase());
 	suite_add_tcase(s, ptx_int_tcase());

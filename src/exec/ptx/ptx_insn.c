@@ -231,9 +231,9 @@ static int mnem_variant(struct ptx_pstate *st, struct mnem *m)
 	if (!strcmp(m->base, "cvt") && m->nty == 2)
 		m->var = is_float(m->ty[0]) ? (is_float(m->ty[1]) ? PTX_V_FF : PTX_V_FI)
 					    : (is_float(m->ty[1]) ? PTX_V_IF : PTX_V_II);
-	if (!strcmp(m->base, "mov") && ptx_tok_is(&st->t[st->pos], "{"))
+	if (!strcmp(m->base, "mov") && ptx_tok_is(ptx_peek(st, 0), "{"))
 		m->var = PTX_V_UNPACK;
-	else if (!strcmp(m->base, "mov") && ptx_tok_is(&st->t[st->pos + 2], "{"))
+	else if (!strcmp(m->base, "mov") && ptx_tok_is(ptx_peek(st, 2), "{"))
 		m->var = PTX_V_PACK;
 	return 0;
 }
@@ -249,7 +249,7 @@ static int find_op(const struct mnem *m)
 
 static const struct ptx_tok *cur(struct ptx_pstate *st)
 {
-	return &st->t[st->pos];
+	return ptx_peek(st, 0);
 }
 
 static int is_half_op(int op)

@@ -288,6 +288,16 @@ struct ptx_pstate {
 	uint64_t global_size;      /* bytes of the module's arrays so far */
 };
 
+/* The token k places after the current one, or the END token that
+ * closes the array when that is nearer: every lookahead of the parser
+ * goes through here, so none reads past the tokens. */
+static inline const struct ptx_tok *ptx_peek(const struct ptx_pstate *st,
+					     size_t k)
+{
+	size_t last = st->ntok - 1;   /* the END token */
+	return &st->t[st->pos >= last || k > last - st->pos ? last : st->pos + k];
+}
+
 /* Grows *p (of *cap elements of size sz) to hold n; 0 or UB_RUNTIME. */
 int ptx_grow(void *p, int *cap, int n, size_t sz);
 /* "ptx:LINE: ..." into st->err; returns UB_RUNTIME. */

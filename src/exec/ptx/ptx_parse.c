@@ -21,7 +21,7 @@
 
 static const struct ptx_tok *cur(struct ptx_pstate *st)
 {
-	return &st->t[st->pos];
+	return ptx_peek(st, 0);
 }
 
 static int expect(struct ptx_pstate *st, const char *s)
@@ -422,7 +422,7 @@ static int parse_body_stmt(struct ptx_pstate *st, int *scopes, int *depth)
 	if (ptx_tok_is(t, ".shared"))
 		return ptx_perr(st, t->line, ".shared memory is not supported "
 				"(threads run one at a time)");
-	if (t->kind == PTX_TK_WORD && ptx_tok_is(t + 1, ":")) {
+	if (t->kind == PTX_TK_WORD && ptx_tok_is(ptx_peek(st, 1), ":")) {
 		st->pos += 2;
 		return add_label(st, t);
 	}
@@ -503,7 +503,8 @@ static int to_body(struct ptx_pstate *st)
 /* .entry name (params) directives { body } */
 static int parse_entry(struct ptx_pstate *st)
 {
-	const struct ptx_tok *name = &st->t[++st->pos];
+	st->pos++;
+	const struct ptx_tok *name = cur(st);
 	if (new_func(st, name, 1))
 		return UB_RUNTIME;
 	st->pos++;
