@@ -3,7 +3,7 @@
  * instruction budget.  Expected values are stated with their source next
  * to each table. */
 #include "check_ptx.h"
-#include "ptx_internal.h"
+#include "ptx_batch.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -148,6 +148,14 @@ static const struct {
 	{ ".global .b64 g[4096][4096];\n.const .b64 h[4096][4096];\n"
 	  ".global .b8 i[1];\n.entry k()\n{\nret;\n}\n",
 	  "ptx:3: .global 'i' exceeds the interpreter's limit of 268435456 bytes" },
+	/* Register declarations: each slot costs 64 lanes of 8 bytes in a
+	 * batch, so 2^23 registers once asked for 4.4 GB per thread of
+	 * ulpbench; 2^20 registers and constants per function at most. */
+	{ ".entry k()\n{\n.reg .b32 %r<8388608>;\nret;\n}\n",
+	  "ptx:3: .reg '%r<8388608>' of 'k': more than 1048576 registers and "
+	  "constants in one function" },
+	{ ".entry k()\n{\n.reg .b32 %r<600000>;\n{\n.reg .b64 %s<600000>;\n}\nret;\n}\n",
+	  "ptx:5: .reg '%s<600000>' of 'k': more than 1048576 registers" },
 	/* PTX alignments are powers of two. */
 	{ ".entry k()\n{\n.local .align 12 .b8 a[24];\nret;\n}\n",
 	  "ptx:3: bad .align (a power of two)" },
@@ -204,12 +212,46 @@ START_TEST(lookahead_at_end)
 }
 END_TEST
 
+/* 5 functions of 900,000 registers each: 4.5 million slots, past the
+ * module's 2^22; and one of 20,000 (under the function's limit, over the
+ * batched executor's 2^14) runs thread by thread. */
+START_TEST(register_limits)
+{
+	char text[2048] = "";
+	for (int k = 0; k < 5; k++)
+		snprintf(text + strlen(text), sizeof text - strlen(text),
+			 ".entry k%d()\n{\n.reg .b32 %%r<900000>;\nret;\n}\n", k);
+	struct ub_error err = { "" };
+	struct ptx_module *m = NULL;
+	ck_assert_int_eq(ptx_parse(text, &m, &err), UB_RUNTIME);
+	ck_assert_msg(strstr(err.msg, "ptx:23: 'k4' has more than 4194304 registers "
+			     "and constants (the interpreter's limit per module)"),
+		      "%s", err.msg);
+	static const char wide[] =
+		".entry w(.param .u64 p)\n{\n.reg .b32 %r<20000>;\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nmov.u32 %r19999, 7;\n"
+		"st.global.u32 [%rd1], %r19999;\nret;\n}\n";
+	ck_assert_msg(ptx_parse(wide, &m, &err) == 0, "%s", err.msg);
+	ck_assert_uint_gt(m->funcs[0].nslots, 1u << 14);
+	ck_assert_int_eq(ptx_batchable(&m->funcs[0]), 0);
+	uint32_t out = 0;
+	struct ptx_buffer b = { &out, sizeof out, 1 };
+	uint64_t arg = (uint64_t)(uintptr_t)&out;
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &b, 1, 0, 0 };
+	struct ptx_run_info info;
+	ck_assert_msg(ptx_run(m, "w", &l, &info, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(out, 7);
+	ptx_free(m);
+}
+END_TEST
+
 Suite *ub_ptx_suite(void)
 {
 	Suite *s = suite_create("ptx");
 	TCase *tc = tcase_create("parse_errors");
 	tcase_add_loop_test(tc, parse_errors, 0,
 			    (int)(sizeof bad_ptx / sizeof *bad_ptx));
+	tcase_add_test(tc, register_limits);
 	tcase_add_loop_test(tc, lookahead_at_end, 0,
 			    (int)(sizeof cut_tails / sizeof *cut_tails));
 	suite_add_tcase(s, tc);

@@ -286,6 +286,7 @@ struct ptx_pstate {
 	struct ptx_labelref *refs;
 	int nrefs, cap_refs;
 	uint64_t global_size;      /* bytes of the module's arrays so far */
+	uint32_t module_slots;     /* slots of all functions so far */
 };
 
 /* The token k places after the current one, or the END token that

@@ -55,10 +55,15 @@ int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
 		 uint32_t *slot)
 {
 	struct ptx_func *f = st->f;
+	if (f->nslots >= PTX_MAX_FUNC_SLOTS || st->module_slots >= PTX_MAX_MODULE_SLOTS)
+		return ptx_perr(st, ptx_peek(st, 0)->line, "'%s' has more than %u "
+				"registers and constants (the interpreter's limit "
+				"per %s)", f->name, f->nslots >= PTX_MAX_FUNC_SLOTS ?
+				PTX_MAX_FUNC_SLOTS : PTX_MAX_MODULE_SLOTS,
+				f->nslots >= PTX_MAX_FUNC_SLOTS ? "function" : "module");
 	if (f->nslots == st->cap_slots) {
 		uint32_t nc = st->cap_slots ? st->cap_slots * 2 : 256;
-		uint64_t *ni = nc < (1u << 28) ?
-			realloc(f->init, nc * sizeof *ni) : NULL;
+		uint64_t *ni = realloc(f->init, nc * sizeof *ni);
 		if (ni)
 			f->init = ni;
 		uint8_t *nw = ni ? realloc(f->width, nc) : NULL;
@@ -70,6 +75,7 @@ int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
 	f->init[f->nslots] = value;
 	f->width[f->nslots] = (uint8_t)bits;
 	*slot = f->nslots++;
+	st->module_slots++;
 	return 0;
 }
 

@@ -138,6 +138,12 @@ static int parse_reg(struct ptx_pstate *st)
 			if (expect(st, ">"))
 				return UB_RUNTIME;
 		}
+		if ((uint64_t)count > PTX_MAX_FUNC_SLOTS - st->f->nslots)
+			return ptx_perr(st, line, ".reg '%.*s<%ld>' of '%s': more "
+					"than %u registers and constants in one "
+					"function (the interpreter's limit)",
+					(int)name->len, name->s, count,
+					st->f->name, PTX_MAX_FUNC_SLOTS);
 		if (ptx_grow(&st->regs, &st->cap_regs, st->nregs + 1, sizeof *st->regs))
 			return ptx_perr(st, line, "out of memory");
 		struct ptx_regdecl *d = &st->regs[st->nregs++];
@@ -552,6 +558,7 @@ static int parse_func(struct ptx_pstate *st)
 	if (body > 0) {   /* a declaration */
 		st->pos++;
 		st->nsyms = st->nsyms_module;
+		st->module_slots -= st->f->nslots;
 		ptx_free_func(st->f);
 		st->m->nfuncs--;
 		return 0;
