@@ -44,6 +44,8 @@ static int do_call(struct ctx *c, const struct ptx_insn *in)
 		c->bad_kind = 3;
 		return UB_RUNTIME;
 	}
+	ptx_frame_reset(callee);   /* every call starts afresh */
+	memset(callee->param, 0, g->param_size);
 	memcpy(callee->R + PTX_SLOT_SREG, caller->R + PTX_SLOT_SREG,
 	       PTX_NSREGS * sizeof *callee->R);
 	for (int k = 0; k <= cs->nargs; k++) {

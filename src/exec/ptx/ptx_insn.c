@@ -92,6 +92,34 @@ int ptx_writes(const struct ptx_insn *in, uint32_t *w)
 	return n;
 }
 
+int ptx_reads(const struct ptx_insn *in, uint32_t *r)
+{
+	int n = 0, k;
+	switch (ptx_op_shape(in->op)) {   /* HOLD is AB, FUSED ABC */
+	case PTX_S_A: case PTX_S_MOV: case PTX_S_CNT: case PTX_S_TESTP:
+	case PTX_S_CVT: case PTX_S_UNPACK: case PTX_S_LD: k = 1; break;
+	case PTX_S_AB: case PTX_S_SHIFT: case PTX_S_WIDE: case PTX_S_SET: k = 2; break;
+	case PTX_S_SETP: case PTX_S_ABC: case PTX_S_WIDE3: case PTX_S_SELP:
+	case PTX_S_SLCT: case PTX_S_BFE: k = 3; break;
+	case PTX_S_BFI: k = 4; break;
+	case PTX_S_PACK: k = in->aux < 4 ? in->aux : 4; break;
+	case PTX_S_ST:   /* the address, then the data: d and src[1..] */
+		k = 1;
+		r[n++] = in->dst;
+		for (int i = 1; i < in->aux && i < 4; i++)
+			r[n++] = in->src[i];
+		break;
+	default: k = 0; break;
+	}
+	for (int i = 0; i < k; i++)
+		r[n++] = in->src[i];
+	if (in->guard != PTX_SLOT_TRUE)
+		r[n++] = in->guard;
+	if (in->flags & PTX_F_CIN)
+		r[n++] = PTX_SLOT_CC;
+	return n;
+}
+
 const char *ptx_type_name(int ty)
 {
 	return tyinfo[ty].name;

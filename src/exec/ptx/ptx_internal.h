@@ -188,6 +188,9 @@ struct ptx_func {
 	struct ptx_reloc *relocs;
 	int nrelocs;
 	size_t local_size;       /* bytes of .local per thread */
+	uint32_t *reset;         /* slots that may be read before written
+				    (ptx_undef.c): reset for every thread */
+	uint32_t nreset;
 	struct ptx_call *calls;
 	int ncalls;
 };
@@ -339,6 +342,16 @@ int ptx_op_shape(int op);    /* enum ptx_shape of an opcode */
  * appears twice. */
 #define PTX_MAX_WRITES 5
 int ptx_writes(const struct ptx_insn *in, uint32_t *w);
+/* The registers (slots) `in` reads, guard and carry flag included, into
+ * r (room for PTX_MAX_READS): their number.  Slots of constants may be
+ * among them (an operand the shape has and this form leaves unused is
+ * slot PTX_SLOT_TRUE). */
+#define PTX_MAX_READS 8
+int ptx_reads(const struct ptx_insn *in, uint32_t *r);
+/* Which registers f may read before writing them on some path from its
+ * entry (ptx_undef.c): sets f->reset, the slots every thread (and every
+ * call) restores to their initial value before it runs. */
+int ptx_undef_pass(struct ptx_pstate *st);
 /* The token's text, NUL-terminated (malloc'd; NULL when out of memory). */
 char *ptx_dup_tok(const struct ptx_tok *t);
 /* Points every call of the module at the .func it names, checking its

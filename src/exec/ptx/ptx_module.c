@@ -149,6 +149,7 @@ void ptx_free_func(struct ptx_func *f)
 	free(f->width);
 	free(f->relocs);
 	free(f->calls);
+	free(f->reset);
 }
 
 void ptx_free(struct ptx_module *m)

@@ -454,7 +454,8 @@ static int parse_body(struct ptx_pstate *st)
 	struct ptx_insn ret = { .op = PTX_RET };  /* falling off the end */
 	if (ptx_emit(st, &ret, st->t[st->pos - 1].line, NULL))
 		return UB_RUNTIME;
-	return resolve_labels(st) || ptx_fuse_pass(st) ? UB_RUNTIME : 0;
+	return resolve_labels(st) || ptx_fuse_pass(st) || ptx_undef_pass(st) ?
+	       UB_RUNTIME : 0;
 }
 
 /* Slots 0 .. PTX_SLOT_FIRST-1: the constant 1, special registers, sink,

@@ -131,6 +131,7 @@ static int run_threads(struct ptx_ctx *c, const struct ptx_launch *l,
 	uint64_t *S = c->fr->R + PTX_SLOT_SREG;   /* the kernel's frame */
 	coords(l, first, blk, tid);
 	for (uint64_t k = 0; k < count; k++, next_coords(l, blk, tid)) {
+		ptx_frame_reset(c->fr);
 		thread_regs(S, 1, blk, tid, l->block);
 		if (ptx_run_frame(c))
 			return UB_RUNTIME;
@@ -162,6 +163,18 @@ static void batch_regs(uint64_t *S, unsigned nl, const struct ptx_launch *l,
 	}
 	for (unsigned k = 0; k < nl; k++, next_coords(l, blk, tid))
 		thread_regs(S + k, PTX_LANES, blk, tid, b);
+}
+
+/* Every lane of a batch starts as a thread does (ptx_frame_reset). */
+static void batch_reset(const struct ptx_func *f, uint64_t *R,
+			unsigned char *lanes_local)
+{
+	for (uint32_t i = 0; i < f->nreset; i++) {
+		uint32_t s = f->reset[i];
+		for (unsigned k = 0; k < PTX_LANES; k++)
+			R[(size_t)s * PTX_LANES + k] = f->init[s];
+	}
+	memset(lanes_local, 0, PTX_LANES * f->local_size);
 }
 
 /* The grid in batches of PTX_LANES threads (ptx_batch.c), in grid order.
@@ -199,6 +212,7 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 	for (uint64_t t0 = 0; !rc && t0 < total; t0 += PTX_LANES) {
 		unsigned nl = total - t0 < PTX_LANES ? (unsigned)(total - t0) : PTX_LANES;
 		coords(l, t0, blk, tid);
+		batch_reset(f, R, c->lanes_local);
 		batch_regs(R + (size_t)PTX_SLOT_SREG * PTX_LANES, nl, l, blk, tid);
 		if (!ptx_batch_run(c, R, nl == 64 ? ~0ull : (1ull << nl) - 1, uniform))
 			continue;
