@@ -31,6 +31,8 @@ struct ptx_ctx {
 	const struct ptx_region *rg;
 	int nrg;
 	uint64_t insns, unmarked, fused, amask, budget, reruns;
+	uint64_t tinsns;           /* instructions of the running thread in
+				      frames it left (the budget's count) */
 	unsigned char *lanes_local;   /* a batch's local buffers, lane after
 					 lane (ptx_batch.c) */
 	const struct ptx_trace *trace; /* NULL unless explain traces */

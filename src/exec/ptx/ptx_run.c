@@ -13,7 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define PTX_DEFAULT_BUDGET (1ull << 28)
+uint64_t ptx_budget(const struct ptx_module *m)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < m->nfuncs; i++)
+		n += m->funcs[i].ncode;
+	/* ncode < 2^26 per function, so no overflow below 2^38 of them */
+	return PTX_BUDGET_BASE + (n < (1ull << 24) ? n : 1ull << 24) * PTX_BUDGET_PER_INSN;
+}
 
 const char *ptx_approx_name(int kind)
 {
@@ -132,6 +139,7 @@ static int run_threads(struct ptx_ctx *c, const struct ptx_launch *l,
 	coords(l, first, blk, tid);
 	for (uint64_t k = 0; k < count; k++, next_coords(l, blk, tid)) {
 		ptx_frame_reset(c->fr);
+		c->tinsns = 0;
 		thread_regs(S, 1, blk, tid, l->block);
 		if (ptx_run_frame(c))
 			return UB_RUNTIME;
@@ -314,7 +322,7 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 			return ub_fail(err, UB_RUNTIME, "ptx: empty grid or block "
 				       "dimension for kernel '%s'", entry);
 	struct ptx_ctx c = { .budget = launch->budget ? launch->budget
-						       : PTX_DEFAULT_BUDGET };
+						       : ptx_budget(m) };
 	c.frames = calloc((size_t)m->nfuncs, sizeof *c.frames);
 	struct ptx_region *rg = make_regions(m, launch, &c.nrg);
 	int rc = c.frames && rg ? 0 : UB_RUNTIME;
