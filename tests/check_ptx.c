@@ -48,7 +48,7 @@ void ptx_check_case(const struct ptx_case *k)
 	ck_assert_msg(rc == 0, "%s: parse failed: %s", k->insn, err.msg);
 	uint64_t in[3] = { k->a, k->b, k->c };
 	unsigned char out[32] = { 0 };
-	struct ptx_buffer bufs[2] = { { in, sizeof in, 0 }, { out, sizeof out, 1 } };
+	struct ptx_buffer bufs[2] = { { in, sizeof in, 0, NULL }, { out, sizeof out, 1, NULL } };
 	uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
 	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, args, 2, bufs, 2, 0, 0 };
 	struct ptx_run_info info;
@@ -235,7 +235,7 @@ START_TEST(register_limits)
 	ck_assert_uint_gt(m->funcs[0].nslots, 1u << 14);
 	ck_assert_int_eq(ptx_batchable(&m->funcs[0]), 0);
 	uint32_t out = 0;
-	struct ptx_buffer b = { &out, sizeof out, 1 };
+	struct ptx_buffer b = { &out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)&out;
 	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &b, 1, 0, 0 };
 	struct ptx_run_info info;

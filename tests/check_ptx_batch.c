@@ -68,7 +68,7 @@ static int run_div(const struct ptx_module *m, uint32_t *out, int scalar,
 {
 	for (int i = 0; i < NT; i++)
 		out[i] = SENTINEL;
-	struct ptx_buffer buf = { out, NT * sizeof *out, 1 };
+	struct ptx_buffer buf = { out, NT * sizeof *out, 1, NULL };
 	uint64_t args[] = { (uint64_t)(uintptr_t)out, NV };
 	struct ptx_launch l = { { 3, 1, 1 }, { 50, 1, 1 }, args, 2, &buf, 1,
 				budget, scalar };
@@ -144,7 +144,7 @@ START_TEST(failing_lane)
 	struct ptx_module *m;
 	ck_assert_msg(ptx_parse(bad_lane, &m, &err[0]) == 0, "%s", err[0].msg);
 	uint32_t out[128];
-	struct ptx_buffer small = { out, 70 * sizeof *out, 1 }, all = { out, sizeof out, 1 };
+	struct ptx_buffer small = { out, 70 * sizeof *out, 1, NULL }, all = { out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)out;
 	struct ptx_run_info info;
 	const char *want[] = { "out-of-bounds st.global.u32",
@@ -235,7 +235,7 @@ START_TEST(reads_before_writes)
 	struct ptx_run_info info[2];
 	for (int s = 0; s < 2; s++) {
 		memset(out[s], 0xee, sizeof out[s]);
-		struct ptx_buffer buf = { out[s], sizeof out[s], 1 };
+		struct ptx_buffer buf = { out[s], sizeof out[s], 1, NULL };
 		uint64_t arg = (uint64_t)(uintptr_t)out[s];
 		struct ptx_launch l = { { 3, 1, 1 }, { 50, 1, 1 }, &arg, 1, &buf, 1,
 					0, s };

@@ -172,7 +172,7 @@ START_TEST(call_func)
 	ck_assert_msg(ptx_parse(call_ptx, &m, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(ptx_entry_nparams(m, "k"), 1);
 	ck_assert_int_eq(ptx_entry_nparams(m, "twice"), -1);  /* not a kernel */
-	struct ptx_buffer buf = { out, sizeof out, 1 };
+	struct ptx_buffer buf = { out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)out;
 	struct ptx_launch l = { { 1, 1, 1 }, { 4, 1, 1 }, &arg, 1, &buf, 1, 0, 0 };
 	struct ptx_run_info info;
@@ -243,7 +243,7 @@ START_TEST(fusion_counts)
 	float buf[4] = { 3.0f, 0, 0, 0 };
 	ck_assert_msg(ptx_parse(k, &m, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(ptx_fusions(m), 1);
-	struct ptx_buffer b = { buf, sizeof buf, 1 };
+	struct ptx_buffer b = { buf, sizeof buf, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)buf;
 	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &b, 1, 0, 0 };
 	struct ptx_run_info info;

@@ -122,9 +122,9 @@ static int run_ew(const char *file, const char *entry, const float *in0,
 	int rc = ptx_parse(text, &m, err);
 	free(text);
 	ck_assert_msg(rc == 0, "%s: %s", file, err->msg);
-	struct ptx_buffer bufs[3] = { { (void *)in0, (size_t)n * 4, 0 },
-				      { out, (size_t)n * 4, 1 },
-				      { (void *)in1, (size_t)n * 4, 0 } };
+	struct ptx_buffer bufs[3] = { { (void *)in0, (size_t)n * 4, 0, NULL },
+				      { out, (size_t)n * 4, 1, NULL },
+				      { (void *)in1, (size_t)n * 4, 0, NULL } };
 	uint64_t args[4] = { (uint64_t)(uintptr_t)in0, (uint64_t)(uintptr_t)out,
 			     (uint64_t)n, 0 };
 	int nargs = ptx_entry_nparams(m, entry);
@@ -285,7 +285,7 @@ START_TEST(launch_3d)
 	struct ptx_module *m;
 	int rc = ptx_parse(grid3d, &m, &err);
 	ck_assert_msg(rc == 0, "%s", err.msg);
-	struct ptx_buffer buf = { out, sizeof out, 1 };
+	struct ptx_buffer buf = { out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)out;
 	struct ptx_launch l = { { 2, 3, 2 }, { 4, 3, 5 }, &arg, 1, &buf, 1, 0, 0 };
 	struct ptx_run_info info;
@@ -309,8 +309,8 @@ START_TEST(bad_store)
 	struct ptx_module *m;
 	ck_assert_int_eq(ptx_parse(text, &m, &err), 0);
 	free(text);
-	struct ptx_buffer bufs[3] = { { a, sizeof a, 0 }, { b, sizeof b, 0 },
-				      { out, sizeof out - 4, 1 } };
+	struct ptx_buffer bufs[3] = { { a, sizeof a, 0, NULL }, { b, sizeof b, 0, NULL },
+				      { out, sizeof out - 4, 1, NULL } };
 	uint64_t args[4] = { (uint64_t)(uintptr_t)a, (uint64_t)(uintptr_t)b,
 			     (uint64_t)(uintptr_t)out, 64 };
 	struct ptx_launch l = { { 1, 1, 1 }, { 64, 1, 1 }, args, 4, bufs, 3, 0, 0 };
@@ -318,12 +318,19 @@ START_TEST(bad_store)
 	ck_assert_int_eq(rc, UB_RUNTIME);
 	ck_assert_msg(strstr(err.msg, "ptx: out-of-bounds st.global.f32 at 0x") &&
 		      strstr(err.msg, "(line "), "%s", err.msg);
-	/* A read-only destination. */
+	/* A read-only destination: the message names the parameter that
+	 * points at it (out is mul_k's third) and the buffer's name. */
 	bufs[2].size = sizeof out;
 	bufs[2].writable = 0;
 	rc = ptx_run(m, "mul_k", &l, &info, &err);
-	ck_assert_msg(rc == UB_RUNTIME && strstr(err.msg, "out-of-bounds st.global"),
-		      "%s", err.msg);
+	ck_assert_msg(rc == UB_RUNTIME && strstr(err.msg, "ptx: store through the "
+		      "3rd parameter of 'mul_k' (an array: read-only): st.global.f32 "
+		      "at 0x"), "%s", err.msg);
+	bufs[2].name = "input 'y'";
+	rc = ptx_run(m, "mul_k", &l, &info, &err);
+	ck_assert_msg(rc == UB_RUNTIME && strstr(err.msg, "ptx: store through the "
+		      "3rd parameter of 'mul_k' (input 'y': read-only)"), "%s", err.msg);
+	bufs[2].name = NULL;
 	/* An input buffer not given at all. */
 	rc = ptx_run(m, "mul_k", &(struct ptx_launch){ { 1, 1, 1 }, { 64, 1, 1 },
 		     args, 4, bufs + 1, 2, 0, 0 }, &info, &err);

@@ -46,6 +46,8 @@ struct ptx_buffer {
 	void *base;
 	size_t size;
 	int writable;
+	const char *name;   /* what it is, for messages ("input 'x'");
+			       NULL: nothing to say */
 };
 
 struct ptx_launch {

@@ -425,6 +425,54 @@ static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 	return check_rnd(in, m);
 }
 
+/* Families of instructions the sim backend does not run, and why:
+ * X(mnemonic base, reason). */
+#define PTX_UNSUPPORTED(X)                                                  \
+	X("bar", "block-level barriers are not supported by the sim backend, " \
+	  "which runs one thread after another")                            \
+	X("barrier", "block-level barriers are not supported by the sim "   \
+	  "backend, which runs one thread after another")                   \
+	X("membar", "memory fences are not supported by the sim backend, "  \
+	  "which runs one thread after another")                            \
+	X("fence", "memory fences are not supported by the sim backend, "   \
+	  "which runs one thread after another")                            \
+	X("atom", "atomics are not supported by the sim backend (threads "  \
+	  "that share memory are not modelled)")                            \
+	X("red", "atomic reductions are not supported by the sim backend "  \
+	  "(threads that share memory are not modelled)")                   \
+	X("shfl", "warp-level instructions are not supported by the sim "   \
+	  "backend, which runs threads one after another, not in warps")    \
+	X("vote", "warp-level instructions are not supported by the sim "   \
+	  "backend, which runs threads one after another, not in warps")    \
+	X("match", "warp-level instructions are not supported by the sim "  \
+	  "backend, which runs threads one after another, not in warps")    \
+	X("redux", "warp-level instructions are not supported by the sim "  \
+	  "backend, which runs threads one after another, not in warps")    \
+	X("activemask", "warp-level instructions are not supported by the " \
+	  "sim backend, which runs threads one after another, not in warps") \
+	X("tex", "textures are not supported by the sim backend")          \
+	X("tld4", "textures are not supported by the sim backend")         \
+	X("suld", "surfaces are not supported by the sim backend")         \
+	X("sust", "surfaces are not supported by the sim backend")
+
+/* ": why" for an instruction outside the supported subset. */
+static const char *why_unsupported(const struct ptx_tok *t)
+{
+	static const struct { const char *base, *why; } fam[] = {
+#define X(base, why) { base, ": " why },
+		PTX_UNSUPPORTED(X)
+#undef X
+	};
+	size_t n = 0;
+	while (n < t->len && t->s[n] != '.')
+		n++;
+	for (size_t i = 0; i < sizeof fam / sizeof *fam; i++)
+		if (strlen(fam[i].base) == n && !memcmp(fam[i].base, t->s, n))
+			return fam[i].why;
+	return ": not among the instructions the sim backend runs "
+	       "(src/exec/ptx/ptx_ops.h)";
+}
+
 int ptx_decode_insn(struct ptx_pstate *st)
 {
 	struct ptx_insn in = { .guard = PTX_SLOT_TRUE };
@@ -445,8 +493,8 @@ int ptx_decode_insn(struct ptx_pstate *st)
 	    mnem_variant(st, &m) == 0)
 		op = find_op(&m);
 	if (op < 0)
-		return ptx_perr(st, line, "unsupported instruction '%.*s'",
-				(int)mt->len, mt->s);
+		return ptx_perr(st, line, "unsupported instruction '%.*s'%s",
+				(int)mt->len, mt->s, why_unsupported(mt));
 	in.op = (uint16_t)op;
 	const char *why = set_fields(&in, &m);
 	if (why)

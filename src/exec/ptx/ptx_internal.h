@@ -274,6 +274,7 @@ struct ptx_label {
 };
 
 struct ptx_pstate {
+	const char *text;          /* the PTX text (messages quote it) */
 	const struct ptx_tok *t;   /* all tokens */
 	size_t pos, ntok;
 	struct ub_error *err;

@@ -4,6 +4,7 @@
  * module's accessors (ptx.h). */
 #include "ptx_internal.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +26,49 @@ int ptx_grow(void *p, int *cap, int n, size_t sz)
 	return 0;
 }
 
+/* Line `line` of the PTX text, blanks squeezed, at most len - 1
+ * characters ("" when no token is on it). */
+static void quote_line(const struct ptx_pstate *st, uint32_t line, char *buf,
+		       size_t len)
+{
+	size_t lo = 0, hi = st->ntok;   /* the first token on the line */
+	buf[0] = '\0';
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->t[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!st->text || lo == st->ntok || st->t[lo].line != line ||
+	    st->t[lo].kind == PTX_TK_END)
+		return;
+	const char *p = st->t[lo].s;
+	while (p > st->text && p[-1] != '\n')
+		p--;
+	size_t n = 0;
+	for (; *p && *p != '\n' && n + 1 < len; p++)
+		if (!isspace((unsigned char)*p))
+			buf[n++] = *p;
+		else if (n && buf[n - 1] != ' ')
+			buf[n++] = ' ';
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+}
+
 int ptx_perr(struct ptx_pstate *st, uint32_t line, const char *fmt, ...)
 {
-	char buf[900];
+	char buf[700], text[120];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	return ub_fail(st->err, UB_RUNTIME, "ptx:%u: %s", line, buf);
+	quote_line(st, line, text, sizeof text);
+	if (!text[0])
+		return ub_fail(st->err, UB_RUNTIME, "ptx:%u: %s", line, buf);
+	return ub_fail(st->err, UB_RUNTIME, "ptx:%u: %s (the PTX line: \"%s\")",
+		       line, buf, text);
 }
 
 int ptx_tok_is(const struct ptx_tok *t, const char *s)

@@ -427,7 +427,8 @@ static int parse_body_stmt(struct ptx_pstate *st, int *scopes, int *depth)
 	}
 	if (ptx_tok_is(t, ".shared"))
 		return ptx_perr(st, t->line, ".shared memory is not supported "
-				"(threads run one at a time)");
+				"by the sim backend, which runs one thread after "
+				"another");
 	if (t->kind == PTX_TK_WORD && ptx_tok_is(ptx_peek(st, 1), ":")) {
 		st->pos += 2;
 		return add_label(st, t);
@@ -596,13 +597,14 @@ static int parse_top(struct ptx_pstate *st)
 	}
 	if (ptx_tok_is(t, ".shared"))
 		return ptx_perr(st, t->line, ".shared memory is not supported "
-				"(threads run one at a time)");
+				"by the sim backend, which runs one thread after "
+				"another");
 	return ptx_perr(st, t->line, "unexpected '%.*s'", (int)t->len, t->s);
 }
 
 int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err)
 {
-	struct ptx_pstate st = { .err = err };
+	struct ptx_pstate st = { .err = err, .text = text };
 	struct ptx_tok *toks;
 	*out = NULL;
 	if (ptx_lex(text, &toks, &st.ntok, err))

@@ -235,12 +235,59 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 	return rc;
 }
 
-static int report(const struct ptx_ctx *c, const unsigned *blk, const unsigned *tid,
-		  struct ub_error *err)
+/* "1st", "2nd", ... */
+static const char *ordinal(int k, char *buf, size_t len)
+{
+	static const char *const suf[] = { "th", "st", "nd", "rd" };
+	int r = k % 100 >= 11 && k % 100 <= 13 ? 0 : k % 10 <= 3 ? k % 10 : 0;
+	snprintf(buf, len, "%d%s", k, suf[r]);
+	return buf;
+}
+
+/* A bad access that is a store into memory the kernel may only read:
+ * what that memory is ("the 1st parameter of 'k' (input 'x': read-only)",
+ * "the module's array 'tab' (read-only)") into buf; 0 if it is not one. */
+static int read_only_store(const struct ptx_ctx *c, const struct ptx_module *m,
+			   const struct ptx_launch *l, char *buf, size_t len)
+{
+	const struct ptx_func *f = c->bad_f;
+	int op = f->code[c->bad_pc].op, j = 0;
+	if (op != PTX_ST_GLOBAL && op != PTX_ST_GENERIC)
+		return 0;
+	while (j < c->nrg && !(c->bad_addr - c->rg[j].lo < c->rg[j].size))
+		j++;
+	if (j == c->nrg || c->rg[j].writable)
+		return 0;
+	if (j >= l->nbufs) {
+		snprintf(buf, len, "the module's array '%s' (read-only)",
+			 m->vars[j - l->nbufs].name);
+		return 1;
+	}
+	const char *name = l->bufs[j].name ? l->bufs[j].name : "an array";
+	char nth[16];
+	for (int i = 0; i < l->nargs && i < c->fr->f->nparams; i++)
+		if (l->args[i] == c->rg[j].lo) {
+			snprintf(buf, len, "the %s parameter of '%s' (%s: read-only)",
+				 ordinal(i + 1, nth, sizeof nth), c->fr->f->name, name);
+			return 1;
+		}
+	snprintf(buf, len, "%s (read-only)", name);
+	return 1;
+}
+
+static int report(const struct ptx_ctx *c, const struct ptx_module *m,
+		  const struct ptx_launch *l, const unsigned *blk,
+		  const unsigned *tid, struct ub_error *err)
 {
 	const struct ptx_func *f = c->bad_f;
 	const char *what = f->text[c->bad_pc] ? f->text[c->bad_pc] : "?";
 	uint32_t line = f->lines[c->bad_pc];
+	char ro[256];
+	if (c->bad_kind == 1 && read_only_store(c, m, l, ro, sizeof ro))
+		return ub_fail(err, UB_RUNTIME, "ptx: store through %s: %s at 0x%"
+			       PRIx64 " (line %u, block %u,%u,%u thread %u,%u,%u)",
+			       ro, what, c->bad_addr, line, blk[0], blk[1], blk[2],
+			       tid[0], tid[1], tid[2]);
 	if (c->bad_kind == 1)
 		return ub_fail(err, UB_RUNTIME, "ptx: out-of-bounds %s at 0x%" PRIx64
 			       " (line %u, block %u,%u,%u thread %u,%u,%u)", what,
@@ -353,7 +400,7 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		if (r < 0)
 			rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
 		else if (r) {
-			rc = report(&c, blk, tid, err);
+			rc = report(&c, m, launch, blk, tid, err);
 			thread_failed = 1;
 		}
 		fesetround(mode);
