@@ -350,6 +350,42 @@ START_TEST(bad_store)
 }
 END_TEST
 
+/* Addresses whose end wraps 64 bits: a 4-byte load at 2^64 - 2 (global)
+ * and one 2 bytes before the thread's .local buffer; each is out of
+ * bounds, in both executors (the checks compare a - lo with size - n,
+ * never a + n). */
+static const char wrap_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry w(.param .u64 p)\n{\n"
+	"\t.local .align 4 .b8 buf[8];\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n"
+	"\tld.param.u64 %rd1, [p];\n"
+	"\tsetp.eq.u64 %p1, %rd1, 0;\n"
+	"\tmov.u64 %rd2, buf;\n"
+	"\t@%p1 ld.global.u32 %r1, [%rd1+-2];\n"
+	"\t@!%p1 ld.local.u32 %r1, [%rd2+-2];\n"
+	"\tret;\n}\n";
+
+START_TEST(wrapping_address)
+{
+	static const char *const want[] = { "out-of-bounds ld.global.u32 at "
+		"0xfffffffffffffffe (line 13", "out-of-bounds ld.local.u32 at 0x" };
+	struct ub_error err;
+	struct ptx_module *m;
+	ck_assert_msg(ptx_parse(wrap_ptx, &m, &err) == 0, "%s", err.msg);
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++) {
+			uint64_t arg = k;   /* 0: the global load; else the local */
+			struct ptx_launch l = { { 1, 1, 1 }, { 64, 1, 1 }, &arg, 1,
+						NULL, 0, 0, s };
+			struct ptx_run_info info;
+			ck_assert_int_eq(ptx_run(m, "w", &l, &info, &err), UB_RUNTIME);
+			ck_assert_msg(strstr(err.msg, want[k]), "%s", err.msg);
+		}
+	ptx_free(m);
+}
+END_TEST
+
 START_TEST(runaway)
 {
 	static const char spin[] = ".version 9.0\n.target sm_90\n.entry s()\n{\n"
@@ -377,5 +413,6 @@ TCase *ptx_kernel_tcase(void)
 	tcase_add_test(tc, launch_3d);
 	tcase_add_test(tc, bad_store);
 	tcase_add_test(tc, runaway);
+	tcase_add_test(tc, wrapping_address);
 	return tc;
 }
