@@ -18,7 +18,8 @@ uint64_t ptx_budget(const struct ptx_module *m)
 	uint64_t n = 0;
 	for (int i = 0; i < m->nfuncs; i++)
 		n += m->funcs[i].ncode;
-	/* ncode < 2^26 per function, so no overflow below 2^38 of them */
+	/* fewer than 2^31 functions of under 2^26 instructions: n does not
+	   wrap; counted up to 2^24, the budget stays under 2^41 */
 	return PTX_BUDGET_BASE + (n < (1ull << 24) ? n : 1ull << 24) * PTX_BUDGET_PER_INSN;
 }
 
