@@ -4,6 +4,7 @@
  * and prints each one that failed with the measured value beside the
  * bound.  The rows of every run can go to one CSV and one JSON report. */
 #include "suite.h"
+#include "clash.h"
 #include "progress.h"
 
 #include <getopt.h>
@@ -199,6 +200,21 @@ static int run_all(struct ub_suite *su, const struct ub_cli *cli, struct ub_erro
 	return s;
 }
 
+/* The reports against each other and every file the suites read. */
+static int check_clashes(const struct ub_suite *su, const struct ub_cli *cli,
+			 struct ub_error *err)
+{
+	struct ub_clash c = {0};
+	int r = ub_clash_outputs(&c, cli, "the suite's lines");
+	for (int i = 0; i < su->nfiles; i++)
+		r |= ub_clash_add(&c, 0, "suite file", su->files[i], su->files[i]);
+	for (int i = 0; i < su->nentries; i++)
+		r |= ub_clash_inputs(&c, &su->entries[i].cli, &su->entries[i].op);
+	int s = r ? ub_fail(err, UB_RUNTIME, "out of memory") : ub_clash_check(&c, err);
+	ub_clash_free(&c);
+	return s;
+}
+
 int ub_cmd_suite(int argc, char **argv, struct ub_error *err)
 {
 	struct ub_cli cli;
@@ -211,6 +227,8 @@ int ub_cmd_suite(int argc, char **argv, struct ub_error *err)
 	}
 	for (int i = first; !s && i < argc; i++)
 		s = ub_suite_load(&su, argv[i], err);
+	if (!s)
+		s = check_clashes(&su, &cli, err);
 	if (!s)
 		s = run_all(&su, &cli, err);
 	ub_suite_free(&su);

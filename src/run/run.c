@@ -127,16 +127,17 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 }
 
 static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
-			      const char *mode, const char *opts)
+			      int out, const char *mode, const char *opts)
 {
-	return ub_row_new(res, d->dt, d->torch.data != NULL, mode, opts);
+	return ub_row_new(res, d, out, d->torch.data != NULL, mode, opts);
 }
 
-static void add_row(struct ub_result *res, const struct ub_data *d,
+/* The row of results y, which are d's array out (result.h). */
+static void add_row(struct ub_result *res, const struct ub_data *d, int out,
 		    const char *mode, const char *opts,
 		    const struct ub_array *y, uint64_t approx)
 {
-	struct ub_row *r = new_row(res, d, mode, opts);
+	struct ub_row *r = new_row(res, d, out, mode, opts);
 	ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st);
 	r->has_worst = r->st.ncomparable > 0;
 	for (int k = 0; r->has_worst && k < d->nin; k++)
@@ -163,7 +164,8 @@ static void stage_done(struct ub_result *res, const struct ub_data *d,
 static void add_na_row(struct ub_result *res, const struct ub_data *d, int m,
 		       const char *na)
 {
-	struct ub_row *r = new_row(res, d, ub_modes[res->cfg->modes[m]].name,
+	struct ub_row *r = new_row(res, d, UB_ROW_NONE,
+				   ub_modes[res->cfg->modes[m]].name,
 				   ub_modes[res->cfg->modes[m]].opts);
 	r->na = na;
 }
@@ -205,13 +207,14 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 			continue; /* no row; d->out[m] stays empty */
 		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		if (!s)
-			add_row(res, d, ub_modes[cfg->modes[m]].name,
+			add_row(res, d, m, ub_modes[cfg->modes[m]].name,
 				ub_modes[cfg->modes[m]].opts, &d->out[m], approx);
 		if (!s)
 			stage_done(res, d, ub_modes[cfg->modes[m]].name);
 	}
 	if (!s && cfg->op->nsteps)
-		add_row(res, d, "torch", UB_TORCH_OPTS, &d->torch, torch_approx);
+		add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
+			torch_approx);
 	free(gen);
 	return s;
 }

@@ -214,10 +214,13 @@ static int run_threads(struct job *j, struct ub_error *err)
 	return 0;
 }
 
-static void fill_row(struct ub_result *res, const struct job *j, int r,
-		     const char *mode, const char *opts, const char *na)
+/* Row r of j for d; a streamed run keeps no per-element results. */
+static void fill_row(struct ub_result *res, const struct ub_data *d,
+		     const struct job *j, int r, const char *mode,
+		     const char *opts, const char *na)
 {
-	struct ub_row *row = ub_row_new(res, j->dt, j->nsteps > 0, mode, opts);
+	struct ub_row *row = ub_row_new(res, d, UB_ROW_NONE, j->nsteps > 0,
+					mode, opts);
 	ub_row_set_approx(row, j->approx[r]);
 	row->na = na;
 	if (na)
@@ -227,15 +230,16 @@ static void fill_row(struct ub_result *res, const struct job *j, int r,
 	row->has_worst = row->st.ncomparable > 0;
 }
 
-static void add_rows(struct ub_result *res, const struct job *j)
+static void add_rows(struct ub_result *res, const struct ub_data *d,
+		     const struct job *j)
 {
 	const struct ub_config *cfg = j->cfg;
 	for (int m = 0; m < cfg->nmodes; m++)
 		if (!j->mode[m].skip)
-			fill_row(res, j, m, ub_modes[cfg->modes[m]].name,
+			fill_row(res, d, j, m, ub_modes[cfg->modes[m]].name,
 				 ub_modes[cfg->modes[m]].opts, j->mode[m].na);
 	if (j->nsteps)
-		fill_row(res, j, cfg->nmodes, "torch", UB_TORCH_OPTS, NULL);
+		fill_row(res, d, j, cfg->nmodes, "torch", UB_TORCH_OPTS, NULL);
 }
 
 /* The elements of d: files (read whole), the sweep, or samples. */
@@ -292,7 +296,7 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s)
 		s = run_threads(j, err);
 	if (!s)
-		add_rows(res, j);
+		add_rows(res, d, j);
 	for (int k = 0; k < SK_MAX_STEPS; k++)
 		ptx_free(j->step[k].m);
 	for (int m = 0; m < UB_NMODES; m++)
