@@ -113,12 +113,13 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 		ub_user_kernel_free(&uk);
 		return s;
 	}
-	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
+	ub_progress_init(&prog, stderr,
+			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	cfg.progress = ub_progress_stage;
 	cfg.stream = !cli->dump && !cli->html; /* they keep every element */
 	cfg.progress_ctx = &prog;
 	s = ub_run(&cfg, &res, err);
-	ub_progress_clear(&prog);
+	ub_progress_end(&prog);
 	if (!s && !ub_outputs_on_stdout(&out))
 		ub_report_table(stdout, &res);
 	if (!s && cli->dump)

@@ -21,7 +21,7 @@
 	X("append", 0, 0, NULL, "add them to the existing --csv FILE (same header only)") \
 	X("json", 0, 1, "FILE", "write the JSON report of every run to FILE ('-': stdout)") \
 	X("quiet", 'q', 0, NULL, "no progress line on stderr")                \
-	X("verbose", 'v', 0, NULL, "say more on stderr (damaged compile cache entries)") \
+	X("verbose", 'v', 0, NULL, "progress when stderr is no terminal (every 30 s), damaged cache entries") \
 	X("help", 'h', 0, NULL, "show this help")
 
 static const struct option lopts[] = {
@@ -183,9 +183,11 @@ static int run_all(struct ub_suite *su, const struct ub_cli *cli, struct ub_erro
 		return s;
 	/* a report on stdout keeps it clean: the suite's lines go to stderr */
 	FILE *f = ub_outputs_on_stdout(&out) ? stderr : stdout;
-	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
+	ub_progress_init(&prog, stderr,
+			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	for (int i = 0; !s && i < su->nentries; i++)
 		s = run_entry(&su->entries[i], i, su->nentries, &prog, &out, f, &t, err);
+	ub_progress_end(&prog);
 	if (s) {
 		ub_outputs_abort(&out);
 		return s;

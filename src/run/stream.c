@@ -25,15 +25,15 @@ int ub_stream_threads(const struct ub_config *cfg)
 	return n < 1 ? 1 : n > UB_MAX_THREADS ? UB_MAX_THREADS : (int)n;
 }
 
-/* Compiles and parses one kernel; bind says what each parameter takes. */
+/* Compiles and parses one kernel (k->ctx set: what it is). */
 static int compile(const struct ub_config *cfg, const char *src,
 		   const char *name, const char *opts, struct skern *k,
 		   struct ub_error *err)
 {
 	char *ptx = NULL;
 	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
-	if (!s)
-		s = ptx_parse(ptx, &k->m, err);
+	if (!s && (s = ptx_parse(ptx, &k->m, err)) != 0)
+		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
 	free(ptx);
 	return s;
 }
@@ -75,6 +75,8 @@ static int compile_steps(struct job *j, struct ub_error *err)
 		s = ub_codegen_step(op, k, j->dt, &src, err);
 		snprintf(name, sizeof name, "%s.torch.%s.cu", op->name, op->torch[k].name);
 		j->step[k].entry = UB_STEP_ENTRY;
+		snprintf(j->step[k].ctx, sizeof j->step[k].ctx, "%s: kernel %s, "
+			 "torch step %d", name, UB_STEP_ENTRY, k + 1);
 		bind_generated(&j->step[k], op->ninputs + k);
 		if (!s)
 			s = compile(j->cfg, src, name, UB_TORCH_OPTS, &j->step[k], err);
@@ -99,6 +101,9 @@ static int compile_modes(struct job *j, const char *src,
 		if ((k->na = ub_mode_na(cfg, cfg->modes[m], src)))
 			continue;
 		k->entry = op->kernel ? op->entry : UB_KERNEL_ENTRY;
+		snprintf(k->ctx, sizeof k->ctx, "%s: kernel %s, mode %s",
+			 op->kernel ? op->kernel : name, k->entry,
+			 ub_modes[cfg->modes[m]].name);
 		if (op->kernel)
 			bind_named(k, op);
 		else
