@@ -12,7 +12,7 @@ for name in "$@"; do
 	mkdir -p "$out/corpus/$name" "$out/crashes/$name"
 	log=$out/fuzz_$name.log
 	"$out/fuzz_$name" -max_total_time="$seconds" -print_final_stats=1 \
-		-timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+		-timeout=30 -rss_limit_mb=2048 \
 		-artifact_prefix="$out/crashes/$name/" \
 		"$out/corpus/$name" "$dir/corpus/$name" >"$log" 2>&1
 	rc=$?
