@@ -24,7 +24,8 @@ for name in "$@"; do
 		"${execs:-?}" "${speed:-?}" "${cov:-?}" "$(ls "$out/corpus/$name" | wc -l)" "$found"
 	if [ "$rc" -ne 0 ]; then
 		echo "fuzz $name: FAILED (exit $rc); the report:" >&2
-		grep -E -A 12 '^==[0-9]+==ERROR|runtime error|SUMMARY|^Test unit written' "$log" | head -n 40 >&2
+		grep -E '^==[0-9]+==ERROR|runtime error|^    #[0-9] |^SUMMARY|^Test unit written' "$log" |
+			head -n 16 >&2
 		status=1
 	fi
 done
