@@ -15,7 +15,8 @@ FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ = npy fpcore suite ptx cache capture approx_code cli
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS = -g -O1 -std=gnu11 -ffp-contract=off -frounding-math $(SAN) -fsanitize=fuzzer-no-link
+FUZZ_CFLAGS = -g -O1 -std=gnu11 -Wall -Wextra -ffp-contract=off -frounding-math $(SAN) \
+	-fsanitize=fuzzer-no-link
 
 DATA_DEFS = -DSRCDIR='"$(abs_srcdir)"' -DPKGDATADIR='"$(pkgdatadir)"' \
 	-DINCLUDEDIR='"$(includedir)"' -DCUDA_HOME='"$(CUDA_HOME)"'
