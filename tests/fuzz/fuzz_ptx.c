@@ -27,7 +27,7 @@ static void launch(const struct ptx_module *m, const struct ptx_func *f,
 	uint64_t args[NBUF];
 	memset(mem, 0, sizeof mem);
 	for (int i = 0; i < NBUF; i++) {
-		bufs[i] = (struct ptx_buffer){mem[i], BUFSIZE, 1};
+		bufs[i] = (struct ptx_buffer){.base = mem[i], .size = BUFSIZE, .writable = 1};
 		args[i] = (uint64_t)(uintptr_t)mem[i];
 	}
 	int np = ptx_entry_nparams(m, f->name);
