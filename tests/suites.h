@@ -22,6 +22,8 @@
 	X(stats)          \
 	X(ew)             \
 	X(tmpfiles)       \
+	X(xsum)           \
+	X(view)           \
 	X(cli)
 
 #define X(name) Suite *ub_##name##_suite(void);

@@ -116,7 +116,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	ub_progress_init(&prog, stderr,
 			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	cfg.progress = ub_progress_stage;
-	cfg.stream = !cli->dump && !cli->html; /* they keep every element */
+	cfg.stream = !cli->dump; /* it keeps every element */
 	cfg.progress_ctx = &prog;
 	s = ub_run(&cfg, &res, err);
 	ub_progress_end(&prog);

@@ -174,7 +174,7 @@ static int find_worst(struct ub_explain *x, struct ub_error *err)
 			    "ULP error to explain", r->mode);
 	if (!s) {
 		char worst[256];
-		memcpy(x->in, r->worst_in, sizeof x->in);
+		memcpy(x->in, r->st.worst_in, sizeof x->in);
 		ub_format_worst(r, worst, sizeof worst);
 		snprintf(x->origin, sizeof x->origin, "the worst input of mode %s "
 			 "(%.4g ulp) over n=%zu, seed=%llu, inputs=%s: %s", r->mode,

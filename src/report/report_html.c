@@ -21,92 +21,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SAMPLES = 1500, TOPK = 250, NANS = 100, WORST_ROWS = 8 };
+enum { WORST_ROWS = 8 };
+#define SAMPLES UB_VIEW_SAMPLES
+#define TOPK (int)ub_view_lists[UB_VIEW_top].max
+#define NANS (int)ub_view_lists[UB_VIEW_nan].max
 
-struct elem {
-	double err;
-	size_t i;
-};
-
+/* A plotted row: the first NaN/inf disagreements, the samples and the
+ * largest errors of its view, in that order. */
 struct series {
 	const struct ub_row *row;
-	const struct ub_array *y;
-	struct elem *top;     /* the largest errors, worst first */
-	size_t ntop;
-	struct elem *pick;    /* plotted: the samples, then top */
+	const struct ub_elem **pick;
 	size_t npick;
 	struct ub_plot_pt *pt;
 };
 
-/* Larger error first; the lower index first among equals. */
-static int worse(const struct elem *a, const struct elem *b)
+static int scan(struct series *s)
 {
-	return a->err > b->err || (a->err == b->err && a->i < b->i);
-}
-
-static int cmp_worst(const void *a, const void *b)
-{
-	return worse(a, b) ? -1 : worse(b, a) ? 1 : 0;
-}
-
-/* Keeps the TOPK worst in a heap whose root is the least bad. */
-static void heap_add(struct elem *h, size_t *n, struct elem e)
-{
-	size_t i;
-	if (*n == TOPK) {
-		if (!worse(&e, &h[0]))
-			return;
-		for (i = 0;;) { /* sift e down from the root */
-			size_t c = 2 * i + 1;
-			if (c >= TOPK)
-				break;
-			if (c + 1 < TOPK && worse(&h[c], &h[c + 1]))
-				c++;
-			if (!worse(&e, &h[c]))
-				break;
-			h[i] = h[c];
-			i = c;
-		}
-		h[i] = e;
-		return;
-	}
-	for (i = (*n)++; i > 0 && worse(&h[(i - 1) / 2], &e); i = (i - 1) / 2)
-		h[i] = h[(i - 1) / 2];
-	h[i] = e;
-}
-
-/* Error of element i: its ULP error, or -1 for a NaN/inf disagreement. */
-static double elem_err(const struct ub_data *d, const struct ub_array *y, size_t i)
-{
-	double e;
-	if (ub_ulp_error(d->dt, ub_array_get(y, i), ub_array_get(&d->cr, i),
-			 &d->exact[i], &e))
-		return -1;
-	return e;
-}
-
-static int scan(const struct ub_data *d, struct series *s)
-{
-	size_t n = d->cr.n, ns = n < SAMPLES ? n : SAMPLES;
-	s->top = malloc(TOPK * sizeof *s->top);
-	s->pick = malloc((ns + TOPK + NANS) * sizeof *s->pick);
-	s->pt = malloc((ns + TOPK + NANS) * sizeof *s->pt);
-	if (!s->top || !s->pick || !s->pt)
+	const struct ub_view *v = &s->row->view;
+	size_t n = 0;
+	for (int l = 0; l < UB_VIEW_NLISTS; l++)
+		n += v->list[l].n;
+	s->pick = malloc((n ? n : 1) * sizeof *s->pick);
+	s->pt = malloc((n ? n : 1) * sizeof *s->pt);
+	if (!s->pick || !s->pt)
 		return UB_RUNTIME;
-	for (size_t i = 0; i < n; i++) {
-		double e = elem_err(d, s->y, i);
-		if (e > 0)
-			heap_add(s->top, &s->ntop, (struct elem){ e, i });
-		else if (e < 0 && s->npick < NANS) /* the first NaN/inf ones */
-			s->pick[s->npick++] = (struct elem){ e, i };
-	}
-	qsort(s->top, s->ntop, sizeof *s->top, cmp_worst);
-	for (size_t j = 0; j < ns; j++) {
-		size_t i = (size_t)((uint64_t)j * n / ns);
-		s->pick[s->npick++] = (struct elem){ elem_err(d, s->y, i), i };
-	}
-	memcpy(s->pick + s->npick, s->top, s->ntop * sizeof *s->top);
-	s->npick += s->ntop;
+	static const enum ub_view_list order[] = {UB_VIEW_nan, UB_VIEW_sample, UB_VIEW_top};
+	for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
+		for (size_t j = 0; j < v->list[order[o]].n; j++)
+			s->pick[s->npick++] = &v->list[order[o]].e[j];
 	return 0;
 }
 
@@ -188,6 +130,7 @@ static void worst_table(FILE *f, const struct ub_result *res, const struct ub_da
 			const struct series *s, int ns)
 {
 	const struct ub_op *op = res->cfg->op;
+	int has_torch = ns && s[0].row->has_torch;
 	fprintf(f, "<table><tr><th>mode</th><th>#</th><th>ULP error</th>");
 	for (int k = 0; k < d->nin; k++) {
 		fprintf(f, "<th>");
@@ -195,29 +138,31 @@ static void worst_table(FILE *f, const struct ub_result *res, const struct ub_da
 		fprintf(f, "</th>");
 	}
 	fprintf(f, "<th>result</th><th>correctly rounded</th>%s<th>exact</th></tr>\n",
-		d->torch.data ? "<th>torch</th>" : "");
-	for (int k = 0; k < ns; k++)
-		for (size_t j = 0; j < s[k].ntop && j < WORST_ROWS; j++) {
-			size_t i = s[k].top[j].i;
+		has_torch ? "<th>torch</th>" : "");
+	for (int k = 0; k < ns; k++) {
+		const struct ub_elist *top = &s[k].row->view.list[UB_VIEW_top];
+		for (size_t j = 0; j < top->n && j < WORST_ROWS; j++) {
+			const struct ub_elem *e = &top->e[j];
 			fprintf(f, "<tr><td>");
 			swatch(f, series_color(&s[k], k));
 			ub_html_text(f, s[k].row->mode);
-			fprintf(f, "</td><td>%zu</td><td>%.4g</td>", j + 1, s[k].top[j].err);
+			fprintf(f, "</td><td>%zu</td><td>%.4g</td>", j + 1, e->err);
 			for (int in = 0; in < d->nin; in++) {
 				fprintf(f, "<td>");
-				bits_cell(f, d->dt, ub_array_get(&d->in[in], i));
+				bits_cell(f, d->dt, e->in[in]);
 				fprintf(f, "</td>");
 			}
 			fprintf(f, "<td>");
-			bits_cell(f, d->dt, ub_array_get(s[k].y, i));
+			bits_cell(f, d->dt, e->y);
 			fprintf(f, "</td><td>");
-			bits_cell(f, d->dt, ub_array_get(&d->cr, i));
-			if (d->torch.data) {
+			bits_cell(f, d->dt, e->cr);
+			if (has_torch) {
 				fprintf(f, "</td><td>");
-				bits_cell(f, d->dt, ub_array_get(&d->torch, i));
+				bits_cell(f, d->dt, e->torch);
 			}
-			fprintf(f, "</td><td><small>%.17g</small></td></tr>\n", d->exact[i].hi);
+			fprintf(f, "</td><td><small>%.17g</small></td></tr>\n", e->exact.hi);
 		}
+	}
 	fprintf(f, "</table>\n");
 }
 
@@ -235,8 +180,8 @@ static void plots(FILE *f, const struct ub_result *res, const struct ub_data *d,
 		for (int k = 0; k < ns; k++)
 			for (size_t j = 0; j < s[k].npick; j++)
 				s[k].pt[j] = (struct ub_plot_pt){
-					ub_bits_to_double(d->dt, ub_array_get(&d->in[in], s[k].pick[j].i)),
-					s[k].pick[j].err };
+					ub_bits_to_double(d->dt, s[k].pick[j]->in[in]),
+					s[k].pick[j]->err };
 		fprintf(f, "<h3>ULP error against ");
 		ub_html_text(f, res->cfg->op->inputs[in]);
 		fprintf(f, "</h3>\n<div class=\"plot\">");
@@ -250,7 +195,7 @@ static void plots(FILE *f, const struct ub_result *res, const struct ub_data *d,
 		   "(the first listed on top) and over the torch plan's larger grey dots: "
 		   "a grey ring marks agreement with torch. Click a name to hide or show "
 		   "its dots.</p>\n",
-		SAMPLES < d->cr.n ? SAMPLES : (int)d->cr.n, d->cr.n, TOPK, NANS);
+		(int)ub_view_nsamples(d->n), d->n, TOPK, NANS);
 	fprintf(f, "<h3>ULP histogram</h3>\n<div class=\"plot\">");
 	ub_svg_histogram(f, (*id)++, ps, ns);
 	fprintf(f, "</div>\n");
@@ -305,9 +250,9 @@ static void op_text(FILE *f, const struct ub_op *op)
 
 /* The rows of data t, in order, and a series for each that has results
  * (all but the n/a ones), each found through the row's own link to its
- * data (ub_row_output), never by position. */
-static int collect(const struct ub_result *res, int t, const struct ub_row **rows,
-		   int *nr, struct series *s, int *ns)
+ * data, never by position. */
+static void collect(const struct ub_result *res, int t, const struct ub_row **rows,
+		    int *nr, struct series *s, int *ns)
 {
 	*nr = *ns = 0;
 	for (int i = 0; i < res->nrows; i++) {
@@ -315,14 +260,9 @@ static int collect(const struct ub_result *res, int t, const struct ub_row **row
 		if (r->data != t)
 			continue;
 		rows[(*nr)++] = r;
-		if (r->na)
-			continue;
-		s[*ns].row = r;
-		if (!(s[*ns].y = ub_row_output(res, r)))
-			return -1; /* a measured row whose results were not kept */
-		(*ns)++;
+		if (!r->na)
+			s[(*ns)++].row = r;
 	}
-	return 0;
 }
 
 static void section_body(FILE *f, const struct ub_result *res, const struct ub_data *d,
@@ -332,7 +272,7 @@ static void section_body(FILE *f, const struct ub_result *res, const struct ub_d
 	fprintf(f, "<section>\n<h2>");
 	ub_html_text(f, res->cfg->op->name);
 	fprintf(f, " %s</h2>\n<p class=\"meta\">n=%zu &nbsp; seed=%llu &nbsp; inputs=",
-		ub_dtypes[d->dt].name, d->cr.n, (unsigned long long)res->cfg->seed);
+		ub_dtypes[d->dt].name, d->n, (unsigned long long)res->cfg->seed);
 	ub_html_text(f, res->inputs);
 	fprintf(f, " &nbsp; backend=%s &nbsp; nvrtc %s %s</p>\n", res->cfg->backend,
 		ub_nvrtc_version(), res->cfg->arch);
@@ -359,16 +299,14 @@ static int section(FILE *f, const struct ub_result *res, int t, int *id,
 	int nr = 0, ns = 0, st = 0;
 	if (!rows || !s || !ps)
 		st = ub_fail(err, UB_RUNTIME, "out of memory");
-	else if (collect(res, t, rows, &nr, s, &ns))
-		st = ub_fail(err, UB_RUNTIME, "--html needs every element's "
-			     "results, which this run did not keep");
+	else
+		collect(res, t, rows, &nr, s, &ns);
 	for (int k = 0; !st && k < ns; k++)
-		if (scan(d, &s[k]))
+		if (scan(&s[k]))
 			st = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!st)
 		section_body(f, res, d, rows, nr, s, ns, ps, id);
 	for (int k = 0; s && k < ns; k++) {
-		free(s[k].top);
 		free(s[k].pick);
 		free(s[k].pt);
 	}

@@ -21,7 +21,7 @@ void ub_format_worst(const struct ub_row *row, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (row->has_worst)
-		ub_format_inputs(row->dt, row->in_names, row->worst_in, row->nin,
+		ub_format_inputs(row->dt, row->in_names, row->st.worst_in, row->nin,
 				 buf, len);
 }
 

@@ -23,6 +23,7 @@
  * definitions. */
 #include "metrics.h"
 #include "ub_bits.h"
+#include "view.h"
 
 #include <math.h>
 #include <string.h>
@@ -167,7 +168,7 @@ UB_INLINE void add_error(struct ub_stats *st, size_t i, double e)
 		st->worst = i;
 	}
 	st->ncomparable++;
-	st->sum_ulp += e;
+	ub_xsum_add(&st->sum_ulp, e);
 	st->hist[hist_bin(e)]++;
 }
 
@@ -182,43 +183,67 @@ UB_INLINE void add_torch(struct ub_stats *st, enum ub_dtype dt,
 		st->torch_max_dist = d;
 }
 
-/* One pass over elements [lo, hi) of dtype dt into st (reset first),
- * indices local to lo; always inlined so that each dtype gets its own
- * loop with the format's constants folded in.  The statistics live in a
- * local while the loop runs (st might alias the arrays). */
-UB_INLINE void
-pass_of(enum ub_dtype dt, const void *y, const void *cr,
-	const struct ub_exact *exact, const void *torch, size_t lo,
-	size_t hi, struct ub_stats *st)
+/* Element i of m (local index) as the view keeps it, error e. */
+static void offer(const struct ub_measure *m, struct ub_view *v,
+		  enum ub_view_list l, size_t i, double e)
 {
+	struct ub_elem x;
+	memset(&x, 0, sizeof x);
+	x.i = m->first + i;
+	x.err = e;
+	for (int k = 0; k < m->nin; k++)
+		x.in[k] = ub_array_get(&m->in[k], i);
+	x.y = ub_array_get(m->y, i);
+	x.cr = ub_array_get(m->cr, i);
+	x.torch = m->torch ? ub_array_get(m->torch, i) : 0;
+	x.exact = m->exact[i];
+	ub_view_offer(v, l, &x);
+}
+
+/* One pass over m's elements into st (reset first), run indices; always
+ * inlined so that each dtype gets its own loop with the format's
+ * constants folded in.  The statistics live in a local while the loop
+ * runs (st might alias the arrays).  The view is offered the elements of
+ * its lists that the loop meets (view.h); its floor spares the call for
+ * errors that cannot enter top. */
+UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
+		       struct ub_view *v, struct ub_stats *st)
+{
+	const void *y = m->y->data, *cr = m->cr->data;
+	const void *torch = m->torch ? m->torch->data : NULL;
+	const struct ub_exact *exact = m->exact;
+	size_t n = m->y->n;
 	struct ub_stats s;
 	memset(&s, 0, sizeof s);
-	s.n = hi - lo;
-	for (size_t i = lo; i < hi; i++) {
+	s.n = n;
+	for (size_t i = 0; i < n; i++) {
 		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
 		double e;
 		if (!ub_bits_same_i(dt, yi, ci))
 			s.cr_mismatch++;
-		if (ulp_error(dt, yi, ci, &exact[i], &e))
+		if (ulp_error(dt, yi, ci, &exact[i], &e)) {
 			s.nan_mismatch++;
-		else
-			add_error(&s, i - lo, e);
+			if (v && v->list[UB_VIEW_nan].n < ub_view_lists[UB_VIEW_nan].max)
+				offer(m, v, UB_VIEW_nan, i, -1);
+		} else {
+			add_error(&s, m->first + i, e);
+			if (v && e > 0 && e >= v->floor)
+				offer(m, v, UB_VIEW_top, i, e);
+		}
 		if (torch)
 			add_torch(&s, dt, yi, ub_load(dt, torch, i));
 	}
+	ub_xsum_norm(&s.sum_ulp);
 	*st = s;
 }
 
-static void stats_pass(const struct ub_array *y, const struct ub_array *cr,
-		       const struct ub_exact *exact,
-		       const struct ub_array *torch, size_t lo, size_t hi,
+static void stats_pass(const struct ub_measure *m, struct ub_view *v,
 		       struct ub_stats *st)
 {
-	const void *t = torch ? torch->data : NULL;
-	switch (y->dt) {
+	switch (m->y->dt) {
 #define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
 	case id:                                                               \
-		pass_of(id, y->data, cr->data, exact, t, lo, hi, st);          \
+		pass_of(id, m, v, st);                                         \
 		break;
 	UB_DTYPES(X)
 #undef X
@@ -228,44 +253,122 @@ static void stats_pass(const struct ub_array *y, const struct ub_array *cr,
 	}
 }
 
+/* The view's samples among m's elements (view.h). */
+static void offer_samples(const struct ub_measure *m, struct ub_view *v)
+{
+	size_t jlo, jhi;
+	ub_view_sample_range(m->total, m->first, m->y->n, &jlo, &jhi);
+	for (size_t j = jlo; j < jhi; j++) {
+		size_t i = ub_view_sample_index(m->total, j) - m->first;
+		double e;
+		if (ub_ulp_error(m->y->dt, ub_array_get(m->y, i), ub_array_get(m->cr, i),
+				 &m->exact[i], &e))
+			e = -1;
+		offer(m, v, UB_VIEW_sample, i, e);
+	}
+}
+
+int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st,
+		     struct ub_view *v)
+{
+	stats_pass(m, v, st);
+	if (st->ncomparable)
+		for (int k = 0; k < m->nin; k++)
+			st->worst_in[k] = ub_array_get(&m->in[k], st->worst - m->first);
+	if (v)
+		offer_samples(m, v);
+	return v && v->failed ? UB_RUNTIME : 0;
+}
+
 void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 		      const struct ub_exact *exact,
 		      const struct ub_array *torch, struct ub_stats *st)
 {
-	struct ub_stats part;
-	memset(st, 0, sizeof *st);
-	size_t lo = 0;
-	do {
-		size_t hi = y->n - lo < UB_STATS_CHUNK ? y->n : lo + UB_STATS_CHUNK;
-		stats_pass(y, cr, exact, torch, lo, hi, &part);
-		ub_stats_merge(st, &part, lo);
-		lo = hi;
-	} while (lo < y->n);
+	struct ub_measure m = {.y = y, .cr = cr, .torch = torch, .exact = exact,
+			       .total = y->n};
+	ub_stats_measure(&m, st, NULL);
 }
 
-int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part,
-		   size_t offset)
+/* The merge of each kind of figure (UB_STATS_FIELDS), over n values. */
+static void merge_COUNT(size_t *a, const size_t *b, size_t n)
 {
-	int took = part->ncomparable && (st->ncomparable == 0 ||
-					 part->max_ulp > st->max_ulp);
+	for (size_t k = 0; k < n; k++)
+		a[k] += b[k];
+}
+
+static void merge_MAXU(uint64_t *a, const uint64_t *b, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		a[k] = b[k] > a[k] ? b[k] : a[k];
+}
+
+static void merge_XSUM(struct ub_xsum *a, const struct ub_xsum *b, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		ub_xsum_merge(&a[k], &b[k]);
+}
+
+/* part's worst beats st's: a larger error, or the lower index of equal
+ * ones (an order of the elements, so merges commute). */
+static int worse(const struct ub_stats *part, const struct ub_stats *st)
+{
+	if (!part->ncomparable)
+		return 0;
+	if (!st->ncomparable || part->max_ulp > st->max_ulp)
+		return 1;
+	return part->max_ulp == st->max_ulp && part->worst < st->worst;
+}
+
+int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part)
+{
+	int took = worse(part, st);
 	if (took) {
 		st->max_ulp = part->max_ulp;
-		st->worst = offset + part->worst;
+		st->worst = part->worst;
+		memcpy(st->worst_in, part->worst_in, sizeof st->worst_in);
 	}
-	st->n += part->n;
-	st->sum_ulp += part->sum_ulp;
-	st->ncomparable += part->ncomparable;
-	st->cr_mismatch += part->cr_mismatch;
-	st->torch_mismatch += part->torch_mismatch;
-	st->nan_mismatch += part->nan_mismatch;
-	if (part->torch_max_dist > st->torch_max_dist)
-		st->torch_max_dist = part->torch_max_dist;
-	for (int b = 0; b < UB_HIST_BINS; b++)
-		st->hist[b] += part->hist[b];
+#define X(kind, name, dims)                                                    \
+	merge_##kind((ub_stats_##kind *)&st->name,                             \
+		     (const ub_stats_##kind *)&part->name,                     \
+		     sizeof st->name / sizeof(ub_stats_##kind));
+	UB_STATS_FIELDS(X)
+#undef X
 	return took;
+}
+
+static int equal_COUNT(const size_t *a, const size_t *b, size_t n)
+{
+	return !memcmp(a, b, n * sizeof *a);
+}
+
+static int equal_MAXU(const uint64_t *a, const uint64_t *b, size_t n)
+{
+	return !memcmp(a, b, n * sizeof *a);
+}
+
+static int equal_XSUM(const struct ub_xsum *a, const struct ub_xsum *b, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!ub_xsum_equal(&a[k], &b[k]))
+			return 0;
+	return 1;
+}
+
+int ub_stats_equal(const struct ub_stats *a, const struct ub_stats *b)
+{
+	int same = !memcmp(&a->max_ulp, &b->max_ulp, sizeof a->max_ulp) &&
+		   a->worst == b->worst &&
+		   !memcmp(a->worst_in, b->worst_in, sizeof a->worst_in);
+#define X(kind, name, dims)                                                    \
+	same = same && equal_##kind((const ub_stats_##kind *)&a->name,         \
+				    (const ub_stats_##kind *)&b->name,         \
+				    sizeof a->name / sizeof(ub_stats_##kind));
+	UB_STATS_FIELDS(X)
+#undef X
+	return same;
 }
 
 double ub_stats_mean(const struct ub_stats *st)
 {
-	return st->ncomparable ? st->sum_ulp / (double)st->ncomparable : 0;
+	return st->ncomparable ? ub_xsum_div(&st->sum_ulp, st->ncomparable) : 0;
 }

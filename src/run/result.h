@@ -10,6 +10,7 @@
 #include "metrics.h"
 #include "modes.h"
 #include "npy.h"
+#include "view.h"
 
 struct ub_backend;
 
@@ -39,7 +40,10 @@ struct ub_config {
 	struct ub_range range; /* --range: the part of the sweep */
 	int stream;          /* run in chunks on cfg->threads threads, keeping
 				no element (stream.h); res->data then holds
-				no arrays (no --dump, --html, explain) */
+				no arrays (no --dump, explain) */
+	size_t shard, nshards; /* --shard K/N: only the chunks c of the run
+				with c mod N = K (stream.h); nshards 0 or 1:
+				every chunk */
 	int threads;         /* --threads (0: one per online CPU) */
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
@@ -76,10 +80,11 @@ struct ub_row {
 	const char *options; /* NVRTC options it was compiled with */
 	const char *backend; /* the backend that ran it: "sim" or "cuda" */
 	const char *arch;    /* what its kernels were compiled for */
-	struct ub_stats st;
+	struct ub_stats st;  /* st.worst_in: the worst element's inputs */
+	struct ub_view view; /* the elements reports show one by one
+				(view.h), finished */
 	int nin;
 	const char *in_names[UB_MAX_INPUTS];
-	uint64_t worst_in[UB_MAX_INPUTS];
 	int has_worst;
 	int has_torch;       /* the op has a torch plan (else the torch_*
 				fields are meaningless: "-" / empty) */
@@ -93,6 +98,7 @@ struct ub_row {
 /* The data behind the rows of one dtype, kept for --dump. */
 struct ub_data {
 	enum ub_dtype dt;
+	size_t n;            /* elements of the run (arrays kept or not) */
 	struct ub_shape shape;
 	int nin;
 	struct ub_array in[UB_MAX_INPUTS];
@@ -128,6 +134,11 @@ const struct ub_array *ub_row_output(const struct ub_result *res,
  * (UB_APPROX_UNMARKED alone keeps a row exact, backend.h). */
 void ub_row_set_approx(struct ub_row *r, uint64_t approx);
 void ub_result_free(struct ub_result *res);
+
+/* res for cfg before any row: its description of the inputs, room for
+ * every row.  UB_RUNTIME when out of memory. */
+int ub_result_init(const struct ub_config *cfg, struct ub_result *res,
+		   struct ub_error *err);
 
 /* d's inputs (d->dt set): read from cfg's files, the exhaustive sweep, or
  * generated samples; d->nin and d->shape too. */

@@ -131,16 +131,19 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
 }
 
 /* The row of results y, which are d's array out (result.h). */
-static void add_row(struct ub_result *res, const struct ub_data *d, int out,
-		    const char *mode, const char *opts,
-		    const struct ub_array *y, uint64_t approx)
+static int add_row(struct ub_result *res, const struct ub_data *d, int out,
+		   const char *mode, const char *opts,
+		   const struct ub_array *y, uint64_t approx, struct ub_error *err)
 {
 	struct ub_row *r = new_row(res, d, out, mode, opts);
-	ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st);
+	struct ub_measure m = {.y = y, .cr = &d->cr, .exact = d->exact,
+			       .torch = r->has_torch ? &d->torch : NULL,
+			       .nin = d->nin, .in = d->in, .total = y->n};
+	int s = ub_stats_measure(&m, &r->st, &r->view);
+	ub_view_finish(&r->view);
 	r->has_worst = r->st.ncomparable > 0;
-	for (int k = 0; r->has_worst && k < d->nin; k++)
-		r->worst_in[k] = ub_array_get(&d->in[k], r->st.worst);
 	ub_row_set_approx(r, approx);
+	return s ? ub_fail(err, s, "out of memory") : 0;
 }
 
 /* Reports a finished stage to cfg->progress. */
@@ -173,7 +176,7 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 {
 	const struct ub_config *cfg = res->cfg;
 	int s = ub_run_inputs(cfg, d, err);
-	size_t n = s ? 0 : d->in[0].n;
+	size_t n = d->n = s ? 0 : d->in[0].n;
 	if (!s && !(d->exact = calloc(n ? n : 1, sizeof *d->exact)))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
@@ -198,14 +201,14 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 			continue; /* no row; d->out[m] stays empty */
 		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		if (!s)
-			add_row(res, d, m, ub_modes[cfg->modes[m]].name,
-				ub_modes[cfg->modes[m]].opts, &d->out[m], approx);
+			s = add_row(res, d, m, ub_modes[cfg->modes[m]].name,
+				    ub_modes[cfg->modes[m]].opts, &d->out[m], approx, err);
 		if (!s)
 			stage_done(res, d, ub_modes[cfg->modes[m]].name);
 	}
 	if (!s && cfg->op->nsteps)
-		add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
-			torch_approx);
+		s = add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
+			    torch_approx, err);
 	return s;
 }
 
@@ -226,21 +229,28 @@ static void describe_inputs(const struct ub_config *cfg, struct ub_result *res)
 					 cfg->files[f].path);
 }
 
+int ub_result_init(const struct ub_config *cfg, struct ub_result *res,
+		   struct ub_error *err)
+{
+	memset(res, 0, sizeof *res);
+	res->cfg = cfg;
+	describe_inputs(cfg, res);
+	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES + 1), sizeof *res->rows);
+	return res->rows ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
+}
+
 int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	   struct ub_error *err)
 {
 	char *src = NULL;
-	memset(res, 0, sizeof *res);
-	res->cfg = cfg;
-	describe_inputs(cfg, res);
-	const struct ub_backend *be;
-	int s = ub_backend_get(cfg->backend, &be, err); /* no GPU: say so first */
+	int s = ub_result_init(cfg, res, err);
+	const struct ub_backend *be = &ub_backend_sim;
+	if (!s) /* no GPU: say so first */
+		s = ub_backend_get(cfg->backend, &be, err);
 	if (!s && cfg->exhaustive)
 		s = ub_exhaustive_check(cfg->op, cfg->dtypes, cfg->ndtypes,
 					&cfg->range, err);
-	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES + 1), sizeof *res->rows);
-	if (!s && !res->rows)
-		s = ub_fail(err, UB_RUNTIME, "out of memory");
+
 	for (int t = 0; !s && t < cfg->ndtypes; t++) {
 		struct ub_data *d = &res->data[res->ndata++];
 		d->dt = cfg->dtypes[t];

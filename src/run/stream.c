@@ -120,23 +120,59 @@ static void merge_ready(struct job *j)
 	while (j->frontier < j->nchunks && j->ready[j->frontier % j->win]) {
 		const struct slot *sl = &j->slots[(j->frontier % j->win) * (size_t)j->nrows];
 		for (int r = 0; r < j->nrows; r++)
-			if (ub_stats_merge(&j->acc[r].st, &sl[r].st,
-					   j->frontier * (size_t)UB_STATS_CHUNK))
-				memcpy(j->acc[r].worst_in, sl[r].worst_in,
-				       sizeof sl[r].worst_in);
+			ub_stats_merge(&j->acc[r].st, &sl[r].st);
 		j->ready[j->frontier % j->win] = 0;
 		j->frontier++;
 	}
 }
 
+/* Tells cfg->progress that chunk c is done (under mu): "atan_bwd bf16:
+ * 196608 of 16777216 pairs" (elements, for one input). */
+static void progress(struct job *j, size_t c)
+{
+	size_t first, len;
+	char what[160];
+	ub_chunk_span(j, c, &first, &len);
+	j->elems_done += len;
+	snprintf(what, sizeof what, "%s: %llu of %llu %s", j->what,
+		 (unsigned long long)j->elems_done,
+		 (unsigned long long)j->elems_total,
+		 "elements");
+	j->cfg->progress(j->cfg->progress_ctx, (int)j->done, (int)j->nchunks,
+			 UB_STATS_CHUNK, what);
+}
+
+/* A thread's views, finished, into the job's (under mu). */
+static void merge_views(struct job *j, struct ub_view *view, int *s,
+			struct ub_error *e)
+{
+	for (int r = 0; r < j->nrows; r++) {
+		ub_view_finish(&view[r]);
+		if (!*s && view[r].failed)
+			*s = ub_fail(e, UB_RUNTIME, "out of memory");
+		if (!*s)
+			*s = ub_view_merge(&j->view[r], &view[r], e);
+		ub_view_free(&view[r]);
+	}
+	if (*s && j->bad_chunk == SIZE_MAX) {
+		j->bad_chunk = j->nchunks;
+		j->bad_status = *s;
+		j->bad_err = *e;
+	}
+}
+
 /* Takes chunks until none is left or one failed.  A chunk more than
- * `win` ahead of the merge frontier waits, so memory stays bounded. */
+ * `win` ahead of the merge frontier waits, so memory stays bounded.  The
+ * views are the thread's own until it ends: their merge does not depend
+ * on which chunks each thread ran (view.h). */
 static void *worker(void *arg)
 {
 	struct job *j = arg;
 	struct wbuf w;
 	struct ub_error e = {{0}};
 	uint64_t approx[SK_MAX_ROWS] = {0};
+	struct ub_view view[SK_MAX_ROWS];
+	memset(view, 0, sizeof view);
 	int s = ub_wbuf_init(j, &w, &e);
 	pthread_mutex_lock(&j->mu);
 	for (;;) {
@@ -154,7 +190,7 @@ static void *worker(void *arg)
 		}
 		j->next++;
 		pthread_mutex_unlock(&j->mu);
-		s = ub_chunk_run(j, &w, c, approx, &e);
+		s = ub_chunk_run(j, &w, c, approx, view, &e);
 		pthread_mutex_lock(&j->mu);
 		if (s && c < j->bad_chunk) {
 			j->bad_chunk = c;
@@ -167,13 +203,14 @@ static void *worker(void *arg)
 		}
 		j->done++;
 		if (j->cfg->progress && !s)
-			j->cfg->progress(j->cfg->progress_ctx, (int)j->done,
-					 (int)j->nchunks, UB_STATS_CHUNK, j->what);
+			progress(j, c);
 		pthread_cond_broadcast(&j->cv);
 		s = 0;
 	}
 	for (int r = 0; r < SK_MAX_ROWS; r++)
 		j->approx[r] |= approx[r];
+	s = 0;
+	merge_views(j, view, &s, &e);
 	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 	ub_wbuf_free(j, &w);
@@ -207,7 +244,7 @@ static int run_threads(struct job *j, struct ub_error *err)
 
 /* Row r of j for d; a streamed run keeps no per-element results. */
 static void fill_row(struct ub_result *res, const struct ub_data *d,
-		     const struct job *j, int r, const char *mode,
+		     struct job *j, int r, const char *mode,
 		     const char *opts, const char *na)
 {
 	struct ub_row *row = ub_row_new(res, d, UB_ROW_NONE, j->nsteps > 0,
@@ -217,12 +254,12 @@ static void fill_row(struct ub_result *res, const struct ub_data *d,
 	if (na)
 		return;
 	row->st = j->acc[r].st;   /* every chunk, merged in order */
-	memcpy(row->worst_in, j->acc[r].worst_in, sizeof row->worst_in);
+	ub_view_move(&row->view, &j->view[r]);
 	row->has_worst = row->st.ncomparable > 0;
 }
 
 static void add_rows(struct ub_result *res, const struct ub_data *d,
-		     const struct job *j)
+		     struct job *j)
 {
 	const struct ub_config *cfg = j->cfg;
 	for (int m = 0; m < cfg->nmodes; m++)
@@ -243,7 +280,7 @@ static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
 	if (cfg->nfiles) {
 		s = ub_run_inputs(cfg, d, err);
 		j->files = d->in;
-		j->n = s ? 0 : d->in[0].n;
+		j->n = d->n = s ? 0 : d->in[0].n;
 		return s;
 	}
 	if (cfg->exhaustive) {
@@ -253,6 +290,7 @@ static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
 		j->n = cfg->n;
 	}
 	d->shape.dim[0] = j->n;
+	d->n = j->n;
 	return s;
 }
 
@@ -268,12 +306,20 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	j->nin = cfg->op->ninputs;
 	j->nsteps = cfg->op->nsteps;
 	j->nrows = cfg->nmodes + (j->nsteps > 0);
-	snprintf(j->what, sizeof j->what, "%s %s chunks", cfg->op->name,
+	snprintf(j->what, sizeof j->what, "%s %s", cfg->op->name,
 		 ub_dtypes[d->dt].name);
 	int s = j->nsteps > SK_MAX_STEPS ?
 		ub_fail(err, UB_USAGE, "%s: more than %d torch steps",
 			cfg->op->name, SK_MAX_STEPS) : plan_inputs(j, d, err);
-	j->nchunks = (j->n + UB_STATS_CHUNK - 1) / UB_STATS_CHUNK;
+	/* --shard K/N: the run's chunks K, K + N, K + 2N, ... (none when K
+	 * is past the last) */
+	size_t all = (j->n + UB_STATS_CHUNK - 1) / UB_STATS_CHUNK;
+	j->nshards = cfg->nshards > 1 ? cfg->nshards : 1;
+	j->shard = cfg->nshards > 1 ? cfg->shard : 0;
+	j->nchunks = all > j->shard ? (all - j->shard + j->nshards - 1) / j->nshards : 0;
+	j->elems_total = j->nchunks * (uint64_t)UB_STATS_CHUNK;
+	if (j->nchunks && ub_chunk_index(j, j->nchunks - 1) == all - 1)
+		j->elems_total -= all * (uint64_t)UB_STATS_CHUNK - j->n; /* the short last */
 	/* a few chunks per thread in flight or waiting for the in-order
 	 * merge: memory does not grow with n */
 	j->win = 4 * (size_t)ub_stream_threads(cfg) + 4;
@@ -288,6 +334,8 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 		s = run_threads(j, err);
 	if (!s)
 		add_rows(res, d, j);
+	for (int r = 0; r < SK_MAX_ROWS; r++)
+		ub_view_free(&j->view[r]);
 	for (int k = 0; k < SK_MAX_STEPS; k++)
 		ptx_free(j->step[k].m);
 	for (int m = 0; m < UB_NMODES; m++)

@@ -118,22 +118,33 @@ static int run_kern(const struct skern *k, struct ub_array *env,
 	return s;
 }
 
-static void measure(const struct job *j, const struct wbuf *w,
-		    const struct ub_array *y, const struct ub_array *torch,
-		    struct slot *sl)
+static int measure(const struct job *j, const struct wbuf *w, size_t first,
+		   const struct ub_array *y, const struct ub_array *torch,
+		   struct slot *sl, struct ub_view *view)
 {
-	ub_stats_compute(y, &w->cr, w->exact, torch, &sl->st);
-	memset(sl->worst_in, 0, sizeof sl->worst_in);
-	if (sl->st.ncomparable)
-		for (int k = 0; k < j->nin; k++)
-			sl->worst_in[k] = ub_array_get(&w->env[k], sl->st.worst);
+	struct ub_measure m = {.y = y, .cr = &w->cr, .torch = torch,
+			       .exact = w->exact, .nin = j->nin, .in = w->env,
+			       .first = first, .total = j->n};
+	return ub_stats_measure(&m, &sl->st, view) ?
+		ub_fail(NULL, UB_RUNTIME, "out of memory") : 0;
+}
+
+size_t ub_chunk_index(const struct job *j, size_t c)
+{
+	return j->shard + c * j->nshards;
+}
+
+void ub_chunk_span(const struct job *j, size_t c, size_t *first, size_t *len)
+{
+	*first = ub_chunk_index(j, c) * (size_t)UB_STATS_CHUNK;
+	*len = j->n - *first < UB_STATS_CHUNK ? j->n - *first : UB_STATS_CHUNK;
 }
 
 int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
-		 struct ub_error *err)
+		 struct ub_view *view, struct ub_error *err)
 {
-	size_t first = c * (size_t)UB_STATS_CHUNK;
-	size_t len = j->n - first < UB_STATS_CHUNK ? j->n - first : UB_STATS_CHUNK;
+	size_t first, len;
+	ub_chunk_span(j, c, &first, &len);
 	struct slot *sl = &j->slots[(c % j->win) * (size_t)j->nrows];
 	int nm = j->cfg->nmodes;
 	for (int k = j->files ? j->nin : 0; k < j->nin + j->nsteps; k++)
@@ -158,12 +169,13 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 			continue;
 		s = run_kern(&j->mode[m], w->env, names, &w->out, len, &approx[m], &t, err);
 		if (!s) {
-			measure(j, w, &w->out, torch, &sl[m]);
+			if ((s = measure(j, w, first, &w->out, torch, &sl[m], &view[m])))
+				ub_fail(err, s, "out of memory");
 		} else {
 			where(j, w, &j->mode[m], first, t, err);
 		}
 	}
-	if (!s && torch)
-		measure(j, w, torch, torch, &sl[nm]);
+	if (!s && torch && (s = measure(j, w, first, torch, torch, &sl[nm], &view[nm])))
+		ub_fail(err, s, "out of memory");
 	return s;
 }

@@ -5,6 +5,7 @@
 
 #include "stream.h"
 #include "sim.h"
+#include "view.h"
 
 #include <pthread.h>
 
@@ -28,17 +29,19 @@ struct skern {
 	char ctx[256];        /* "FILE: kernel ENTRY, mode M", for messages */
 };
 
-/* One chunk's figures for one row. */
+/* One chunk's figures for one row (run indices). */
 struct slot {
-	struct ub_stats st;   /* indices local to the chunk */
-	uint64_t worst_in[UB_MAX_INPUTS];
+	struct ub_stats st;
 };
 
 struct job {
 	const struct ub_config *cfg;
 	enum ub_dtype dt;
 	int nin, nsteps, nrows;   /* rows: each mode, then torch */
-	size_t n, nchunks;
+	size_t n, nchunks;         /* elements of the run; chunks this
+				     process runs (its shard's) */
+	size_t shard, nshards;    /* --shard K/N: chunk number s here is
+				     chunk K + s N of the run (1 shard: all) */
 	struct ub_sweep sw;       /* --exhaustive */
 	const struct ub_array *files; /* --input: the whole arrays */
 	struct skern step[SK_MAX_STEPS], mode[UB_NMODES];
@@ -51,7 +54,10 @@ struct job {
 	unsigned char *ready;     /* [c % win]: chunk c done, not merged */
 	size_t frontier;          /* chunks before it are merged into acc */
 	struct slot acc[SK_MAX_ROWS]; /* each row's figures so far */
+	struct ub_view view[SK_MAX_ROWS]; /* each row's view: the threads'
+					     views merged as they end */
 	size_t next, done, bad_chunk;
+	uint64_t elems_done, elems_total; /* for cfg->progress */
 	int bad_status;
 	struct ub_error bad_err;
 	uint64_t approx[SK_MAX_ROWS];
@@ -68,9 +74,14 @@ struct wbuf {
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
 void ub_wbuf_free(const struct job *j, struct wbuf *w);
 
-/* Runs chunk c: its rows' slots, approx[r] |= the row's approximate
- * instructions. */
+/* Runs chunk number c of this process (its place in the window; the
+ * run's chunk is ub_chunk_index): its rows' slots, approx[r] |= the row's
+ * approximate instructions, view[r] offered the row's elements. */
 int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
-		 struct ub_error *err);
+		 struct ub_view *view, struct ub_error *err);
+/* The run's chunk index of this process's chunk number c, and its first
+ * element and length. */
+size_t ub_chunk_index(const struct job *j, size_t c);
+void ub_chunk_span(const struct job *j, size_t c, size_t *first, size_t *len);
 
 #endif
