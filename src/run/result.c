@@ -48,7 +48,7 @@ int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
 	d->shape.ndim = 1;
 	d->shape.dim[0] = cfg->n;
 	if (cfg->exhaustive) {
-		int s = ub_inputs_exhaustive(d->dt, &cfg->range, &d->in[0], err);
+		int s = ub_inputs_exhaustive(d->dt, d->nin, &cfg->range, d->in, err);
 		d->shape.dim[0] = d->in[0].n;
 		return s;
 	}

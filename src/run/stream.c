@@ -137,7 +137,7 @@ static void progress(struct job *j, size_t c)
 	snprintf(what, sizeof what, "%s: %llu of %llu %s", j->what,
 		 (unsigned long long)j->elems_done,
 		 (unsigned long long)j->elems_total,
-		 "elements");
+		 j->nin == 2 && j->cfg->exhaustive ? "pairs" : "elements");
 	j->cfg->progress(j->cfg->progress_ctx, (int)j->done, (int)j->nchunks,
 			 UB_STATS_CHUNK, what);
 }
@@ -284,7 +284,7 @@ static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
 		return s;
 	}
 	if (cfg->exhaustive) {
-		s = ub_sweep_make(j->dt, &cfg->range, &j->sw, err);
+		s = ub_sweep_make(j->dt, j->nin, &cfg->range, &j->sw, err);
 		j->n = (size_t)j->sw.count;
 	} else {
 		j->n = cfg->n;

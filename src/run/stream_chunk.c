@@ -53,7 +53,7 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 		return 0;
 	}
 	if (cfg->exhaustive) {
-		ub_sweep_fill(&j->sw, first, &w->env[0]); /* env[0].n is len */
+		ub_sweep_fill(&j->sw, first, w->env); /* env[k].n is len */
 		return 0;
 	}
 	return ub_inputs_generate_at(j->dt, j->nin, cfg->op->dom, cfg->seed,
