@@ -14,16 +14,57 @@
 
 enum { LONG_ONLY = 256 };
 
-static const struct {
-	const char *name;
-	int shrt, has_arg;
-	const char *arg, *help;
-} opts[] = {
-#define X(name, shrt, has_arg, arg, help) {name, shrt, has_arg, arg, help},
+const struct ub_opt_info ub_opts[] = {
+#define X(name, shrt, has_arg, arg, role, help) {name, shrt, has_arg, arg, UB_ROLE_##role, help},
 	UB_OPTIONS(X)
 #undef X
 };
-#define NOPTS (int)(sizeof opts / sizeof opts[0])
+#define NOPTS (int)(sizeof ub_opts / sizeof ub_opts[0])
+const int ub_nopts = NOPTS;
+#define opts ub_opts
+
+/* "--NAME" of each option, for argument lists made from cli->given */
+static const char *const dashed[] = {
+#define X(name, shrt, has_arg, arg, role, help) "--" name,
+	UB_OPTIONS(X)
+#undef X
+};
+
+int ub_cli_args(const struct ub_cli *cli, enum ub_opt_role role,
+		const char **out, int max)
+{
+	int n = 0;
+	for (int i = 0; i < cli->ngiven; i++) {
+		const struct ub_given *g = &cli->given[i];
+		if (opts[g->opt].role != role)
+			continue;
+		if (n + 1 + (g->arg != NULL) > max)
+			return -1;
+		out[n++] = dashed[g->opt];
+		if (g->arg)
+			out[n++] = g->arg;
+	}
+	return n;
+}
+
+/* "K/N" with 0 <= K < N <= UB_MAX_SHARDS. */
+static int parse_shard(const char *arg, size_t *k, size_t *n, struct ub_error *err)
+{
+	char *slash, *end;
+	unsigned long long a, b;
+	errno = 0;
+	a = strtoull(arg, &slash, 10);
+	if (slash != arg && *slash == '/' && slash[1] >= '0' && slash[1] <= '9' && arg[0] != '-') {
+		b = strtoull(slash + 1, &end, 10);
+		if (!*end && !errno && b >= 1 && b <= UB_MAX_SHARDS && a < b) {
+			*k = (size_t)a;
+			*n = (size_t)b;
+			return 0;
+		}
+	}
+	return ub_fail(err, UB_USAGE, "--shard: '%s' is not K/N with 0 <= K < N <= %d "
+		       "(e.g. 3/8)", arg, UB_MAX_SHARDS);
+}
 
 void ub_cli_help(FILE *f)
 {
@@ -161,6 +202,23 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->entry = arg;
 	} else if (!strcmp(name, "args")) {
 		cli->args = arg;
+	} else if (!strcmp(name, "shard")) {
+		s = parse_shard(arg, &cli->shard, &cli->nshards, err);
+	} else if (!strcmp(name, "partial")) {
+		cli->partial = arg;
+	} else if (!strcmp(name, "resume")) {
+		cli->resume = 1;
+	} else if (!strcmp(name, "shards")) {
+		s = ub_subopt_count("shards", arg, 1, UB_MAX_SHARDS, &v, err);
+		cli->shards = (size_t)v;
+	} else if (!strcmp(name, "out")) {
+		cli->out = arg;
+	} else if (!strcmp(name, "submit")) {
+		cli->submit = 1;
+	} else if (!strcmp(name, "sbatch")) {
+		if (cli->nsbatch == UB_MAX_FPCORE)
+			return ub_fail(err, UB_USAGE, "--sbatch: at most %d", UB_MAX_FPCORE);
+		cli->sbatch[cli->nsbatch++] = arg;
 	} else {
 		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
 			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},
@@ -217,6 +275,9 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 		for (int i = 0; idx < 0 && i < NOPTS; i++)
 			if (opts[i].shrt == c)
 				idx = i;
+		if (cli->ngiven == UB_MAX_GIVEN)
+			return ub_fail(err, UB_USAGE, "more than %d options", UB_MAX_GIVEN);
+		cli->given[cli->ngiven++] = (struct ub_given){idx, opts[idx].has_arg ? optarg : NULL};
 		int s = option(cli, opts[idx].name, optarg, err);
 		if (s)
 			return s;
@@ -246,6 +307,26 @@ int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err)
 	if (c->exhaustive && (cli->ninputs || cli->ndomains))
 		return ub_fail(err, UB_USAGE, "--exhaustive takes every encoding: "
 			       "it goes with neither --input nor --domain");
+	return ub_cli_check_shard(cli, err);
+}
+
+int ub_cli_check_shard(const struct ub_cli *cli, struct ub_error *err)
+{
+	if (cli->nshards && !cli->partial)
+		return ub_fail(err, UB_USAGE, "--shard needs --partial FILE (a shard's "
+			       "figures are one part of the run's: merge the parts)");
+	if (cli->resume && !cli->partial)
+		return ub_fail(err, UB_USAGE, "--resume goes with --partial FILE");
+	if (cli->partial && !strcmp(cli->partial, "-"))
+		return ub_fail(err, UB_USAGE, "--partial: a file, not '-'");
+	if (cli->partial && cli->ninputs)
+		return ub_fail(err, UB_USAGE, "--partial splits sampled and --exhaustive "
+			       "runs; --input files are read whole (run them in one process)");
+	for (int i = 0; cli->partial && i < cli->ngiven; i++)
+		if (opts[cli->given[i].opt].role == UB_ROLE_REPORT)
+			return ub_fail(err, UB_USAGE, "--%s: a run with --partial writes its "
+				       "figures there only; `ulpbench merge` writes the "
+				       "reports", opts[cli->given[i].opt].name);
 	return 0;
 }
 

@@ -165,6 +165,12 @@ static int check_options(const struct ub_cli *c, struct ub_error *err)
 	if (bad)
 		return ub_fail(err, UB_USAGE, "%s: not in a run line (reports are "
 			       "options of `ulpbench suite`)", bad);
+	for (int i = 0; i < c->ngiven; i++) {
+		enum ub_opt_role role = ub_opts[c->given[i].opt].role;
+		if (role == UB_ROLE_SHARD || role == UB_ROLE_SBATCH)
+			return ub_fail(err, UB_USAGE, "--%s: not in a run line (a suite "
+				       "runs each line whole)", ub_opts[c->given[i].opt].name);
+	}
 	return 0;
 }
 

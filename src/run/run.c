@@ -212,19 +212,18 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 	return s;
 }
 
-static void describe_inputs(const struct ub_config *cfg, struct ub_result *res)
+void ub_describe_inputs(const struct ub_config *cfg, char *buf, size_t len)
 {
 	size_t used = 0;
+	buf[0] = '\0';
 	if (!cfg->nfiles) {
-		snprintf(res->inputs, sizeof res->inputs, "%s%s%s",
-			 cfg->exhaustive ? "exhaustive" : "random",
+		snprintf(buf, len, "%s%s%s", cfg->exhaustive ? "exhaustive" : "random",
 			 cfg->exhaustive && cfg->range.given ? " " : "",
 			 cfg->exhaustive && cfg->range.given ? cfg->range.spec : "");
 		return;
 	}
-	for (int f = 0; f < cfg->nfiles && used < sizeof res->inputs; f++)
-		used += (size_t)snprintf(res->inputs + used, sizeof res->inputs - used,
-					 "%s%s=%s", f ? ";" : "",
+	for (int f = 0; f < cfg->nfiles && used < len; f++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", f ? ";" : "",
 					 cfg->op->inputs[cfg->files[f].input],
 					 cfg->files[f].path);
 }
@@ -234,7 +233,7 @@ int ub_result_init(const struct ub_config *cfg, struct ub_result *res,
 {
 	memset(res, 0, sizeof *res);
 	res->cfg = cfg;
-	describe_inputs(cfg, res);
+	ub_describe_inputs(cfg, res->inputs, sizeof res->inputs);
 	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES + 1), sizeof *res->rows);
 	return res->rows ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
@@ -250,7 +249,9 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	if (!s && cfg->exhaustive)
 		s = ub_exhaustive_check(cfg->op, cfg->dtypes, cfg->ndtypes,
 					&cfg->range, err);
-
+	if (!s && cfg->nshards > 1 && !(cfg->stream && be == &ub_backend_sim))
+		s = ub_fail(err, UB_USAGE, "--shard runs chunks on the sim backend "
+			    "(here: %s; give --backend sim)", be->name);
 	for (int t = 0; !s && t < cfg->ndtypes; t++) {
 		struct ub_data *d = &res->data[res->ndata++];
 		d->dt = cfg->dtypes[t];

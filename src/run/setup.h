@@ -30,4 +30,10 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 		struct ub_op *op, struct ub_config *cfg,
 		struct ub_user_kernel *uk, struct ub_error *err);
 
+/* What identifies the run of cfg (made from cli): partial.h's UB_RUN_ID,
+ * made as partial_id.c says. */
+struct ub_run_id;
+int ub_run_id_make(const struct ub_cli *cli, const struct ub_config *cfg,
+		   struct ub_run_id *id, struct ub_error *err);
+
 #endif

@@ -3,7 +3,7 @@
  * While elements are offered, top is a heap whose root is the least bad
  * element kept (so a better one replaces it in log(max) steps) and the
  * INDEX lists are sorted arrays; ub_view_finish sorts top worst first.
- * Finished lists merge as sorted sequences, in linear time. */
+ * Finished lists merge as sorted sequences, in place. */
 #include "view.h"
 
 #include <stdlib.h>
@@ -152,49 +152,50 @@ void ub_view_finish(struct ub_view *v)
 	v->heap = 0;
 }
 
-/* Merges the sorted lists a and b of order o into out, the first max. */
-static int merge_list(enum ub_view_order o, size_t max, const struct ub_elist *a,
-		      const struct ub_elist *b, struct ub_elist *out,
-		      struct ub_error *err)
+/* a = the first max of the sorted lists a and b of order o merged, in
+ * place: from the back, so that a's elements before the first of b's
+ * never move and an element that does not make the first max is never
+ * written (merging 10,000 parts, most of a part's elements come after
+ * what the merge holds). */
+static int merge_list(enum ub_view_order o, size_t max, struct ub_elist *a,
+		      const struct ub_elist *b, struct ub_error *err)
 {
-	size_t n = a->n + b->n < max ? a->n + b->n : max, i = 0, j = 0;
-	memset(out, 0, sizeof *out);
-	if (n && !(out->e = malloc(n * sizeof *out->e)))
-		return ub_fail(err, UB_RUNTIME, "out of memory");
-	out->cap = n;
-	while (out->n < n) {
-		const struct ub_elem *x = i < a->n ? &a->e[i] : NULL;
-		const struct ub_elem *y = j < b->n ? &b->e[j] : NULL;
-		if (x && y && x->i == y->i) {
-			free(out->e);
-			out->e = NULL;
+	size_t t = a->n + b->n, n = t < max ? t : max, i = a->n, j = b->n, k = t;
+	if (n > a->cap) {
+		struct ub_elem *p = realloc(a->e, n * sizeof *p);
+		if (!p)
+			return ub_fail(err, UB_RUNTIME, "out of memory");
+		a->e = p;
+		a->cap = n;
+	}
+	while (j > 0) {
+		const struct ub_elem *x = i > 0 ? &a->e[i - 1] : NULL, *y = &b->e[j - 1];
+		if (x && x->i == y->i)
 			return ub_fail(err, UB_USAGE, "element %llu is in two parts",
 				       (unsigned long long)x->i);
+		k--;
+		if (x && before(o, y, x)) { /* a's goes later */
+			if (k < n)
+				a->e[k] = *x;
+			i--;
+		} else {
+			if (k < n)
+				a->e[k] = *y;
+			j--;
 		}
-		if (x && (!y || before(o, x, y)))
-			out->e[out->n++] = a->e[i++];
-		else
-			out->e[out->n++] = b->e[j++];
 	}
+	a->n = n; /* a->e[0..i) never moved */
 	return 0;
 }
 
 int ub_view_merge(struct ub_view *a, const struct ub_view *b,
 		  struct ub_error *err)
 {
-	struct ub_elist out[UB_VIEW_NLISTS];
-	int s = 0, l;
-	for (l = 0; !s && l < UB_VIEW_NLISTS; l++)
-		s = merge_list(ub_view_lists[l].order, ub_view_lists[l].max,
-			       &a->list[l], &b->list[l], &out[l], err);
-	if (s) {
-		while (--l > 0)
-			free(out[l - 1].e);
-		return s;
-	}
-	for (l = 0; l < UB_VIEW_NLISTS; l++) {
-		free(a->list[l].e);
-		a->list[l] = out[l];
+	for (int l = 0; l < UB_VIEW_NLISTS; l++) {
+		int s = merge_list(ub_view_lists[l].order, ub_view_lists[l].max,
+				   &a->list[l], &b->list[l], err);
+		if (s)
+			return s;
 	}
 	return 0;
 }

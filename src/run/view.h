@@ -80,7 +80,8 @@ void ub_view_offer(struct ub_view *v, enum ub_view_list l,
 void ub_view_finish(struct ub_view *v);
 /* a = the view of a's and b's elements together, both finished; b holds
  * other elements than a.  UB_RUNTIME when out of memory, UB_USAGE when an
- * element index is in both (b is then not of other elements). */
+ * element index is in both (b is then not of other elements); a is then
+ * no longer a view of anything. */
 int ub_view_merge(struct ub_view *a, const struct ub_view *b,
 		  struct ub_error *err);
 /* The same elements in every list, bit for bit. */
