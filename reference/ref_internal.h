@@ -1,5 +1,5 @@
-/* ref_internal.h — interval arithmetic for the MPFR reference (see the
- * argument at the top of ref_mpfr.c). */
+/* ref_internal.h — what the reference's files share: interval arithmetic
+ * for the MPFR reference (see the argument at the top of ref_mpfr.c). */
 #ifndef UB_REF_INTERNAL_H
 #define UB_REF_INTERNAL_H
 
@@ -42,5 +42,8 @@ int ub_iv_is_logic(enum ub_expr_op op);
 /* r = op(a...) for such an op; always 0. */
 int ub_iv_logic(enum ub_expr_op op, struct ub_ival *r,
 		const struct ub_ival *const *a);
+
+/* Frees the calling thread's buffers of the fast path (ref_fast.c). */
+void ub_ref_fast_release(void);
 
 #endif

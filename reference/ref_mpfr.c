@@ -37,8 +37,12 @@
  * 2^-111 |v| of a midpoint between doubles; lo is RN(v - hi) only as far as
  * the width allows (v = 1 + 2^-122 gives lo to a few bits).
  *
- * Speed: MPFR variables live in a per-thread cache, sized to the deepest
- * tree seen and kept across calls, so the common call allocates nothing;
+ * Evaluation walks the expression's distinct nodes (dag.h) on demand: a
+ * shared node (a let binding) is computed once per step, and an if
+ * evaluates only the branch its condition picks.
+ *
+ * Speed: MPFR variables live in a per-thread cache, one per node of the
+ * largest expression seen, kept across calls, so the common call allocates nothing;
  * exact arguments (inputs, and most intermediate results of float
  * arithmetic at 127 bits) cost one MPFR call per node: about 0.5 us per
  * evaluation of g/(x*x+1) for random f32 bits on a 2020s x86 core. */
@@ -49,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dag.h"
 #include "ref_internal.h"
 
 #define PREC_START 127
@@ -58,7 +63,10 @@
 struct cache {
 	mpfr_prec_t prec;          /* of slot[] and t */
 	int nslot;
-	struct ub_ival *slot;      /* node results, a stack by tree position */
+	struct ub_ival *slot;      /* node i's result (dag.h) */
+	const struct ub_ival **val; /* node i's enclosure: its slot, an input's,
+				      or an if's chosen branch's */
+	struct ub_walk walk;
 	struct ub_ival in[UB_MAX_INPUTS];
 	mpfr_t t, mid, y[UB_NDTYPES];
 };
@@ -84,6 +92,7 @@ static struct cache *cache_get(void)
 void ub_ref_release(void)
 {
 	struct cache *c = tls;
+	ub_ref_fast_release();
 	if (!c)
 		return;
 	for (int i = 0; i < c->nslot; i++)
@@ -94,22 +103,14 @@ void ub_ref_release(void)
 	for (int d = 0; d < UB_NDTYPES; d++)
 		mpfr_clear(c->y[d]);
 	free(c->slot);
+	free(c->val);
+	ub_walk_free(&c->walk);
 	free(c);
 	tls = NULL;
 	mpfr_free_cache();
 }
 
-/* Slots the evaluation of e needs: child i of a node in slot s uses s+1+i. */
-static int need(const struct ub_expr *e)
-{
-	int n = 1;
-	for (int i = 0; e->kind == UB_E_OP && i < e->nargs; i++) {
-		int k = 1 + i + need(e->args[i]);
-		n = k > n ? k : n;
-	}
-	return n;
-}
-
+/* Room for n nodes' results. */
 static int grow(struct cache *c, int n)
 {
 	if (n <= c->nslot)
@@ -117,9 +118,13 @@ static int grow(struct cache *c, int n)
 	struct ub_ival *s = realloc(c->slot, (size_t)n * sizeof *s);
 	if (!s)
 		return UB_RUNTIME;
+	c->slot = s;
+	const struct ub_ival **v = realloc(c->val, (size_t)n * sizeof *v);
+	if (!v)
+		return UB_RUNTIME;
+	c->val = v;
 	for (int i = c->nslot; i < n; i++)
 		mpfr_inits2(c->prec, s[i].lo, s[i].hi, (mpfr_ptr)0);
-	c->slot = s;
 	c->nslot = n;
 	return 0;
 }
@@ -222,55 +227,65 @@ static void number(struct ub_ival *r, const char *s)
 	}
 }
 
-static int eval(struct cache *c, const struct ub_expr *e, int nin, int s,
-		const struct ub_ival **out);
+struct walk {
+	struct cache *c;
+	const struct ub_dag *d;
+	int nin;
+};
 
-/* (if cond a b) into slot s: only the branch the condition picks is
- * evaluated; a condition the enclosures cannot decide yet (not a point)
- * asks for more precision, never for a guess.  The branch's result is
- * copied (exactly: same or lower precision) because a sibling evaluated
- * later reuses the slots above s. */
-static int branch(struct cache *c, const struct ub_expr *e, int nin, int s)
+/* (if cond a b): only the branch the condition picks is evaluated (dag.h's
+ * walk); a condition the enclosures cannot decide yet (not a point) asks
+ * for more precision, never for a guess. */
+static int choose(void *ctx, int i, int *branch)
 {
-	const struct ub_ival *cond, *v;
-	int st = eval(c, e->args[0], nin, s + 1, &cond);
-	if (st)
-		return st;
+	struct walk *w = ctx;
+	const struct ub_ival *cond = w->c->val[ub_dag_arg(w->d, i, 0)];
 	if (!ub_iv_point(cond))
 		return UB_IV_REFINE;
-	int k = mpfr_zero_p(cond->lo) ? 2 : 1;
-	if ((st = eval(c, e->args[k], nin, s + 1 + k, &v)) != 0)
-		return st;
-	mpfr_set(c->slot[s].lo, v->lo, MPFR_RNDN);
-	mpfr_set(c->slot[s].hi, v->hi, MPFR_RNDN);
+	*branch = mpfr_zero_p(cond->lo) ? 2 : 1;
 	return 0;
 }
 
-/* Evaluates e into slot s (or points *out at an input): 0, UB_IV_REFINE,
- * or UB_USAGE for a variable without an input. */
-static int eval(struct cache *c, const struct ub_expr *e, int nin, int s,
+/* Node i's enclosure from its arguments': 0, UB_IV_REFINE, or UB_USAGE
+ * for a variable without an input. */
+static int apply(void *ctx, int i, int branch)
+{
+	struct walk *w = ctx;
+	struct cache *c = w->c;
+	const struct ub_expr *e = w->d->node[i];
+	const struct ub_ival *a[3];
+	switch (e->kind) {
+	case UB_E_VAR:
+		if (e->var < 0 || e->var >= w->nin)
+			return UB_USAGE;
+		c->val[i] = &c->in[e->var];
+		return 0;
+	case UB_E_NUM:
+		number(&c->slot[i], e->num);
+		c->val[i] = &c->slot[i];
+		return 0;
+	default:
+		if (e->op == UB_IF) {
+			c->val[i] = c->val[ub_dag_arg(w->d, i, branch)];
+			return 0;
+		}
+		for (int k = 0; k < e->nargs; k++)
+			a[k] = c->val[ub_dag_arg(w->d, i, k)];
+		c->val[i] = &c->slot[i];
+		return ub_iv_apply(e->op, &c->slot[i], a, c->t);
+	}
+}
+
+/* The root's enclosure at the cache's precision into *out. */
+static int eval(struct cache *c, const struct ub_dag *d, int nin,
 		const struct ub_ival **out)
 {
-	if (e->kind == UB_E_VAR) {
-		if (e->var < 0 || e->var >= nin)
-			return UB_USAGE;
-		*out = &c->in[e->var];
-		return 0;
-	}
-	*out = &c->slot[s];
-	if (e->kind == UB_E_NUM) {
-		number(&c->slot[s], e->num);
-		return 0;
-	}
-	if (e->op == UB_IF)
-		return branch(c, e, nin, s);
-	const struct ub_ival *a[3];
-	for (int i = 0; i < e->nargs; i++) {
-		int st = eval(c, e->args[i], nin, s + 1 + i, &a[i]);
-		if (st)
-			return st;
-	}
-	return ub_iv_apply(e->op, &c->slot[s], a, c->t);
+	static const struct ub_walk_fns fns = {choose, apply};
+	struct walk w = {c, d, nin};
+	int st = ub_dag_walk(d, &c->walk, &fns, &w);
+	if (!st)
+		*out = c->val[d->n - 1];
+	return st;
 }
 
 /* RN(v) in format dt, as its encoding. */
@@ -347,11 +362,11 @@ static int narrow(struct cache *c, const struct ub_ival *r)
 /* One Ziv step at the cache's precision: 0 with *cr and *x set when
  * decided, UB_IV_REFINE when not (or when the exact value wants a
  * narrower interval), or an error status. */
-static int attempt(struct cache *c, const struct ub_expr *e, enum ub_dtype dt,
+static int attempt(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 		   int nin, uint64_t *cr, struct ub_exact *x)
 {
 	const struct ub_ival *r;
-	int st = eval(c, e, nin, 0, &r);
+	int st = eval(c, d, nin, &r);
 	if (st)
 		return st;
 	if (mpfr_nan_p(r->lo)) {
@@ -387,10 +402,15 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 		struct ub_exact *exact, struct ub_error *err)
 {
 	struct cache *c = cache_get();
+	struct ub_error derr;
 	if (nin < 0 || nin > UB_MAX_INPUTS)
 		return ub_fail(err, UB_USAGE, "reference: %d inputs (at most %d)",
 			       nin, UB_MAX_INPUTS);
-	if (!c || grow(c, need(e)))
+	const struct ub_dag *d;
+	int ds = ub_expr_dag(e, &d, &derr);
+	if (ds)
+		return ub_fail(err, ds, "reference: %s", derr.msg);
+	if (!c || grow(c, d->n))
 		return ub_fail(err, UB_RUNTIME, "reference: out of memory");
 	for (int k = 0; k < nin; k++) {
 		mpfr_set_d(c->in[k].lo, ub_bits_to_double(dt, in[k]), MPFR_RNDN);
@@ -403,7 +423,7 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 	for (mpfr_prec_t p = PREC_START;
 	     st == UB_IV_REFINE && p <= PREC_MAX; p = 2 * p + 1) {
 		set_prec(c, p);
-		st = attempt(c, e, dt, nin, cr, exact);
+		st = attempt(c, d, dt, nin, cr, exact);
 	}
 	mpfr_set_emin(emin);
 	mpfr_set_emax(emax);

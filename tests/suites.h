@@ -20,7 +20,8 @@
 	X(ref_fast)         \
 	X(ew_host)        \
 	X(stats)          \
-	X(ew)
+	X(ew)             \
+	X(dag)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)
