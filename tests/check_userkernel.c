@@ -24,6 +24,7 @@
 
 #include "kernel_sig.h"
 #include "report.h"
+#include "run.h"
 #include "user_kernel.h"
 
 /* --- the signature reader ------------------------------------------- */
