@@ -3,6 +3,7 @@
 #ifndef UB_REF_INTERNAL_H
 #define UB_REF_INTERNAL_H
 
+#include <gmp.h>
 #include <mpfr.h>
 
 #include "expr.h"
@@ -42,6 +43,16 @@ int ub_iv_is_logic(enum ub_expr_op op);
 /* r = op(a...) for such an op; always 0. */
 int ub_iv_logic(enum ub_expr_op op, struct ub_ival *r,
 		const struct ub_ival *const *a);
+
+/* Rounding once to a format (ref_round.c): d's encoding in dt (d exact in
+ * dt; NaN gives the canonical quiet NaN); y, at dt's precision, holding
+ * RN(v) with ternary t from a rounding in MPFR's widest exponent range,
+ * rounded on to dt's range (y is clobbered); the rational q (negzero: the
+ * sign of a zero q) rounded to dt; q as a double-double exact value. */
+uint64_t ub_ref_encode(enum ub_dtype dt, double d);
+uint64_t ub_ref_round(enum ub_dtype dt, mpfr_ptr y, int t);
+uint64_t ub_ref_round_q(enum ub_dtype dt, mpq_srcptr q, int negzero);
+void ub_ref_exact_q(mpq_srcptr q, int negzero, struct ub_exact *x);
 
 /* Frees the calling thread's buffers of the fast path (ref_fast.c). */
 void ub_ref_fast_release(void);

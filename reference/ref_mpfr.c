@@ -288,43 +288,9 @@ static int eval(struct cache *c, const struct ub_dag *d, int nin,
 	return st;
 }
 
-/* RN(v) in format dt, as its encoding. */
-static uint64_t encode(enum ub_dtype dt, double d)
-{
-	const struct ub_dtype_info *f = &ub_dtypes[dt];
-	int mb = f->prec - 1, bias = f->emax, e;
-	uint64_t sign = (uint64_t)(signbit(d) != 0) << (f->bits - 1);
-	uint64_t inf = (uint64_t)(2 * bias + 1) << mb;
-	double a = fabs(d);
-	if (isnan(d)) /* the canonical quiet NaN: every bit but the sign */
-		return ((uint64_t)1 << (f->bits - 1)) - 1;
-	if (isinf(d))
-		return sign | inf;
-	if (a == 0)
-		return sign;
-	frexp(a, &e);
-	e -= 1; /* a = 1.m * 2^e */
-	if (e < f->emin) /* subnormal: a / 2^(emin - mb) is an integer */
-		return sign | (uint64_t)ldexp(a, mb - f->emin);
-	return sign | (uint64_t)(e + bias) << mb |
-	       ((uint64_t)ldexp(a, mb - e) - ((uint64_t)1 << mb));
-}
-
 static uint64_t round_to(struct cache *c, enum ub_dtype dt, mpfr_srcptr v)
 {
-	const struct ub_dtype_info *f = &ub_dtypes[dt];
-	mpfr_ptr y = c->y[dt];
-	mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
-	int t = mpfr_set(y, v, MPFR_RNDN);
-	/* MPFR writes 0.1b * 2^e: the format's smallest subnormal 2^(emin-p+1)
-	 * has e = emin - p + 2, its largest finite number e = emax + 1. */
-	mpfr_set_emin(f->emin - f->prec + 2);
-	mpfr_set_emax(f->emax + 1);
-	t = mpfr_check_range(y, t, MPFR_RNDN);
-	mpfr_subnormalize(y, t, MPFR_RNDN);
-	mpfr_set_emin(emin);
-	mpfr_set_emax(emax);
-	return encode(dt, mpfr_get_d(y, MPFR_RNDN)); /* exact: y fits a double */
+	return ub_ref_round(dt, c->y[dt], mpfr_set(c->y[dt], v, MPFR_RNDN));
 }
 
 /* hi + lo nearest to the midpoint of r. */
@@ -370,7 +336,7 @@ static int attempt(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 	if (st)
 		return st;
 	if (mpfr_nan_p(r->lo)) {
-		*cr = encode(dt, NAN);
+		*cr = ub_ref_encode(dt, NAN);
 	} else {
 		*cr = round_to(c, dt, r->lo);
 		if (round_to(c, dt, r->hi) != *cr)

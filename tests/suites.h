@@ -21,7 +21,8 @@
 	X(ew_host)        \
 	X(stats)          \
 	X(ew)             \
-	X(dag)
+	X(dag)            \
+	X(exact)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)
