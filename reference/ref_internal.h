@@ -54,6 +54,13 @@ uint64_t ub_ref_round(enum ub_dtype dt, mpfr_ptr y, int t);
 uint64_t ub_ref_round_q(enum ub_dtype dt, mpq_srcptr q, int negzero);
 void ub_ref_exact_q(mpq_srcptr q, int negzero, struct ub_exact *x);
 
+/* The exact evaluation (ref_exact.c): when the rules of ref_poly.h find
+ * the root of d rational at the inputs, 0 with *cr its rounding to dt and
+ * *exact (NULL allowed) its value; otherwise -1 (nothing is set). */
+struct ub_dag;
+int ub_ref_exact(const struct ub_dag *d, enum ub_dtype dt, const uint64_t *in,
+		 int nin, uint64_t *cr, struct ub_exact *exact);
+
 /* Frees the calling thread's buffers of the fast path (ref_fast.c). */
 void ub_ref_fast_release(void);
 

@@ -19,15 +19,15 @@
  *    an interval around 0 is decided only once its sign is known.
  * 3. Termination.  Otherwise p doubles: 127, 255, ... 8191 bits (2^k - 1:
  *    MPFR's fast paths for one or two limbs fit 127).  Endpoint errors
- *    shrink like 2^-p, so a v
- *    that is not a rounding boundary (a midpoint between two neighbours,
- *    or 0) is decided at some p.  A boundary v is decided only when the
- *    interval collapses to the point v: this happens when every operation
- *    becomes exact, which for + - * / fma of floats is always the case at a
- *    p of a few thousand bits (f64 exponents span under 2200 bits, so
- *    x*x+1 is exact at 4096), and for transcendental functions only at
- *    their exact cases (exp(0), log(1), ...), where MPFR is exact.  Should a
- *    boundary be reached otherwise (exp(x) - exp(x)), the result is
+ *    shrink like 2^-p, so a v that is not a rounding boundary (a midpoint
+ *    between two neighbours, or 0) is decided at some p.  A boundary v is
+ *    decided only when the interval collapses to the point v, when every
+ *    operation becomes exact: for + - * / fma of floats at a p of a few
+ *    thousand bits (f64 exponents span under 2200 bits, so x*x+1 is exact
+ *    at 4096), never through an inexact step (1/14, rsqrt 9, sin 1).  So
+ *    once the rounding is still open at EXACT_FROM bits, the exact
+ *    evaluation (ref_exact.c) is asked: a rational value it finds is the
+ *    exact value, rounded once.  An element neither decides by PREC_MAX is
  *    UB_RUNTIME with a message, never a guess.
  * The exact value reported is the double-double nearest to the midpoint of
  * the last interval; when it is asked for, p also grows until that
@@ -58,6 +58,7 @@
 
 #define PREC_START 127
 #define PREC_MAX 8191
+#define EXACT_FROM 255 /* the exact evaluation is asked from here */
 #define EXACT_BITS 110 /* relative width wanted for the exact value */
 
 struct cache {
@@ -66,6 +67,8 @@ struct cache {
 	struct ub_ival *slot;      /* node i's result (dag.h) */
 	const struct ub_ival **val; /* node i's enclosure: its slot, an input's,
 				      or an if's chosen branch's */
+	const struct ub_ival *root; /* the last attempt's result, if any */
+	uint64_t cand[2];          /* its ends rounded to the format */
 	struct ub_walk walk;
 	struct ub_ival in[UB_MAX_INPUTS];
 	mpfr_t t, mid, y[UB_NDTYPES];
@@ -326,26 +329,30 @@ static int narrow(struct cache *c, const struct ub_ival *r)
 }
 
 /* One Ziv step at the cache's precision: 0 with *cr and *x set when
- * decided, UB_IV_REFINE when not (or when the exact value wants a
- * narrower interval), or an error status. */
+ * decided; UB_IV_REFINE when not, with *rounded set when the rounding is
+ * decided (and *x too: only the exact value wants a narrower interval);
+ * or an error status.  c->cand holds RN(lo) and RN(hi) of the root. */
 static int attempt(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
-		   int nin, uint64_t *cr, struct ub_exact *x)
+		   int nin, uint64_t *cr, struct ub_exact *x, int *rounded)
 {
 	const struct ub_ival *r;
 	int st = eval(c, d, nin, &r);
+	*rounded = 0;
+	c->root = st ? NULL : r;
 	if (st)
 		return st;
 	if (mpfr_nan_p(r->lo)) {
 		*cr = ub_ref_encode(dt, NAN);
 	} else {
-		*cr = round_to(c, dt, r->lo);
-		if (round_to(c, dt, r->hi) != *cr)
+		*cr = c->cand[0] = round_to(c, dt, r->lo);
+		if ((c->cand[1] = round_to(c, dt, r->hi)) != *cr)
 			return UB_IV_REFINE;
 	}
+	*rounded = 1;
 	if (!x)
 		return 0;
 	exact_value(c, r, x);
-	return narrow(c, r) || c->prec >= PREC_MAX ? 0 : UB_IV_REFINE;
+	return narrow(c, r) ? 0 : UB_IV_REFINE;
 }
 
 static int undecided(const struct ub_expr *e, enum ub_dtype dt,
@@ -361,6 +368,30 @@ static int undecided(const struct ub_expr *e, enum ub_dtype dt,
 	return ub_fail(err, UB_RUNTIME, "reference: cannot decide the %s rounding "
 		       "of %s at%s within %d bits", ub_dtypes[dt].name, text, at,
 		       PREC_MAX);
+}
+
+/* Ziv's loop from PREC_START to PREC_MAX; once the rounding is still open
+ * at EXACT_FROM bits, the exact evaluation is asked (ref_exact.c): a value
+ * on a rounding boundary reached through inexact steps never decides by
+ * precision alone.  The caller sets the inputs and the exponent range. */
+static int ziv(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
+	       const uint64_t *in, int nin, uint64_t *cr, struct ub_exact *exact)
+{
+	int st = UB_IV_REFINE, rounded = 0, asked = 0;
+	c->root = NULL;
+	for (mpfr_prec_t p = PREC_START; st == UB_IV_REFINE && p <= PREC_MAX;
+	     p = 2 * p + 1) {
+		set_prec(c, p);
+		st = attempt(c, d, dt, nin, cr, exact, &rounded);
+		if (st == UB_IV_REFINE && !rounded && !asked && p >= EXACT_FROM) {
+			asked = 1;
+			if (ub_ref_exact(d, dt, in, nin, cr, exact) == 0)
+				st = 0;
+		}
+	}
+	/* at the cap with the rounding decided: the exact value is as narrow
+	 * as PREC_MAX allows (attempt set it) */
+	return st == UB_IV_REFINE && rounded ? 0 : st;
 }
 
 int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
@@ -385,17 +416,14 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 	mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
 	mpfr_set_emin(mpfr_get_emin_min());
 	mpfr_set_emax(mpfr_get_emax_max());
-	int st = UB_IV_REFINE;
-	for (mpfr_prec_t p = PREC_START;
-	     st == UB_IV_REFINE && p <= PREC_MAX; p = 2 * p + 1) {
-		set_prec(c, p);
-		st = attempt(c, d, dt, nin, cr, exact);
-	}
+	int st = ziv(c, d, dt, in, nin, cr, exact);
 	mpfr_set_emin(emin);
 	mpfr_set_emax(emax);
 	if (st == UB_USAGE)
 		return ub_fail(err, UB_USAGE, "reference: the expression uses a "
 			       "variable beyond its %d inputs", nin);
+	if (st == UB_RUNTIME)
+		return ub_fail(err, UB_RUNTIME, "reference: out of memory");
 	return st ? undecided(e, dt, in, nin, err) : 0;
 }
 

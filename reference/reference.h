@@ -10,9 +10,11 @@
  * dt).  Writes the correctly rounded result's encoding to *cr (NaN as the
  * canonical quiet NaN of dt) and the exact value to *exact (NULL allowed:
  * faster when the rounding is decided early).  Returns 0, UB_USAGE when e
- * uses a variable >= nin, or UB_RUNTIME when the rounding could not be
- * decided within the precision cap (never expected for the catalog's
- * expressions; reported, not guessed: exp(x) - exp(x) is one such case). */
+ * uses a variable >= nin or is deeper than dag.h allows, or UB_RUNTIME
+ * when out of memory or when the rounding could not be decided within the
+ * precision cap, neither by precision nor by the exact evaluation
+ * (docs/reference.md; reported, not guessed: log x + log 3 - log 3x is
+ * one such case). */
 int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 		const uint64_t *in, int nin, uint64_t *cr,
 		struct ub_exact *exact, struct ub_error *err);
