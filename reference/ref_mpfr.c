@@ -28,7 +28,7 @@
  *    once the rounding is still open at EXACT_FROM bits, the exact
  *    evaluation (ref_exact.c) is asked: a rational value it finds is the
  *    exact value, rounded once.  An element neither decides by PREC_MAX is
- *    UB_RUNTIME with a message, never a guess.
+ *    UB_REF_UNDECIDED, marked and counted by the caller, never a guess.
  * The exact value reported is the double-double nearest to the midpoint of
  * the last interval; when it is asked for, p also grows until that
  * interval is narrower than 2^-110 relative (ill-conditioned cases such as
@@ -57,7 +57,7 @@
 #include "ref_internal.h"
 
 #define PREC_START 127
-#define PREC_MAX 8191
+#define PREC_MAX UB_REF_PREC_MAX
 #define EXACT_FROM 255 /* the exact evaluation is asked from here */
 #define EXACT_BITS 110 /* relative width wanted for the exact value */
 
@@ -355,19 +355,28 @@ static int attempt(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 	return narrow(c, r) ? 0 : UB_IV_REFINE;
 }
 
-static int undecided(const struct ub_expr *e, enum ub_dtype dt,
-		     const uint64_t *in, int nin, struct ub_error *err)
+/* An element no precision up to the cap decided: no value (the canonical
+ * NaN), the exact value marked (ub.h), err saying between what. */
+static int undecided(struct cache *c, enum ub_dtype dt, uint64_t *cr,
+		     struct ub_exact *x, struct ub_error *err)
 {
-	char text[300], at[300] = "";
-	size_t used = 0;
-	ub_expr_print(e, NULL, text, sizeof text);
-	for (int k = 0; k < nin && used < sizeof at; k++)
-		used += (size_t)snprintf(at + used, sizeof at - used, " v%d=%a (0x%llx)",
-					 k, ub_bits_to_double(dt, in[k]),
-					 (unsigned long long)in[k]);
-	return ub_fail(err, UB_RUNTIME, "reference: cannot decide the %s rounding "
-		       "of %s at%s within %d bits", ub_dtypes[dt].name, text, at,
-		       PREC_MAX);
+	int hex = ub_dtypes[dt].bits / 4;
+	*cr = ub_ref_encode(dt, NAN);
+	if (x) {
+		if (c->root)
+			exact_value(c, c->root, x);
+		else
+			x->hi = NAN;
+		x->lo = NAN;
+	}
+	if (!c->root)
+		return ub_fail(err, UB_REF_UNDECIDED, "reference: cannot decide the %s "
+			       "rounding within %d bits", ub_dtypes[dt].name, PREC_MAX);
+	return ub_fail(err, UB_REF_UNDECIDED, "reference: cannot decide the %s "
+		       "rounding within %d bits: the exact value is too close to the "
+		       "rounding boundary between 0x%0*llx and 0x%0*llx",
+		       ub_dtypes[dt].name, PREC_MAX, hex, (unsigned long long)c->cand[0],
+		       hex, (unsigned long long)c->cand[1]);
 }
 
 /* Ziv's loop from PREC_START to PREC_MAX; once the rounding is still open
@@ -417,6 +426,8 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 	mpfr_set_emin(mpfr_get_emin_min());
 	mpfr_set_emax(mpfr_get_emax_max());
 	int st = ziv(c, d, dt, in, nin, cr, exact);
+	if (st == UB_IV_REFINE)
+		st = undecided(c, dt, cr, exact, err);
 	mpfr_set_emin(emin);
 	mpfr_set_emax(emax);
 	if (st == UB_USAGE)
@@ -424,7 +435,7 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 			       "variable beyond its %d inputs", nin);
 	if (st == UB_RUNTIME)
 		return ub_fail(err, UB_RUNTIME, "reference: out of memory");
-	return st ? undecided(e, dt, in, nin, err) : 0;
+	return st;
 }
 
 int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
@@ -448,6 +459,15 @@ int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
 			in[k] = ub_array_get(&inputs[k], i);
 		int st = ub_ref_eval_auto(e, dt, in, nin, fast, &y,
 					  exact ? &exact[i] : NULL, err);
+		if (st == UB_REF_UNDECIDED && exact) {
+			st = 0; /* marked in exact[i], counted by the metrics */
+		} else if (st == UB_REF_UNDECIDED) {
+			size_t l = strlen(err ? err->msg : "");
+			if (err)
+				snprintf(err->msg + l, sizeof err->msg - l,
+					 " (element %zu)", i);
+			st = UB_RUNTIME;
+		}
 		if (st) {
 			ub_array_free(cr);
 			return st;
