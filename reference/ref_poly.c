@@ -59,7 +59,8 @@ static int append(struct xpoly *p, mpq_srcptr c, int deg, const int *atom,
 	mpq_init(t->c);
 	mpq_set(t->c, c);
 	t->deg = deg;
-	memcpy(t->atom, atom, (size_t)deg * sizeof *atom);
+	if (deg) /* a rational term comes with no atoms (NULL) */
+		memcpy(t->atom, atom, (size_t)deg * sizeof *atom);
 	return 0;
 }
 
@@ -179,7 +180,7 @@ int xp_mul(struct xctx *x, struct xpoly *r, const struct xpoly *a,
 		for (int j = 0; j < b->n && !st; j++)
 			if (!(st = mono_mul(x, &a->t[i], &b->t[j], c, &deg, atom)))
 				st = append(&all, c, deg, atom, XP_MAXTERMS * XP_MAXTERMS);
-	if (!st)
+	if (!st && all.n > 1)
 		qsort(all.t, (size_t)all.n, sizeof *all.t, term_cmp);
 	for (int i = 0; i < all.n && !st;) { /* equal monomials are adjacent */
 		int k = i + 1;
