@@ -30,8 +30,9 @@ static double now(void)
 static double run_ptx(const struct ptx_module *m, float *x, float *g, float *y,
 		      size_t n, int scalar, uint64_t *insns)
 {
-	struct ptx_buffer bufs[] = { { x, n * 4, 0 }, { g, n * 4, 0 },
-				     { y, n * 4, 1 } };
+	struct ptx_buffer bufs[] = { { x, n * 4, 0, "input 'x'" },
+				     { g, n * 4, 0, "input 'g'" },
+				     { y, n * 4, 1, "output 'out'" } };
 	uint64_t args[] = { (uintptr_t)x, (uintptr_t)g, (uintptr_t)y, n };
 	size_t blocks = (n + UB_BLOCK - 1) / UB_BLOCK;
 	struct ptx_launch l = { .grid = { (unsigned)blocks, 1, 1 },

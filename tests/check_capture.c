@@ -255,7 +255,30 @@ START_TEST(test_file_round_trip)
 	ck_assert_int_eq(ub_capture_read(path, &back, &err), UB_USAGE);
 	ck_assert_msg(strstr(err.msg, ": not a capture-approx file"), "%s", err.msg);
 	ub_capture_free(&back);
+	f = fopen(path, "wb");   /* an empty file: no buffer at all */
+	fclose(f);
+	ck_assert_int_eq(ub_capture_read(path, &back, &err), UB_USAGE);
+	ck_assert_msg(strstr(err.msg, ": empty file"), "%s", err.msg);
+	ub_capture_free(&back);
 	remove(path);
+}
+END_TEST
+
+/* Data of all-ones bytes decodes to the largest codes: z = 2^64 - 1,
+ * a distance of -2^63, which no float32 is from another; adding it to the
+ * previous distance (delta coding) or to a prediction's rank must be
+ * refused, not overflow (UBSan). */
+START_TEST(test_decode_huge)
+{
+	unsigned char ones[64];
+	uint32_t y[4], pred[4] = { 0x80000000u, 0xff800000u, 1, 0 };
+	memset(ones, 0xff, sizeof ones);
+	for (int coding = UB_CODE_RESIDUAL; coding <= UB_CODE_DELTA; coding++) {
+		ck_assert_int_eq(ub_code_decode(ones, sizeof ones, NULL, 4,
+						(enum ub_coding)coding, y), -1);
+		ck_assert_int_eq(ub_code_decode(ones, sizeof ones, pred, 4,
+						(enum ub_coding)coding, y), -1);
+	}
 }
 END_TEST
 
@@ -269,6 +292,7 @@ Suite *ub_capture_suite(void)
 	tcase_add_test(tc, test_code_round_trip);
 	tcase_add_test(tc, test_sweep_inputs);
 	tcase_add_test(tc, test_file_round_trip);
+	tcase_add_test(tc, test_decode_huge);
 	suite_add_tcase(s, tc);
 	return s;
 }

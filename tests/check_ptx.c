@@ -3,6 +3,7 @@
  * instruction budget.  Expected values are stated with their source next
  * to each table. */
 #include "check_ptx.h"
+#include "ptx_batch.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -47,7 +48,7 @@ void ptx_check_case(const struct ptx_case *k)
 	ck_assert_msg(rc == 0, "%s: parse failed: %s", k->insn, err.msg);
 	uint64_t in[3] = { k->a, k->b, k->c };
 	unsigned char out[32] = { 0 };
-	struct ptx_buffer bufs[2] = { { in, sizeof in, 0 }, { out, sizeof out, 1 } };
+	struct ptx_buffer bufs[2] = { { in, sizeof in, 0, NULL }, { out, sizeof out, 1, NULL } };
 	uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
 	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, args, 2, bufs, 2, 0, 0 };
 	struct ptx_run_info info;
@@ -122,6 +123,42 @@ static const struct {
 	{ ".entry k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r0, %r1, 1\n}\n",
 	  "ptx:5: expected ';', found '}'" },
 	{ ".entry k()\n{\n/* open comment\nret;\n}\n", "ptx:3: unterminated comment" },
+	/* Sizes that wrap 64 bits: 65535 * 641 * 65537 * 6700417 = 2^64 - 1
+	 * (the factorization of 2^64 - 1), which once gave a 0-byte .local
+	 * buffer (SIZE_MAX + 1) with an unbounded limit; 2^24 * 2^24 * 2^16
+	 * = 2^64 wraps to 0; 4 * 5 * 5581 * 8681 * 49477 * 384773 = 2^64 + 4
+	 * (2^62 + 1 = 5 * 5581 * 8681 * 49477 * 384773) wraps to 4 bytes. */
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\n"
+	  ".local .b8 a[65535][641][65537][6700417];\nret;\n}\n",
+	  "ptx:4: .local 'a' of 'k' exceeds the interpreter's limit of 524288 "
+	  "bytes of .local memory per thread" },
+	{ ".entry k(.param .b8 p[16777216][16777216][65536])\n{\nret;\n}\n",
+	  "ptx:1: .param 'p' of 'k' exceeds the interpreter's limit of 4096 "
+	  "bytes of parameters per function" },
+	{ ".global .b8 g[4][5][5581][8681][49477][384773];\n.entry k()\n{\nret;\n}\n",
+	  "ptx:1: .global 'g' exceeds the interpreter's limit of 268435456 "
+	  "bytes of .global/.const arrays per module" },
+	/* Limits reached by adding declarations: 2 * 300000 bytes of .local
+	 * (a call site's .param lives there too); 4000 + 100 bytes of .param;
+	 * 2 * 2^27 + 1 bytes of module arrays. */
+	{ ".entry k()\n{\n.local .b8 a[300000];\n.param .b8 b[300000];\nret;\n}\n",
+	  "ptx:4: .param 'b' of 'k' exceeds the interpreter's limit of 524288 bytes" },
+	{ ".entry k(.param .b8 a[4000], .param .b32 b[25])\n{\nret;\n}\n",
+	  "ptx:1: .param 'b' of 'k' exceeds the interpreter's limit of 4096 bytes" },
+	{ ".global .b64 g[4096][4096];\n.const .b64 h[4096][4096];\n"
+	  ".global .b8 i[1];\n.entry k()\n{\nret;\n}\n",
+	  "ptx:3: .global 'i' exceeds the interpreter's limit of 268435456 bytes" },
+	/* Register declarations: each slot costs 64 lanes of 8 bytes in a
+	 * batch, so 2^23 registers once asked for 4.4 GB per thread of
+	 * ulpbench; 2^20 registers and constants per function at most. */
+	{ ".entry k()\n{\n.reg .b32 %r<8388608>;\nret;\n}\n",
+	  "ptx:3: .reg '%r<8388608>' of 'k': more than 1048576 registers and "
+	  "constants in one function" },
+	{ ".entry k()\n{\n.reg .b32 %r<600000>;\n{\n.reg .b64 %s<600000>;\n}\nret;\n}\n",
+	  "ptx:5: .reg '%s<600000>' of 'k': more than 1048576 registers" },
+	/* PTX alignments are powers of two. */
+	{ ".entry k()\n{\n.local .align 12 .b8 a[24];\nret;\n}\n",
+	  "ptx:3: bad .align (a power of two)" },
 };
 
 START_TEST(parse_errors)
@@ -136,12 +173,87 @@ START_TEST(parse_errors)
 }
 END_TEST
 
+/* A statement cut short at the end of the text, whose mnemonic makes the
+ * decoder look ahead (mov and cvta: is a '{' 0 or 2 tokens on?).  The
+ * text has exactly 1024 tokens, the lexer's first array size, so a look
+ * past the closing END token reads outside the array (ASan). */
+static const char *const cut_tails[] = { "mov", "mov %r1", "cvta", "@%p1 mov",
+					 "mov.b64 %rd1,", "L" };
+
+/* How many tokens text lexes into, END included. */
+static size_t ntokens(const char *text)
+{
+	struct ptx_tok *toks;
+	struct ub_error err = { "" };
+	size_t n = 0;
+	ck_assert_msg(ptx_lex(text, &toks, &n, &err) == 0, "%s", err.msg);
+	free(toks);
+	return n;
+}
+
+START_TEST(lookahead_at_end)
+{
+	char text[4096] = ".entry k()\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+			  ".reg .pred %p<2>;\n";
+	const char *tail = cut_tails[_i];
+	/* filled up with "ret;" (two tokens) and a '{' when the count is odd */
+	size_t room = 1024 - (ntokens(text) - 1) - ntokens(tail);
+	if (room % 2)
+		strcat(text, "{\n"), room--;
+	for (; room; room -= 2)
+		strcat(text, "ret;\n");
+	strcat(text, tail);
+	ck_assert_uint_eq(ntokens(text), 1024);
+	struct ub_error err = { "" };
+	struct ptx_module *m = NULL;
+	ck_assert_int_eq(ptx_parse(text, &m, &err), UB_RUNTIME);
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(err.msg, "ptx:"), "%s", err.msg);
+}
+END_TEST
+
+/* 5 functions of 900,000 registers each: 4.5 million slots, past the
+ * module's 2^22; and one of 20,000 (under the function's limit, over the
+ * batched executor's 2^14) runs thread by thread. */
+START_TEST(register_limits)
+{
+	char text[2048] = "";
+	for (int k = 0; k < 5; k++)
+		snprintf(text + strlen(text), sizeof text - strlen(text),
+			 ".entry k%d()\n{\n.reg .b32 %%r<900000>;\nret;\n}\n", k);
+	struct ub_error err = { "" };
+	struct ptx_module *m = NULL;
+	ck_assert_int_eq(ptx_parse(text, &m, &err), UB_RUNTIME);
+	ck_assert_msg(strstr(err.msg, "ptx:23: 'k4' has more than 4194304 registers "
+			     "and constants (the interpreter's limit per module)"),
+		      "%s", err.msg);
+	static const char wide[] =
+		".entry w(.param .u64 p)\n{\n.reg .b32 %r<20000>;\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nmov.u32 %r19999, 7;\n"
+		"st.global.u32 [%rd1], %r19999;\nret;\n}\n";
+	ck_assert_msg(ptx_parse(wide, &m, &err) == 0, "%s", err.msg);
+	ck_assert_uint_gt(m->funcs[0].nslots, 1u << 14);
+	ck_assert_int_eq(ptx_batchable(&m->funcs[0]), 0);
+	uint32_t out = 0;
+	struct ptx_buffer b = { &out, sizeof out, 1, NULL };
+	uint64_t arg = (uint64_t)(uintptr_t)&out;
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &b, 1, 0, 0 };
+	struct ptx_run_info info;
+	ck_assert_msg(ptx_run(m, "w", &l, &info, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(out, 7);
+	ptx_free(m);
+}
+END_TEST
+
 Suite *ub_ptx_suite(void)
 {
 	Suite *s = suite_create("ptx");
 	TCase *tc = tcase_create("parse_errors");
 	tcase_add_loop_test(tc, parse_errors, 0,
 			    (int)(sizeof bad_ptx / sizeof *bad_ptx));
+	tcase_add_test(tc, register_limits);
+	tcase_add_loop_test(tc, lookahead_at_end, 0,
+			    (int)(sizeof cut_tails / sizeof *cut_tails));
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ptx_fp_tcase());
 	suite_add_tcase(s, ptx_int_tcase());

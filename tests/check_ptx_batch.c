@@ -68,7 +68,7 @@ static int run_div(const struct ptx_module *m, uint32_t *out, int scalar,
 {
 	for (int i = 0; i < NT; i++)
 		out[i] = SENTINEL;
-	struct ptx_buffer buf = { out, NT * sizeof *out, 1 };
+	struct ptx_buffer buf = { out, NT * sizeof *out, 1, NULL };
 	uint64_t args[] = { (uint64_t)(uintptr_t)out, NV };
 	struct ptx_launch l = { { 3, 1, 1 }, { 50, 1, 1 }, args, 2, &buf, 1,
 				budget, scalar };
@@ -144,7 +144,7 @@ START_TEST(failing_lane)
 	struct ptx_module *m;
 	ck_assert_msg(ptx_parse(bad_lane, &m, &err[0]) == 0, "%s", err[0].msg);
 	uint32_t out[128];
-	struct ptx_buffer small = { out, 70 * sizeof *out, 1 }, all = { out, sizeof out, 1 };
+	struct ptx_buffer small = { out, 70 * sizeof *out, 1, NULL }, all = { out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)out;
 	struct ptx_run_info info;
 	const char *want[] = { "out-of-bounds st.global.u32",
@@ -191,6 +191,74 @@ START_TEST(uniform_instructions)
 }
 END_TEST
 
+/* Reads before writes.  PTX leaves them undefined; the interpreter
+ * defines every thread to start as the first one: registers 0, the carry
+ * flag clear, .local memory zero.  Thread i stores
+ *   out[3i]     %r2 + 1, where only thread 1 sets %r2 = 41 first: 42
+ *               for thread 1, else 1 (the mov is one the batched
+ *               executor would compute once per launch);
+ *   out[3i + 1] the .local word read before this thread stores i: 0;
+ *   out[3i + 2] addc of 0 + 0 with the carry flag, before this thread's
+ *               add.cc (which sets it for i >= 1): 0. */
+static const char unset[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry unset_k(.param .u64 out_p)\n{\n"
+	"\t.local .align 4 .b8 buf[4];\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<5>;\n"
+	"\tld.param.u64 %rd1, [out_p];\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tmov.u32 %r6, %ctaid.x;\n"
+	"\tmad.lo.s32 %r1, %r6, 50, %r1;\n"
+	"\tmul.wide.u32 %rd2, %r1, 12;\n"
+	"\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tsetp.ne.u32 %p1, %r1, 1;\n"
+	"\t@%p1 bra $Lskip;\n"
+	"\tmov.u32 %r2, 41;\n"
+	"$Lskip:\n"
+	"\tadd.s32 %r3, %r2, 1;\n"
+	"\tst.global.u32 [%rd3], %r3;\n"
+	"\tmov.u64 %rd4, buf;\n"
+	"\tld.local.u32 %r4, [%rd4];\n"
+	"\tst.local.u32 [%rd4], %r1;\n"
+	"\tst.global.u32 [%rd3+4], %r4;\n"
+	"\taddc.u32 %r5, 0, 0;\n"
+	"\tadd.cc.u32 %r7, %r1, 0xffffffff;\n"
+	"\tst.global.u32 [%rd3+8], %r5;\n"
+	"\tret;\n}\n";
+
+START_TEST(reads_before_writes)
+{
+	struct ub_error err;
+	struct ptx_module *m;
+	ck_assert_msg(ptx_parse(unset, &m, &err) == 0, "%s", err.msg);
+	static uint32_t out[2][3 * NT];
+	struct ptx_run_info info[2];
+	for (int s = 0; s < 2; s++) {
+		memset(out[s], 0xee, sizeof out[s]);
+		struct ptx_buffer buf = { out[s], sizeof out[s], 1, NULL };
+		uint64_t arg = (uint64_t)(uintptr_t)out[s];
+		struct ptx_launch l = { { 3, 1, 1 }, { 50, 1, 1 }, &arg, 1, &buf, 1,
+					0, s };
+		ck_assert_msg(ptx_run(m, "unset_k", &l, &info[s], &err) == 0, "%s",
+			      err.msg);
+	}
+	for (uint32_t i = 0; i < NT; i++)
+		for (int s = 0; s < 2; s++) {
+			const char *how = s ? "thread by thread" : "batched";
+			ck_assert_msg(out[s][3 * i] == (i == 1 ? 42u : 1u),
+				      "%s: thread %u read %%r2 + 1 = %u", how, i,
+				      out[s][3 * i]);
+			ck_assert_msg(out[s][3 * i + 1] == 0, "%s: thread %u read "
+				      ".local %u", how, i, out[s][3 * i + 1]);
+			ck_assert_msg(out[s][3 * i + 2] == 0, "%s: thread %u read the "
+				      "carry flag %u", how, i, out[s][3 * i + 2]);
+		}
+	ck_assert_uint_eq(info[0].batch_reruns, 0);
+	ck_assert_uint_eq(info[0].insns, info[1].insns);
+	ptx_free(m);
+}
+END_TEST
+
 TCase *ptx_batch_tcase(void)
 {
 	TCase *tc = tcase_create("batch");
@@ -198,5 +266,6 @@ TCase *ptx_batch_tcase(void)
 	tcase_add_test(tc, uniform_instructions);
 	tcase_add_test(tc, budget_is_per_thread);
 	tcase_add_test(tc, failing_lane);
+	tcase_add_test(tc, reads_before_writes);
 	return tc;
 }

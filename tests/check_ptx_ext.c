@@ -172,7 +172,7 @@ START_TEST(call_func)
 	ck_assert_msg(ptx_parse(call_ptx, &m, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(ptx_entry_nparams(m, "k"), 1);
 	ck_assert_int_eq(ptx_entry_nparams(m, "twice"), -1);  /* not a kernel */
-	struct ptx_buffer buf = { out, sizeof out, 1 };
+	struct ptx_buffer buf = { out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)out;
 	struct ptx_launch l = { { 1, 1, 1 }, { 4, 1, 1 }, &arg, 1, &buf, 1, 0, 0 };
 	struct ptx_run_info info;
@@ -243,7 +243,7 @@ START_TEST(fusion_counts)
 	float buf[4] = { 3.0f, 0, 0, 0 };
 	ck_assert_msg(ptx_parse(k, &m, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(ptx_fusions(m), 1);
-	struct ptx_buffer b = { buf, sizeof buf, 1 };
+	struct ptx_buffer b = { buf, sizeof buf, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)buf;
 	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &b, 1, 0, 0 };
 	struct ptx_run_info info;
@@ -258,6 +258,46 @@ END_TEST
 #define LOOP(tc, name) \
 	tcase_add_loop_test(tc, test_##name, 0, (int)(sizeof name / sizeof *name))
 
+/* The budget is per thread, calls included.  k loops 40 times (inc adds
+ * 10 per call, up to 400); per trip k runs 5 instructions (st.param,
+ * call, ld.param, setp, bra) and inc 13 (ld.param, 10 adds, st.param,
+ * ret): 520 in inc, and 199 in k's loop (the last bra, its guard false,
+ * does not count), 721 with k's first mov and last ret.
+ * A budget of 500 stops it (k alone stays under, which once passed); one
+ * of 1000 does not. */
+static const char loop_call[] =
+	".func (.param .b32 r) inc(.param .b32 a)\n{\n.reg .b32 %r<2>;\n"
+	"ld.param.b32 %r1, [a];\n"
+	"add.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\n"
+	"add.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\n"
+	"add.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\nadd.s32 %r1, %r1, 1;\n"
+	"add.s32 %r1, %r1, 1;\nst.param.b32 [r+0], %r1;\nret;\n}\n"
+	".entry k()\n{\n.reg .b32 %r<2>;\n.reg .pred %p<2>;\n"
+	".param .b32 a;\n.param .b32 rv;\nmov.u32 %r1, 0;\n"
+	"$L:\nst.param.b32 [a+0], %r1;\ncall.uni (rv), inc, (a);\n"
+	"ld.param.b32 %r1, [rv+0];\nsetp.lt.u32 %p1, %r1, 400;\n@%p1 bra $L;\n"
+	"ret;\n}\n";
+
+START_TEST(budget_counts_calls)
+{
+	struct ub_error err;
+	struct ptx_module *m;
+	ck_assert_msg(ptx_parse(loop_call, &m, &err) == 0, "%s", err.msg);
+	struct ptx_run_info info;
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, NULL, 0, NULL, 0, 500, 0 };
+	int rc = ptx_run(m, "k", &l, &info, &err);
+	ck_assert_msg(rc == UB_RUNTIME && strstr(err.msg, "ran more than 500 "
+		      "instructions"), "%s", err.msg);
+	l.budget = 1000;
+	ck_assert_msg(ptx_run(m, "k", &l, &info, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(info.insns, 721);
+	/* Without a budget: 2^28 + 2^16 per decoded instruction: inc's 13
+	 * and k's 7 above, each body with the ret that ends it (22). */
+	ck_assert_uint_eq(ptx_budget(m), (1ull << 28) + 22 * (1ull << 16));
+	ptx_free(m);
+}
+END_TEST
+
 TCase *ptx_ext_tcase(void)
 {
 	TCase *tc = tcase_create("ext");
@@ -269,6 +309,7 @@ TCase *ptx_ext_tcase(void)
 	tcase_add_test(tc, call_func);
 	tcase_add_loop_test(tc, call_errors, 0, (int)(sizeof bad_calls / sizeof *bad_calls));
 	tcase_add_test(tc, call_recursion);
+	tcase_add_test(tc, budget_counts_calls);
 	tcase_add_test(tc, fusion_counts);
 	return tc;
 }

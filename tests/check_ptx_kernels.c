@@ -122,9 +122,9 @@ static int run_ew(const char *file, const char *entry, const float *in0,
 	int rc = ptx_parse(text, &m, err);
 	free(text);
 	ck_assert_msg(rc == 0, "%s: %s", file, err->msg);
-	struct ptx_buffer bufs[3] = { { (void *)in0, (size_t)n * 4, 0 },
-				      { out, (size_t)n * 4, 1 },
-				      { (void *)in1, (size_t)n * 4, 0 } };
+	struct ptx_buffer bufs[3] = { { (void *)in0, (size_t)n * 4, 0, NULL },
+				      { out, (size_t)n * 4, 1, NULL },
+				      { (void *)in1, (size_t)n * 4, 0, NULL } };
 	uint64_t args[4] = { (uint64_t)(uintptr_t)in0, (uint64_t)(uintptr_t)out,
 			     (uint64_t)n, 0 };
 	int nargs = ptx_entry_nparams(m, entry);
@@ -285,7 +285,7 @@ START_TEST(launch_3d)
 	struct ptx_module *m;
 	int rc = ptx_parse(grid3d, &m, &err);
 	ck_assert_msg(rc == 0, "%s", err.msg);
-	struct ptx_buffer buf = { out, sizeof out, 1 };
+	struct ptx_buffer buf = { out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)out;
 	struct ptx_launch l = { { 2, 3, 2 }, { 4, 3, 5 }, &arg, 1, &buf, 1, 0, 0 };
 	struct ptx_run_info info;
@@ -309,8 +309,8 @@ START_TEST(bad_store)
 	struct ptx_module *m;
 	ck_assert_int_eq(ptx_parse(text, &m, &err), 0);
 	free(text);
-	struct ptx_buffer bufs[3] = { { a, sizeof a, 0 }, { b, sizeof b, 0 },
-				      { out, sizeof out - 4, 1 } };
+	struct ptx_buffer bufs[3] = { { a, sizeof a, 0, NULL }, { b, sizeof b, 0, NULL },
+				      { out, sizeof out - 4, 1, NULL } };
 	uint64_t args[4] = { (uint64_t)(uintptr_t)a, (uint64_t)(uintptr_t)b,
 			     (uint64_t)(uintptr_t)out, 64 };
 	struct ptx_launch l = { { 1, 1, 1 }, { 64, 1, 1 }, args, 4, bufs, 3, 0, 0 };
@@ -318,12 +318,19 @@ START_TEST(bad_store)
 	ck_assert_int_eq(rc, UB_RUNTIME);
 	ck_assert_msg(strstr(err.msg, "ptx: out-of-bounds st.global.f32 at 0x") &&
 		      strstr(err.msg, "(line "), "%s", err.msg);
-	/* A read-only destination. */
+	/* A read-only destination: the message names the parameter that
+	 * points at it (out is mul_k's third) and the buffer's name. */
 	bufs[2].size = sizeof out;
 	bufs[2].writable = 0;
 	rc = ptx_run(m, "mul_k", &l, &info, &err);
-	ck_assert_msg(rc == UB_RUNTIME && strstr(err.msg, "out-of-bounds st.global"),
-		      "%s", err.msg);
+	ck_assert_msg(rc == UB_RUNTIME && strstr(err.msg, "ptx: store through the "
+		      "3rd parameter of 'mul_k' (an array: read-only): st.global.f32 "
+		      "at 0x"), "%s", err.msg);
+	bufs[2].name = "input 'y'";
+	rc = ptx_run(m, "mul_k", &l, &info, &err);
+	ck_assert_msg(rc == UB_RUNTIME && strstr(err.msg, "ptx: store through the "
+		      "3rd parameter of 'mul_k' (input 'y': read-only)"), "%s", err.msg);
+	bufs[2].name = NULL;
 	/* An input buffer not given at all. */
 	rc = ptx_run(m, "mul_k", &(struct ptx_launch){ { 1, 1, 1 }, { 64, 1, 1 },
 		     args, 4, bufs + 1, 2, 0, 0 }, &info, &err);
@@ -339,6 +346,42 @@ START_TEST(bad_store)
 		      strstr(err.msg, "mul_k, add1_k, div_k"), "%s", err.msg);
 	ck_assert_int_eq(ptx_entry_nparams(m, "add1_k"), 3);
 	ck_assert_int_eq(ptx_entry_nparams(m, "nope"), -1);
+	ptx_free(m);
+}
+END_TEST
+
+/* Addresses whose end wraps 64 bits: a 4-byte load at 2^64 - 2 (global)
+ * and one 2 bytes before the thread's .local buffer; each is out of
+ * bounds, in both executors (the checks compare a - lo with size - n,
+ * never a + n). */
+static const char wrap_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry w(.param .u64 p)\n{\n"
+	"\t.local .align 4 .b8 buf[8];\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n"
+	"\tld.param.u64 %rd1, [p];\n"
+	"\tsetp.eq.u64 %p1, %rd1, 0;\n"
+	"\tmov.u64 %rd2, buf;\n"
+	"\t@%p1 ld.global.u32 %r1, [%rd1+-2];\n"
+	"\t@!%p1 ld.local.u32 %r1, [%rd2+-2];\n"
+	"\tret;\n}\n";
+
+START_TEST(wrapping_address)
+{
+	static const char *const want[] = { "out-of-bounds ld.global.u32 at "
+		"0xfffffffffffffffe (line 13", "out-of-bounds ld.local.u32 at 0x" };
+	struct ub_error err;
+	struct ptx_module *m;
+	ck_assert_msg(ptx_parse(wrap_ptx, &m, &err) == 0, "%s", err.msg);
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++) {
+			uint64_t arg = k;   /* 0: the global load; else the local */
+			struct ptx_launch l = { { 1, 1, 1 }, { 64, 1, 1 }, &arg, 1,
+						NULL, 0, 0, s };
+			struct ptx_run_info info;
+			ck_assert_int_eq(ptx_run(m, "w", &l, &info, &err), UB_RUNTIME);
+			ck_assert_msg(strstr(err.msg, want[k]), "%s", err.msg);
+		}
 	ptx_free(m);
 }
 END_TEST
@@ -370,5 +413,6 @@ TCase *ptx_kernel_tcase(void)
 	tcase_add_test(tc, launch_3d);
 	tcase_add_test(tc, bad_store);
 	tcase_add_test(tc, runaway);
+	tcase_add_test(tc, wrapping_address);
 	return tc;
 }

@@ -40,9 +40,9 @@ static void run_atan(const char *file, const uint32_t *x, const uint32_t *g,
 	int rc = ptx_parse(text, &m, &err);
 	free(text);
 	ck_assert_msg(rc == 0, "%s", err.msg);
-	struct ptx_buffer bufs[3] = { { (void *)x, (size_t)n * 4, 0 },
-				      { (void *)g, (size_t)n * 4, 0 },
-				      { out, (size_t)n * 4, 1 } };
+	struct ptx_buffer bufs[3] = { { (void *)x, (size_t)n * 4, 0, NULL },
+				      { (void *)g, (size_t)n * 4, 0, NULL },
+				      { out, (size_t)n * 4, 1, NULL } };
 	uint64_t args[4] = { (uint64_t)(uintptr_t)x, (uint64_t)(uintptr_t)g,
 			     (uint64_t)(uintptr_t)out, (uint64_t)n };
 	struct ptx_launch l = { { 1, 1, 1 }, { 4, 1, 1 }, args, 4, bufs, 3, 0, 0 };
@@ -153,7 +153,7 @@ START_TEST(which_instructions)
 	uint32_t v = 0x3f800000; /* 1.0 */
 	int rc = ptx_parse(kinds_ptx, &m, &err);
 	ck_assert_msg(rc == 0, "%s", err.msg);
-	struct ptx_buffer buf = { &v, 4, 1 };
+	struct ptx_buffer buf = { &v, 4, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)&v;
 	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &buf, 1, 0, 0 };
 	struct ptx_trace tr = { keep, &log };

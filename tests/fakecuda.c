@@ -257,7 +257,7 @@ CUresult cuLaunchKernel(struct function *f, unsigned gx, unsigned gy, unsigned g
 		memcpy(&args[i], params[i], 8);
 	for (int i = 0; i < MAX_ALLOCS; i++)
 		if (allocs[i].p)
-			bufs[nbufs++] = (struct ptx_buffer){allocs[i].p, allocs[i].size, 1};
+			bufs[nbufs++] = (struct ptx_buffer){allocs[i].p, allocs[i].size, 1, NULL};
 	struct ptx_launch l = {
 		.grid = {gx, gy, gz}, .block = {bx, by, bz}, .args = args,
 		.nargs = f->nparams, .bufs = bufs, .nbufs = nbufs,

@@ -22,7 +22,8 @@
 	X(stats)          \
 	X(ew)             \
 	X(dag)            \
-	X(exact)
+	X(exact)          \
+	X(tmpfiles)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)

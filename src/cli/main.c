@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "applicable.h"
+#include "clash.h"
 #include "cli.h"
 #include "commands.h"
 #include "nvrtc.h"
@@ -12,6 +13,7 @@
 #include "nvrtc_cache.h"
 #include "report.h"
 #include "setup.h"
+#include "tmpfiles.h"
 #include "user_kernel.h"
 
 #include <errno.h>
@@ -25,6 +27,19 @@ static int die(const struct ub_error *err, int status)
 {
 	fprintf(stderr, "ulpbench: %s\n", err->msg);
 	return status;
+}
+
+/* The exit status of a command that ended with status s: what it wrote
+ * to stdout (the table, a list, a report on '-') must have reached it,
+ * else UB_IO with the cause ("stdout: cannot write: No space left on
+ * device"). */
+static int finish(int s, struct ub_error *err)
+{
+	errno = 0;
+	if (!s && (fflush(stdout) != 0 || ferror(stdout)))
+		s = ub_fail(err, UB_IO, "stdout: cannot write: %s",
+			    strerror(errno ? errno : EIO));
+	return s ? die(err, s) : 0;
 }
 
 static void list_ops(const struct ub_catalog *cat)
@@ -57,9 +72,16 @@ static void list_ops(const struct ub_catalog *cat)
 	}
 }
 
-/* Fails before any work if the dump directory cannot be written. */
+/* Fails before any work if the dump directory cannot be written, or is
+ * something else than a directory. */
 static int check_dump_dir(const char *dir, struct ub_error *err)
 {
+	struct stat st;
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		return ub_fail(err, UB_USAGE, "%s: --dump needs a directory, found %s", dir,
+			       S_ISREG(st.st_mode) ? "a regular file" :
+			       S_ISFIFO(st.st_mode) ? "a FIFO" :
+			       S_ISSOCK(st.st_mode) ? "a socket" : "a device");
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return ub_fail(err, UB_IO, "%s: cannot create directory: %s", dir,
 			       strerror(errno));
@@ -81,6 +103,8 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 				  "(see ulpbench explain --help)") : 0;
 	if (!s)
 		s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
+	if (!s) /* no output over another, or over an input */
+		s = ub_clash_check_cli(cli, &op, err);
 	if (!s && cli->dump)
 		s = check_dump_dir(cli->dump, err);
 	if (!s)
@@ -89,12 +113,13 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 		ub_user_kernel_free(&uk);
 		return s;
 	}
-	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
+	ub_progress_init(&prog, stderr,
+			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	cfg.progress = ub_progress_stage;
 	cfg.stream = !cli->dump && !cli->html; /* they keep every element */
 	cfg.progress_ctx = &prog;
 	s = ub_run(&cfg, &res, err);
-	ub_progress_clear(&prog);
+	ub_progress_end(&prog);
 	if (!s && !ub_outputs_on_stdout(&out))
 		ub_report_table(stdout, &res);
 	if (!s && cli->dump)
@@ -134,28 +159,29 @@ int main(int argc, char **argv)
 	struct ub_catalog cat = {0};
 	struct ub_error err = {{0}};
 	char buf[256];
+	ub_tmp_handle_signals(); /* a signal leaves no temporary file */
 	int s = subcommand(argc, argv, &err);
 	if (s >= 0)
-		return s ? die(&err, s) : 0;
+		return finish(s, &err);
 	s = ub_cli_parse(argc, argv, &cli, &err);
 	if (s)
 		return die(&err, s);
 	switch (cli.action) {
 	case UB_ACT_HELP:
 		ub_cli_help(stdout);
-		return 0;
+		return finish(0, &err);
 	case UB_ACT_VERSION:
 		printf("ulpbench %s (NVRTC %s)\n", PACKAGE_VERSION, ub_nvrtc_version());
-		return 0;
+		return finish(0, &err);
 	case UB_ACT_LIST_MODES:
 		for (int m = 0; m < UB_NMODES; m++)
 			printf("%-11s %-18s %s\n", ub_modes[m].name,
 			       ub_modes[m].opts[0] ? ub_modes[m].opts : "(defaults)",
 			       ub_modes[m].desc);
-		return 0;
+		return finish(0, &err);
 	case UB_ACT_LIST_DTYPES:
 		printf("%s\n", ub_dtype_names(buf, sizeof buf));
-		return 0;
+		return finish(0, &err);
 	default:
 		break;
 	}
@@ -171,5 +197,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ulpbench: compile cache: %d hits, %d misses\n",
 			hits, misses);
 	}
-	return s ? die(&err, s) : 0;
+	return finish(s, &err);
 }

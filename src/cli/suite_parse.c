@@ -131,7 +131,8 @@ static int check_options(const struct ub_cli *c, struct ub_error *err)
 {
 	const char *bad = c->action != UB_ACT_RUN ? "--help, --version and --list-*"
 			: c->csv ? "--csv" : c->json ? "--json" : c->append ? "--append"
-			: c->dump ? "--dump" : c->quiet ? "--quiet" : NULL;
+			: c->dump ? "--dump" : c->quiet ? "--quiet"
+			: c->verbose ? "--verbose" : NULL;
 	if (bad)
 		return ub_fail(err, UB_USAGE, "%s: not in a run line (reports are "
 			       "options of `ulpbench suite`)", bad);

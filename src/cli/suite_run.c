@@ -4,6 +4,7 @@
  * and prints each one that failed with the measured value beside the
  * bound.  The rows of every run can go to one CSV and one JSON report. */
 #include "suite.h"
+#include "clash.h"
 #include "progress.h"
 
 #include <getopt.h>
@@ -18,6 +19,7 @@
 	X("append", 0, 0, NULL, "add them to the existing --csv FILE (same header only)") \
 	X("json", 0, 1, "FILE", "write the JSON report of every run to FILE ('-': stdout)") \
 	X("quiet", 'q', 0, NULL, "no progress line on stderr")                \
+	X("verbose", 'v', 0, NULL, "progress on stderr also when it is not a terminal: a line every 30 s") \
 	X("help", 'h', 0, NULL, "show this help")
 
 static const struct option lopts[] = {
@@ -58,14 +60,15 @@ static int parse_args(int argc, char **argv, struct ub_cli *cli, int *first,
 	optind = 1;
 	opterr = 0;
 	for (;;) {
-		int li = -1, c = getopt_long(argc, argv, ":qh", lopts, &li);
+		int li = -1, c = getopt_long(argc, argv, ":qvh", lopts, &li);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
 			return ub_fail(err, UB_USAGE, "suite: %s '%s' (see ulpbench suite --help)",
 				       c == '?' ? "unknown option" : "missing argument for",
 				       argv[optind - 1]);
-		const char *name = li >= 0 ? lopts[li].name : c == 'q' ? "quiet" : "help";
+		const char *name = li >= 0 ? lopts[li].name : c == 'q' ? "quiet" :
+				   c == 'v' ? "verbose" : "help";
 		if (!strcmp(name, "csv"))
 			cli->csv = optarg;
 		else if (!strcmp(name, "json"))
@@ -74,6 +77,8 @@ static int parse_args(int argc, char **argv, struct ub_cli *cli, int *first,
 			cli->append = 1;
 		else if (!strcmp(name, "quiet"))
 			cli->quiet = 1;
+		else if (!strcmp(name, "verbose"))
+			cli->verbose = 1;
 		else
 			*want_help = 1;
 	}
@@ -188,9 +193,11 @@ static int run_all(struct ub_suite *su, const struct ub_cli *cli, struct ub_erro
 		return s;
 	/* a report on stdout keeps it clean: the suite's lines go to stderr */
 	FILE *f = ub_outputs_on_stdout(&out) ? stderr : stdout;
-	ub_progress_init(&prog, stderr, ub_progress_wanted(stderr, cli->quiet));
+	ub_progress_init(&prog, stderr,
+			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	for (int i = 0; !s && i < su->nentries; i++)
 		s = run_entry(&su->entries[i], i, su->nentries, &prog, &out, f, &t, err);
+	ub_progress_end(&prog);
 	if (s) {
 		ub_outputs_abort(&out);
 		return s;
@@ -201,6 +208,21 @@ static int run_all(struct ub_suite *su, const struct ub_cli *cli, struct ub_erro
 	if (!s && t.failed)
 		s = ub_fail(err, UB_EXPECT_FAILED, "suite: %d of %d expectations failed",
 			    t.failed, t.expects);
+	return s;
+}
+
+/* The reports against each other and every file the suites read. */
+static int check_clashes(const struct ub_suite *su, const struct ub_cli *cli,
+			 struct ub_error *err)
+{
+	struct ub_clash c = {0};
+	int r = ub_clash_outputs(&c, cli, "the suite's lines");
+	for (int i = 0; i < su->nfiles; i++)
+		r |= ub_clash_add(&c, 0, "suite file", su->files[i], su->files[i]);
+	for (int i = 0; i < su->nentries; i++)
+		r |= ub_clash_inputs(&c, &su->entries[i].cli, &su->entries[i].op);
+	int s = r ? ub_fail(err, UB_RUNTIME, "out of memory") : ub_clash_check(&c, err);
+	ub_clash_free(&c);
 	return s;
 }
 
@@ -216,6 +238,8 @@ int ub_cmd_suite(int argc, char **argv, struct ub_error *err)
 	}
 	for (int i = first; !s && i < argc; i++)
 		s = ub_suite_load(&su, argv[i], err);
+	if (!s)
+		s = check_clashes(&su, &cli, err);
 	if (!s)
 		s = run_all(&su, &cli, err);
 	ub_suite_free(&su);

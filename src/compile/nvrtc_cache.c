@@ -9,6 +9,7 @@
  * sees either nothing or a whole entry, even with runs in parallel. */
 #include "nvrtc_cache.h"
 #include "paths.h"
+#include "tmpfiles.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -116,16 +117,22 @@ void ub_cache_put(const char *path, const char *ptx)
 	*strrchr(dir, '/') = 0;
 	if (make_dirs(dir))
 		return; /* no cache, no error */
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
+	int slot, fd = ub_tmp_create(path, tmp, sizeof tmp, &slot);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		ub_tmp_discard(slot);
 		return;
+	}
 	size_t n = strlen(ptx);
 	int ok = fprintf(f, "ulpbench-ptx %.32s %zu\n", base(path), n) > 0 &&
 		 fwrite(ptx, 1, n, f) == n;
 	ok = fclose(f) == 0 && ok;
-	if (!ok || rename(tmp, path))
-		remove(tmp);
+	if (ok && rename(tmp, path) == 0)
+		ub_tmp_forget(slot);
+	else
+		ub_tmp_discard(slot);
 }
 
 void ub_cache_counts(int *h, int *m)

@@ -268,10 +268,12 @@ int ub_code_decode(const unsigned char *p, size_t len, const uint32_t *pred,
 	int status = 0;
 	for (size_t i = 0; i < n && !status; i++) {
 		uint64_t z = dec_value(&d, m, context(prev_z));
-		int64_t v = unzigzag(z);
-		int64_t r = coding == UB_CODE_DELTA ? prev_r + v : v;
-		int64_t o = ub_ord32(pred ? pred[i] : 0) + r;
-		if (o < -(INT64_C(1) << 31) || o > INT32_MAX || d.overrun > 4)
+		int64_t v = unzigzag(z), r = v, o;
+		/* a distance past 2^32 fits no float32: corrupt data, which
+		   must not overflow on the way */
+		if ((coding == UB_CODE_DELTA && __builtin_add_overflow(prev_r, v, &r)) ||
+		    __builtin_add_overflow(ub_ord32(pred ? pred[i] : 0), r, &o) ||
+		    o < -(INT64_C(1) << 31) || o > INT32_MAX || d.overrun > 4)
 			status = -1;
 		else
 			y[i] = ub_unord32(o);

@@ -30,6 +30,7 @@ struct ub_job {
 	int nargs;
 	size_t n;
 	const struct ptx_trace *trace; /* sim only: explain's trace, or NULL */
+	const char *what;    /* "mode fma", "torch step 1": for messages */
 };
 
 struct ub_backend {

@@ -390,8 +390,10 @@ int ub_capture_read(const char *path, struct ub_capture *c, struct ub_error *err
 		ub_bytes_free(&b);
 		return ub_fail(err, UB_USAGE, "%s: cannot read", path);
 	}
+	if (!b.p) /* nothing read: no buffer, and no pointer to offset */
+		return ub_fail(err, UB_USAGE, "%s: empty file", path);
 	struct reader r = {b.p, b.p + b.len, path};
-	int s = b.p ? parse(&r, c, err) : ub_fail(err, UB_USAGE, "%s: empty file", path);
+	int s = parse(&r, c, err);
 	ub_bytes_free(&b);
 	return s;
 }

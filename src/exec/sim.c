@@ -23,6 +23,7 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 {
 	struct ptx_buffer bufs[MAX_ARGS];
 	uint64_t vals[MAX_ARGS];
+	char names[MAX_ARGS][80];   /* "input 'x'", for messages */
 	int nbufs = 0;
 	if (nargs > MAX_ARGS)
 		return ub_fail(err, UB_USAGE, "%s: more than %d parameters",
@@ -42,6 +43,10 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 		bufs[nbufs].base = args[i].arr->data;
 		bufs[nbufs].size = args[i].arr->n * (size_t)ub_dtypes[args[i].arr->dt].bits / 8;
 		bufs[nbufs].writable = args[i].writable;
+		snprintf(names[nbufs], sizeof names[nbufs], "%s '%s'",
+			 args[i].writable ? "output" : "input",
+			 args[i].name ? args[i].name : "?");
+		bufs[nbufs].name = args[i].name ? names[nbufs] : NULL;
 		vals[i] = (uint64_t)(uintptr_t)args[i].arr->data;
 		nbufs++;
 	}

@@ -16,6 +16,8 @@ struct ub_karg {
 	const struct ub_array *arr; /* NULL: scalar `value` */
 	int writable;
 	uint64_t value;
+	const char *name;           /* the array's name in the op ("x"), for
+				       messages; NULL: none */
 };
 
 /* Parses ptx, checks that `entry` exists and takes nargs parameters, and

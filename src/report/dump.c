@@ -5,6 +5,7 @@
  * first written under a hidden staging name, and only when every one was
  * written are they renamed into place. */
 #include "report.h"
+#include "tmpfiles.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 struct staged {
 	char tmp[4200], final[4200];
+	int slot; /* tmp's in tmpfiles.h, so a signal removes it */
 };
 
 static int stage(struct staged *s, const char *dir, const struct ub_result *res,
@@ -27,6 +29,9 @@ static int stage(struct staged *s, const char *dir, const struct ub_result *res,
 		 res->cfg->op->name, ub_dtypes[d->dt].name, what);
 	snprintf(s->tmp, sizeof s->tmp, "%s/.%s.%s.%s.npy.%ld.staging", dir,
 		 res->cfg->op->name, ub_dtypes[d->dt].name, what, (long)getpid());
+	if ((s->slot = ub_tmp_track(s->tmp)) < 0)
+		return ub_fail(err, UB_IO, "%s: cannot write: %s", s->final,
+			       strerror(errno));
 	return ub_npy_write(s->tmp, a, &d->shape, err);
 }
 
@@ -41,12 +46,14 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 	for (int t = 0; !s && t < res->ndata; t++) {
 		const struct ub_data *d = &res->data[t];
 		const struct ub_config *cfg = res->cfg;
-		for (int m = 0; !s && m < d->nmodes; m++)
-			if (d->out[m].data) /* none for a mode that does not apply */
-				s = stage(&files[nf++], dir, res, d,
-					  ub_modes[cfg->modes[m]].name, &d->out[m], err);
-		if (!s && d->torch.data) /* none for an op without :torch */
-			s = stage(&files[nf++], dir, res, d, "torch", &d->torch, err);
+		/* each row's results through its own link to them: none for
+		 * a mode that does not apply, none kept by a streamed run */
+		for (int i = 0; !s && i < res->nrows; i++) {
+			const struct ub_row *r = &res->rows[i];
+			const struct ub_array *y = ub_row_output(res, r);
+			if (r->data == t && y)
+				s = stage(&files[nf++], dir, res, d, r->mode, y, err);
+		}
 		if (!s)
 			s = stage(&files[nf++], dir, res, d, "ref", &d->cr, err);
 		for (int k = 0; !s && k < d->nin; k++) {
@@ -55,12 +62,14 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 			s = stage(&files[nf++], dir, res, d, what, &d->in[k], err);
 		}
 	}
-	for (int i = 0; !s && i < nf; i++)
-		if (rename(files[i].tmp, files[i].final) != 0)
+	int done = 0; /* files renamed into place */
+	while (!s && done < nf)
+		if (rename(files[done].tmp, files[done].final) != 0)
 			s = ub_fail(err, UB_IO, "%s: cannot write: %s",
-				    files[i].final, strerror(errno));
-	if (s)
-		for (int i = 0; i < nf; i++)
-			unlink(files[i].tmp);
+				    files[done].final, strerror(errno));
+		else
+			ub_tmp_forget(files[done++].slot);
+	for (int i = done; i < nf; i++) /* staging files not renamed */
+		ub_tmp_discard(files[i].slot);
 	return s;
 }

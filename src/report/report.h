@@ -70,13 +70,21 @@ void ub_report_csv_rows(FILE *f, const struct ub_result *res);
 
 /* A CSV output file, all-or-nothing (outfile.h), header written once.
  * With append, an existing non-empty file must start with this version's
- * header line (else UB_USAGE "PATH: ...", the file untouched); its
- * contents are copied to the temporary file, rows are added after them,
- * and the commit renames it over the original, so a failed run leaves
- * the report as it was.  A missing or empty file gets the header. */
+ * header line (else UB_USAGE "PATH: ...", the file untouched), checked
+ * when it is opened and again at the commit; the rows are kept in memory
+ * and the commit adds them at the end of the report, in place, holding an
+ * exclusive flock(2) on it, so that concurrent runs each add all their
+ * rows and a link to the report (symbolic or hard) stays one.  A failed
+ * run leaves the report as it was; a missing or empty file gets the
+ * header. */
 struct ub_csv {
-	struct ub_outfile o;
-	int need_header;
+	struct ub_outfile o;  /* without append: the new report; with
+				 it, o.f collects the rows in memory */
+	int need_header, append;
+	char name[4096];      /* append: the report as given */
+	char path[4200];      /* append: links followed */
+	char *buf;            /* append: the rows (o.f's memory) */
+	size_t len;
 };
 int ub_csv_open(struct ub_csv *c, const char *path, int append,
 		struct ub_error *err);

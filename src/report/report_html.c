@@ -130,23 +130,45 @@ static void bits_cell(FILE *f, enum ub_dtype dt, uint64_t b)
 		(unsigned long long)b, digits, ub_bits_to_double(dt, b));
 }
 
-static void summary_table(FILE *f, const struct series *s, int ns)
+/* The start of row r's line in the summary table, with an id naming
+ * the row ("row-f32-fma") and its colour when it has a series. */
+static void summary_start(FILE *f, const struct ub_row *r, const struct series *s,
+			  int k)
+{
+	fprintf(f, "<tr id=\"row-%s-", ub_dtypes[r->dt].name);
+	ub_html_text(f, r->mode);
+	fprintf(f, "\"><td>");
+	if (s)
+		swatch(f, series_color(s, k));
+	ub_html_text(f, r->mode);
+	fprintf(f, "</td><td><code>");
+	ub_html_text(f, r->options[0] ? r->options : "(defaults)");
+	fprintf(f, "</code></td>");
+}
+
+/* Every row of the section, n/a ones too; s[k] are those with results. */
+static void summary_table(FILE *f, const struct ub_row *const *rows, int nr,
+			  const struct series *s)
 {
 	char worst[256], approx[256];
 	fprintf(f, "<table><tr><th>mode</th><th>NVRTC options</th><th>max_ulp</th>"
 		   "<th>mean_ulp</th><th>cr_mismatch</th><th>torch_mismatch</th>"
 		   "<th>torch_max_dist</th><th>nan_mismatch</th><th>sim_exact</th>"
 		   "<th>worst input</th></tr>\n");
-	for (int k = 0; k < ns; k++) {
-		const struct ub_row *r = s[k].row;
+	for (int i = 0, k = 0; i < nr; i++) {
+		const struct ub_row *r = rows[i];
+		if (r->na) {
+			summary_start(f, r, NULL, 0);
+			fprintf(f, "<td colspan=\"8\">n/a: ");
+			ub_html_text(f, r->na);
+			fprintf(f, "</td></tr>\n");
+			continue;
+		}
+		summary_start(f, r, &s[k], k);
+		k++;
 		ub_format_worst(r, worst, sizeof worst);
 		ub_format_approx(r->approx_mask, approx, sizeof approx);
-		fprintf(f, "<tr><td>");
-		swatch(f, series_color(&s[k], k));
-		ub_html_text(f, r->mode);
-		fprintf(f, "</td><td><code>");
-		ub_html_text(f, r->options[0] ? r->options : "(defaults)");
-		fprintf(f, "</code></td><td>%.4g</td><td>%.4g</td><td>%zu</td>",
+		fprintf(f, "<td>%.4g</td><td>%.4g</td><td>%zu</td>",
 			r->st.max_ulp, ub_stats_mean(&r->st), r->st.cr_mismatch);
 		if (r->has_torch)
 			fprintf(f, "<td>%zu</td><td>%llu</td>", r->st.torch_mismatch,
@@ -214,9 +236,8 @@ static void worst_table(FILE *f, const struct ub_result *res, const struct ub_da
 }
 
 static void plots(FILE *f, const struct ub_result *res, const struct ub_data *d,
-		  struct series *s, int ns, int *id)
+		  struct series *s, int ns, struct ub_plot_series *ps, int *id)
 {
-	struct ub_plot_series ps[UB_SVG_MAX_SERIES];
 	for (int k = 0; k < ns; k++) {
 		ps[k] = (struct ub_plot_series){ .name = s[k].row->mode,
 			.color = series_color(&s[k], k), .n = s[k].npick, .pt = s[k].pt,
@@ -296,44 +317,92 @@ static void op_text(FILE *f, const struct ub_op *op)
 	fprintf(f, "</p>\n");
 }
 
-static int section(FILE *f, const struct ub_result *res, const struct ub_data *d,
-		   int *id, struct ub_error *err)
+/* The rows of data t, in order, and a series for each that has results
+ * (all but the n/a ones), each found through the row's own link to its
+ * data (ub_row_output), never by position. */
+static int collect(const struct ub_result *res, int t, const struct ub_row **rows,
+		   int *nr, struct series *s, int *ns)
 {
-	struct series s[UB_SVG_MAX_SERIES];
-	int ns = 0, st = 0;
-	memset(s, 0, sizeof s);
-	for (int i = 0; i < res->nrows && ns < UB_SVG_MAX_SERIES; i++)
-		if (res->rows[i].dt == d->dt) {
-			s[ns].row = &res->rows[i];
-			s[ns].y = ns < d->nmodes ? &d->out[ns] : &d->torch;
-			ns++;
-		}
-	for (int k = 0; !st && k < ns; k++)
-		if (scan(d, &s[k]))
-			st = ub_fail(err, UB_RUNTIME, "out of memory");
-	if (!st) {
-		fprintf(f, "<section>\n<h2>");
-		ub_html_text(f, res->cfg->op->name);
-		fprintf(f, " %s</h2>\n<p class=\"meta\">n=%zu &nbsp; seed=%llu &nbsp; inputs=",
-			ub_dtypes[d->dt].name, d->cr.n, (unsigned long long)res->cfg->seed);
-		ub_html_text(f, res->inputs);
-		fprintf(f, " &nbsp; backend=%s &nbsp; nvrtc %s %s</p>\n", res->cfg->backend,
-			ub_nvrtc_version(), res->cfg->arch);
-		summary_table(f, s, ns);
-		plots(f, res, d, s, ns, id);
+	*nr = *ns = 0;
+	for (int i = 0; i < res->nrows; i++) {
+		const struct ub_row *r = &res->rows[i];
+		if (r->data != t)
+			continue;
+		rows[(*nr)++] = r;
+		if (r->na)
+			continue;
+		s[*ns].row = r;
+		if (!(s[*ns].y = ub_row_output(res, r)))
+			return -1; /* a measured row whose results were not kept */
+		(*ns)++;
+	}
+	return 0;
+}
+
+static void section_body(FILE *f, const struct ub_result *res, const struct ub_data *d,
+			 const struct ub_row *const *rows, int nr, struct series *s,
+			 int ns, struct ub_plot_series *ps, int *id)
+{
+	fprintf(f, "<section>\n<h2>");
+	ub_html_text(f, res->cfg->op->name);
+	fprintf(f, " %s</h2>\n<p class=\"meta\">n=%zu &nbsp; seed=%llu &nbsp; inputs=",
+		ub_dtypes[d->dt].name, d->cr.n, (unsigned long long)res->cfg->seed);
+	ub_html_text(f, res->inputs);
+	fprintf(f, " &nbsp; backend=%s &nbsp; nvrtc %s %s</p>\n", res->cfg->backend,
+		ub_nvrtc_version(), res->cfg->arch);
+	summary_table(f, rows, nr, s);
+	if (ns) {
+		plots(f, res, d, s, ns, ps, id);
 		hist_table(f, s, ns);
 		fprintf(f, "<h3>Worst inputs</h3>\n<p class=\"note\">The %d largest ULP "
 			   "errors of each row, with the encodings (hex) and values of the "
 			   "inputs and results.</p>\n", WORST_ROWS);
 		worst_table(f, res, d, s, ns);
-		fprintf(f, "</section>\n");
 	}
-	for (int k = 0; k < ns; k++) {
+	fprintf(f, "</section>\n");
+}
+
+static int section(FILE *f, const struct ub_result *res, int t, int *id,
+		   struct ub_error *err)
+{
+	const struct ub_data *d = &res->data[t];
+	size_t cap = (size_t)res->nrows + 1;
+	const struct ub_row **rows = calloc(cap, sizeof *rows);
+	struct series *s = calloc(cap, sizeof *s);
+	struct ub_plot_series *ps = calloc(cap, sizeof *ps);
+	int nr = 0, ns = 0, st = 0;
+	if (!rows || !s || !ps)
+		st = ub_fail(err, UB_RUNTIME, "out of memory");
+	else if (collect(res, t, rows, &nr, s, &ns))
+		st = ub_fail(err, UB_RUNTIME, "--html needs every element's "
+			     "results, which this run did not keep");
+	for (int k = 0; !st && k < ns; k++)
+		if (scan(d, &s[k]))
+			st = ub_fail(err, UB_RUNTIME, "out of memory");
+	if (!st)
+		section_body(f, res, d, rows, nr, s, ns, ps, id);
+	for (int k = 0; s && k < ns; k++) {
 		free(s[k].top);
 		free(s[k].pick);
 		free(s[k].pt);
 	}
+	free(rows);
+	free(s);
+	free(ps);
 	return st;
+}
+
+/* The most rows that one dtype's section plots. */
+static int max_series(const struct ub_result *res)
+{
+	int most = 0;
+	for (int t = 0; t < res->ndata; t++) {
+		int n = 0;
+		for (int i = 0; i < res->nrows; i++)
+			n += res->rows[i].data == t && !res->rows[i].na;
+		most = n > most ? n : most;
+	}
+	return most;
 }
 
 int ub_report_html(FILE *f, const struct ub_result *res, struct ub_error *err)
@@ -353,7 +422,7 @@ int ub_report_html(FILE *f, const struct ub_result *res, struct ub_error *err)
 		   "white-space:nowrap}\ncode{font:12px monospace}\nsmall{color:#666}\n"
 		   ".meta,.note{color:#555}\n.area{fill:#fcfcfc;stroke:#999}\n"
 		   ".grid{stroke:#e3e3e3}\n.half{stroke:#888;stroke-dasharray:4 3}\n");
-	ub_svg_style(f);
+	ub_svg_style(f, max_series(res));
 	fprintf(f, "</style>\n</head>\n<body>\n<h1>ulpbench: ");
 	ub_html_text(f, op->name);
 	if (op->desc) {
@@ -363,7 +432,7 @@ int ub_report_html(FILE *f, const struct ub_result *res, struct ub_error *err)
 	fprintf(f, "</h1>\n");
 	op_text(f, op);
 	for (int t = 0; !s && t < res->ndata; t++)
-		s = section(f, res, &res->data[t], &id, err);
+		s = section(f, res, t, &id, err);
 	fprintf(f, "<p class=\"note\">ULP error: |result &minus; exact| / ulp(exact); "
 		   "see docs/metrics.md. Written by ulpbench %s.</p>\n</body>\n</html>\n",
 		PACKAGE_VERSION);

@@ -32,7 +32,7 @@ const char *ub_svg_color(int i)
 	return palette[i % (int)(sizeof palette / sizeof palette[0])];
 }
 
-void ub_svg_style(FILE *f)
+void ub_svg_style(FILE *f, int nseries)
 {
 	fprintf(f, ".plot input{display:none}\n"
 		   ".legend{margin:.3em 0}\n"
@@ -40,7 +40,7 @@ void ub_svg_style(FILE *f)
 		   ".sw{display:inline-block;width:.8em;height:.8em;border-radius:50%%;"
 		   "margin-right:.35em;vertical-align:-.05em}\n"
 		   ".plot svg{display:block;font:11px sans-serif}\n");
-	for (int k = 0; k < UB_SVG_MAX_SERIES; k++)
+	for (int k = 0; k < nseries; k++)
 		fprintf(f, ".plot input.s%d:not(:checked)~svg .s%d{display:none}\n"
 			   ".plot input.s%d:not(:checked)~.legend .s%d{opacity:.35;"
 			   "text-decoration:line-through}\n", k, k, k, k);

@@ -24,8 +24,6 @@ struct ub_plot_series {
 	size_t nan_mismatch;
 };
 
-#define UB_SVG_MAX_SERIES 8
-
 /* The colour of mode number i (CSS), and the torch plan's. */
 const char *ub_svg_color(int i);
 #define UB_SVG_TORCH_COLOR "#444444"
@@ -33,9 +31,11 @@ const char *ub_svg_color(int i);
 /* Writes s with &, <, > and " escaped, for HTML and SVG text. */
 void ub_html_text(FILE *f, const char *s);
 
-/* CSS the plots need, once per page: class sK of series K is hidden when
- * the checkbox of class sK before the plot is cleared. */
-void ub_svg_style(FILE *f);
+/* CSS the plots need, once per page: class sK of series K (K below
+ * nseries, the most series of any plot on the page) is hidden when the
+ * checkbox of class sK before the plot is cleared.  Series beyond the
+ * palette's colours reuse them; their names tell them apart. */
+void ub_svg_style(FILE *f, int nseries);
 
 /* A legend of checkboxes (ids "pID_K") followed by an SVG plot of ULP
  * error (log scale) against the value of input xname (symmetric log

@@ -23,6 +23,7 @@
  * 1..64 bytes), into a temporary file beside the target that is renamed
  * over it at the end, or removed on any error. */
 #include "npy.h"
+#include "tmpfiles.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -451,23 +452,16 @@ static int write_all(FILE *f, const struct ub_array *a, const char *hdr,
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }
 
-/* mkstemp creates mode 0600; give the file what open(0666) would.  The
- * umask can only be read by setting it: not thread-safe, like umask(). */
-static void default_mode(int fd)
+/* Writes a temporary file beside path (tmpfiles.h: a signal removes it)
+ * and renames it over path. */
+static int write_tmp(const char *path, char *tmp, size_t tmplen,
+		     const struct ub_array *a, const char *hdr, size_t hsize,
+		     struct ub_error *err)
 {
-	mode_t mask = umask(022);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
-}
-
-static int write_tmp(const char *path, char *tmp, const struct ub_array *a,
-		     const char *hdr, size_t hsize, struct ub_error *err)
-{
-	int fd = mkstemp(tmp);
+	int slot, fd = ub_tmp_create(path, tmp, tmplen, &slot);
 	if (fd < 0)
 		return ub_fail(err, UB_IO, "%s: cannot write: %s", path,
 			       strerror(errno));
-	default_mode(fd);
 	int e = 0;
 	FILE *f = fdopen(fd, "wb");
 	if (!f) {
@@ -482,9 +476,11 @@ static int write_tmp(const char *path, char *tmp, const struct ub_array *a,
 	}
 	if (!e && rename(tmp, path) != 0)
 		e = errno;
-	if (!e)
+	if (!e) {
+		ub_tmp_forget(slot);
 		return 0;
-	unlink(tmp);
+	}
+	ub_tmp_discard(slot);
 	return ub_fail(err, UB_IO, "%s: cannot write: %s", path, strerror(e));
 }
 
@@ -504,13 +500,12 @@ int ub_npy_write(const char *path, const struct ub_array *a,
 			       shape_str(s, buf, sizeof buf), a->n);
 	char hdr[10 + 256 + 16 + NPY_ALIGN];
 	size_t hsize = make_header(hdr, sizeof hdr, a->dt, s);
-	char *tmp = malloc(strlen(path) + sizeof ".XXXXXX");
+	size_t tmplen = strlen(path) + 64; /* PATH.tmpPID.N */
+	char *tmp = malloc(tmplen);
 	if (!tmp)
 		return ub_fail(err, UB_IO, "%s: cannot write: out of memory",
 			       path);
-	strcpy(tmp, path);
-	strcat(tmp, ".XXXXXX");
-	int rc = write_tmp(path, tmp, a, hdr, hsize, err);
+	int rc = write_tmp(path, tmp, tmplen, a, hdr, hsize, err);
 	free(tmp);
 	return rc;
 }

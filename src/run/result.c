@@ -59,14 +59,17 @@ const struct ub_backend *ub_config_backend(const struct ub_config *cfg)
 	return be;
 }
 
-struct ub_row *ub_row_new(struct ub_result *res, enum ub_dtype dt,
-			  int has_torch, const char *mode, const char *opts)
+struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
+			  int out, int has_torch, const char *mode,
+			  const char *opts)
 {
 	const struct ub_config *cfg = res->cfg;
 	struct ub_row *r = &res->rows[res->nrows++];
 	memset(r, 0, sizeof *r);
 	r->op = cfg->op->name;
-	r->dt = dt;
+	r->dt = d->dt;
+	r->data = (int)(d - res->data);
+	r->out = out;
 	r->mode = mode;
 	r->options = opts;
 	r->backend = ub_config_backend(cfg)->name;
@@ -77,6 +80,22 @@ struct ub_row *ub_row_new(struct ub_result *res, enum ub_dtype dt,
 		r->in_names[k] = cfg->op->inputs[k];
 	r->sim_exact = 1;
 	return r;
+}
+
+const struct ub_data *ub_row_data(const struct ub_result *res,
+				  const struct ub_row *r)
+{
+	return r->data >= 0 && r->data < res->ndata ? &res->data[r->data] : NULL;
+}
+
+const struct ub_array *ub_row_output(const struct ub_result *res,
+				     const struct ub_row *r)
+{
+	const struct ub_data *d = ub_row_data(res, r);
+	const struct ub_array *y = !d ? NULL
+		: r->out == UB_ROW_TORCH ? &d->torch
+		: r->out >= 0 && r->out < d->nmodes ? &d->out[r->out] : NULL;
+	return y && y->data ? y : NULL;
 }
 
 void ub_row_set_approx(struct ub_row *r, uint64_t approx)

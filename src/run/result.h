@@ -58,10 +58,20 @@ struct ub_config {
  * the fma mode over again. */
 #define UB_NA_NO_MACROS "the kernel does not use ulpbench.h's UB_ macros"
 
+/* Where a row's per-element results are (struct ub_row's out): the
+ * index of its mode in cfg->modes (d->out[m]), or one of these. */
+enum {
+	UB_ROW_TORCH = -1, /* d->torch */
+	UB_ROW_NONE = -2,  /* none: a mode that does not apply (n/a) */
+};
+
 /* One line of the report: a mode (or "torch") of one op and dtype. */
 struct ub_row {
 	const char *op;
 	enum ub_dtype dt;
+	int data;            /* res->data[data] holds its inputs and reference */
+	int out;             /* its results in that data: a mode index,
+				UB_ROW_TORCH or UB_ROW_NONE (ub_row_output) */
 	const char *mode;    /* mode name or "torch" */
 	const char *options; /* NVRTC options it was compiled with */
 	const char *backend; /* the backend that ran it: "sim" or "cuda" */
@@ -104,10 +114,18 @@ struct ub_result {
 	int stages_done;     /* for cfg->progress */
 };
 
-/* A new row of res for one mode (or "torch") of dtype dt: what it is and
- * where it ran (the backend cfg resolves to), not yet what it measured. */
-struct ub_row *ub_row_new(struct ub_result *res, enum ub_dtype dt,
-			  int has_torch, const char *mode, const char *opts);
+/* A new row of res for one mode (or "torch") of d (one of res->data), its
+ * results in d's array out (struct ub_row): what it is and where it ran
+ * (the backend cfg resolves to), not yet what it measured. */
+struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
+			  int out, int has_torch, const char *mode,
+			  const char *opts);
+/* The data of row r, and its per-element results: NULL when it keeps
+ * none (an n/a row; every row of a streamed run, cfg->stream). */
+const struct ub_data *ub_row_data(const struct ub_result *res,
+				  const struct ub_row *r);
+const struct ub_array *ub_row_output(const struct ub_result *res,
+				     const struct ub_row *r);
 /* The approximate instructions a row ran: sets sim_exact and the mask
  * (UB_APPROX_UNMARKED alone keeps a row exact, backend.h). */
 void ub_row_set_approx(struct ub_row *r, uint64_t approx);

@@ -14,17 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Compiles src with opts and runs `entry` over args on cfg's backend. */
+/* Compiles src with opts and runs `entry` over args on cfg's backend;
+ * `what` ("mode fma", "torch step 1") is for its messages. */
 static int compile_run(const struct ub_config *cfg, const char *src,
-		       const char *name, const char *opts, const char *entry,
-		       const struct ub_karg *args, int nargs, size_t n,
-		       uint64_t *approx, struct ub_error *err)
+		       const char *name, const char *what, const char *opts,
+		       const char *entry, const struct ub_karg *args, int nargs,
+		       size_t n, uint64_t *approx, struct ub_error *err)
 {
 	const struct ub_backend *be = ub_config_backend(cfg);
 	struct ub_job job = {
 		.src = src, .name = name, .opts = opts,
 		.arch = be->arch(cfg->arch, cfg->arch_set), .entry = entry,
 		.args = args, .nargs = nargs, .n = n, .trace = cfg->trace,
+		.what = what,
 	};
 	if (cfg->trace && be != &ub_backend_sim)
 		return ub_fail(err, UB_USAGE, "tracing needs the sim backend");
@@ -66,12 +68,15 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 	if (!s)
 		s = ub_codegen_step(op, k, env[0].dt, &src, err);
 	for (int v = 0; !s && v < nenv; v++)
-		args[v] = (struct ub_karg){.arr = &env[v]};
+		args[v] = (struct ub_karg){.arr = &env[v], .name = v < op->ninputs ?
+			  op->inputs[v] : op->torch[v - op->ninputs].name};
 	if (!s) {
-		args[nenv] = (struct ub_karg){.arr = out, .writable = 1};
+		args[nenv] = (struct ub_karg){.arr = out, .writable = 1, .name = "out"};
 		args[nenv + 1] = (struct ub_karg){.value = n};
+		char what[32];
 		snprintf(name, sizeof name, "%s.torch.%s.cu", op->name, op->torch[k].name);
-		s = compile_run(cfg, src, name, UB_TORCH_OPTS, UB_STEP_ENTRY,
+		snprintf(what, sizeof what, "torch step %d", k + 1);
+		s = compile_run(cfg, src, name, what, UB_TORCH_OPTS, UB_STEP_ENTRY,
 				args, nenv + 2, n, approx, err);
 	}
 	free(src);
@@ -86,47 +91,53 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 {
 	const struct ub_op *op = cfg->op;
 	struct ub_karg args[32];
+	char what[48];
 	size_t n = d->in[0].n;
 	int s = ub_array_alloc(out, d->dt, n);
 	if (!s && !op->kernel) { /* generated: inputs, out, n */
 		for (int k = 0; k < op->ninputs; k++)
-			args[k] = (struct ub_karg){.arr = &d->in[k]};
-		args[op->ninputs] = (struct ub_karg){.arr = out, .writable = 1};
+			args[k] = (struct ub_karg){.arr = &d->in[k], .name = op->inputs[k]};
+		args[op->ninputs] = (struct ub_karg){.arr = out, .writable = 1,
+						     .name = "out"};
 		args[op->ninputs + 1] = (struct ub_karg){.value = n};
 		char name[128];
 		snprintf(name, sizeof name, "%s.generated.cu", op->name);
-		return compile_run(cfg, src, name, ub_modes[mode].opts,
+		snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
+		return compile_run(cfg, src, name, what, ub_modes[mode].opts,
 				   UB_KERNEL_ENTRY, args, op->ninputs + 2, n,
 				   approx, err);
 	}
 	for (int a = 0; !s && a < op->nargs && a < 32; a++) {
 		const char *nm = op->args[a];
 		if (strcmp(nm, "out") == 0)
-			args[a] = (struct ub_karg){.arr = out, .writable = 1};
+			args[a] = (struct ub_karg){.arr = out, .writable = 1, .name = "out"};
 		else if (strcmp(nm, "n") == 0)
 			args[a] = (struct ub_karg){.value = n};
 		else
 			for (int k = 0; k < op->ninputs; k++)
 				if (strcmp(nm, op->inputs[k]) == 0)
-					args[a] = (struct ub_karg){.arr = &d->in[k]};
+					args[a] = (struct ub_karg){.arr = &d->in[k],
+								   .name = op->inputs[k]};
 	}
 	if (s)
 		return s;
-	return compile_run(cfg, src, op->kernel, ub_modes[mode].opts, op->entry,
+	snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
+	return compile_run(cfg, src, op->kernel, what, ub_modes[mode].opts, op->entry,
 			   args, op->nargs, n, approx, err);
 }
 
 static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
-			      const char *mode, const char *opts)
+			      int out, const char *mode, const char *opts)
 {
-	return ub_row_new(res, d->dt, d->torch.data != NULL, mode, opts);
+	return ub_row_new(res, d, out, d->torch.data != NULL, mode, opts);
 }
 
-static void add_row(struct ub_result *res, const struct ub_data *d,
+/* The row of results y, which are d's array out (result.h). */
+static void add_row(struct ub_result *res, const struct ub_data *d, int out,
 		    const char *mode, const char *opts,
 		    const struct ub_array *y, uint64_t approx)
 {
-	struct ub_row *r = new_row(res, d, mode, opts);
+	struct ub_row *r = new_row(res, d, out, mode, opts);
 	ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st);
 	r->has_worst = r->st.ncomparable > 0;
 	for (int k = 0; r->has_worst && k < d->nin; k++)
@@ -155,7 +166,8 @@ static void stage_done(struct ub_result *res, const struct ub_data *d,
 static void add_na_row(struct ub_result *res, const struct ub_data *d, int m,
 		       const char *na)
 {
-	struct ub_row *r = new_row(res, d, ub_modes[res->cfg->modes[m]].name,
+	struct ub_row *r = new_row(res, d, UB_ROW_NONE,
+				   ub_modes[res->cfg->modes[m]].name,
 				   ub_modes[res->cfg->modes[m]].opts);
 	r->na = na;
 }
@@ -197,13 +209,14 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 			continue; /* no row; d->out[m] stays empty */
 		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		if (!s)
-			add_row(res, d, ub_modes[cfg->modes[m]].name,
+			add_row(res, d, m, ub_modes[cfg->modes[m]].name,
 				ub_modes[cfg->modes[m]].opts, &d->out[m], approx);
 		if (!s)
 			stage_done(res, d, ub_modes[cfg->modes[m]].name);
 	}
 	if (!s && cfg->op->nsteps)
-		add_row(res, d, "torch", UB_TORCH_OPTS, &d->torch, torch_approx);
+		add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
+			torch_approx);
 	free(gen);
 	return s;
 }

@@ -26,15 +26,15 @@ int ub_stream_threads(const struct ub_config *cfg)
 	return n < 1 ? 1 : n > UB_MAX_THREADS ? UB_MAX_THREADS : (int)n;
 }
 
-/* Compiles and parses one kernel; bind says what each parameter takes. */
+/* Compiles and parses one kernel (k->ctx set: what it is). */
 static int compile(const struct ub_config *cfg, const char *src,
 		   const char *name, const char *opts, struct skern *k,
 		   struct ub_error *err)
 {
 	char *ptx = NULL;
 	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
-	if (!s)
-		s = ptx_parse(ptx, &k->m, err);
+	if (!s && (s = ptx_parse(ptx, &k->m, err)) != 0)
+		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
 	free(ptx);
 	return s;
 }
@@ -76,6 +76,8 @@ static int compile_steps(struct job *j, struct ub_error *err)
 		s = ub_codegen_step(op, k, j->dt, &src, err);
 		snprintf(name, sizeof name, "%s.torch.%s.cu", op->name, op->torch[k].name);
 		j->step[k].entry = UB_STEP_ENTRY;
+		snprintf(j->step[k].ctx, sizeof j->step[k].ctx, "%s: kernel %s, "
+			 "torch step %d", name, UB_STEP_ENTRY, k + 1);
 		bind_generated(&j->step[k], op->ninputs + k);
 		if (!s)
 			s = compile(j->cfg, src, name, UB_TORCH_OPTS, &j->step[k], err);
@@ -107,6 +109,9 @@ static int compile_modes(struct job *j, const char *file_src,
 			continue;
 		}
 		k->entry = op->kernel ? op->entry : UB_KERNEL_ENTRY;
+		snprintf(k->ctx, sizeof k->ctx, "%s: kernel %s, mode %s",
+			 op->kernel ? op->kernel : name, k->entry,
+			 ub_modes[cfg->modes[m]].name);
 		if (op->kernel)
 			bind_named(k, op);
 		else
@@ -213,10 +218,13 @@ static int run_threads(struct job *j, struct ub_error *err)
 	return 0;
 }
 
-static void fill_row(struct ub_result *res, const struct job *j, int r,
-		     const char *mode, const char *opts, const char *na)
+/* Row r of j for d; a streamed run keeps no per-element results. */
+static void fill_row(struct ub_result *res, const struct ub_data *d,
+		     const struct job *j, int r, const char *mode,
+		     const char *opts, const char *na)
 {
-	struct ub_row *row = ub_row_new(res, j->dt, j->nsteps > 0, mode, opts);
+	struct ub_row *row = ub_row_new(res, d, UB_ROW_NONE, j->nsteps > 0,
+					mode, opts);
 	ub_row_set_approx(row, j->approx[r]);
 	row->na = na;
 	if (na)
@@ -227,15 +235,16 @@ static void fill_row(struct ub_result *res, const struct job *j, int r,
 	row->has_worst = row->st.ncomparable > 0;
 }
 
-static void add_rows(struct ub_result *res, const struct job *j)
+static void add_rows(struct ub_result *res, const struct ub_data *d,
+		     const struct job *j)
 {
 	const struct ub_config *cfg = j->cfg;
 	for (int m = 0; m < cfg->nmodes; m++)
 		if (!j->mode[m].skip)
-			fill_row(res, j, m, ub_modes[cfg->modes[m]].name,
+			fill_row(res, d, j, m, ub_modes[cfg->modes[m]].name,
 				 ub_modes[cfg->modes[m]].opts, j->mode[m].na);
 	if (j->nsteps)
-		fill_row(res, j, cfg->nmodes, "torch", UB_TORCH_OPTS, NULL);
+		fill_row(res, d, j, cfg->nmodes, "torch", UB_TORCH_OPTS, NULL);
 }
 
 /* The elements of d: files (read whole), the sweep, or samples. */
@@ -292,7 +301,7 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s)
 		s = run_threads(j, err);
 	if (!s)
-		add_rows(res, j);
+		add_rows(res, d, j);
 	for (int k = 0; k < SK_MAX_STEPS; k++)
 		ptx_free(j->step[k].m);
 	for (int m = 0; m < UB_NMODES; m++)

@@ -76,37 +76,39 @@ static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 	return 0;
 }
 
-/* Adds to a thread's failure which run it was and the element's place
- * and inputs: "; mode nofma, element 131232 of the run: x=0x3f8200a0". */
-static void where(const struct job *j, const struct wbuf *w, const char *what,
-		  size_t first, uint64_t t, struct ub_error *err)
+/* Adds to a thread's failure which kernel it was and the element's place
+ * and inputs: "my.cu: kernel k, mode nofma: ...; element 131232 of the
+ * run: x=0x3f8200a0". */
+static void where(const struct job *j, const struct wbuf *w,
+		  const struct skern *k, size_t first, uint64_t t,
+		  struct ub_error *err)
 {
 	size_t l = strlen(err->msg);
 	uint64_t in[UB_MAX_INPUTS];
 	char text[256];
 	if (t < UB_STATS_CHUNK) {
-		for (int k = 0; k < j->nin; k++)
-			in[k] = ub_array_get(&w->env[k], (size_t)t);
+		for (int i = 0; i < j->nin; i++)
+			in[i] = ub_array_get(&w->env[i], (size_t)t);
 		ub_format_inputs(j->dt, (const char *const *)j->cfg->op->inputs,
 				 in, j->nin, text, sizeof text);
 		snprintf(err->msg + l, sizeof err->msg - l,
-			 "; %s, element %zu of the run: %s", what, first + (size_t)t, text);
-	} else {
-		snprintf(err->msg + l, sizeof err->msg - l, "; %s", what);
+			 "; element %zu of the run: %s", first + (size_t)t, text);
 	}
+	ub_prefix(err, 0, "%s: ", k->ctx);
 }
 
 /* Runs kernel k over env into out (len elements). */
 static int run_kern(const struct skern *k, struct ub_array *env,
-		    struct ub_array *out, size_t len, uint64_t *approx,
-		    uint64_t *bad_thread, struct ub_error *err)
+		    const char *const *names, struct ub_array *out, size_t len,
+		    uint64_t *approx, uint64_t *bad_thread, struct ub_error *err)
 {
 	struct ub_karg a[SK_MAX_ARGS];
 	struct ptx_run_info info;
 	for (int i = 0; i < k->nargs; i++) {
 		int b = k->bind[i];
-		a[i] = b >= 0 ? (struct ub_karg){.arr = &env[b]} :
-		       b == SK_OUT ? (struct ub_karg){.arr = out, .writable = 1} :
+		a[i] = b >= 0 ? (struct ub_karg){.arr = &env[b], .name = names[b]} :
+		       b == SK_OUT ? (struct ub_karg){.arr = out, .writable = 1,
+						      .name = "out"} :
 		       (struct ub_karg){.value = b == SK_N ? len : 0};
 	}
 	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len, &info, err);
@@ -142,25 +144,25 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	int s = chunk_inputs(j, w, first, len, err);
 	if (!s)
 		s = chunk_reference(j, w, len, err);
-	char what[64];
 	uint64_t t;
+	const char *names[UB_MAX_INPUTS + SK_MAX_STEPS]; /* of env's arrays */
+	for (int k = 0; k < j->nin + j->nsteps; k++)
+		names[k] = k < j->nin ? j->cfg->op->inputs[k]
+				      : j->cfg->op->torch[k - j->nin].name;
 	for (int k = 0; !s && k < j->nsteps; k++)
-		if ((s = run_kern(&j->step[k], w->env, &w->env[j->nin + k], len,
-				  &approx[nm], &t, err)) != 0) {
-			snprintf(what, sizeof what, "torch step %d", k + 1);
-			where(j, w, what, first, t, err);
-		}
+		if ((s = run_kern(&j->step[k], w->env, names, &w->env[j->nin + k], len,
+				  &approx[nm], &t, err)) != 0)
+			where(j, w, &j->step[k], first, t, err);
 	const struct ub_array *torch = j->nsteps ? &w->env[j->nin + j->nsteps - 1]
 						 : NULL;
 	for (int m = 0; !s && m < nm; m++) {
 		if (j->mode[m].na || j->mode[m].skip)
 			continue;
-		s = run_kern(&j->mode[m], w->env, &w->out, len, &approx[m], &t, err);
+		s = run_kern(&j->mode[m], w->env, names, &w->out, len, &approx[m], &t, err);
 		if (!s) {
 			measure(j, w, &w->out, torch, &sl[m]);
 		} else {
-			snprintf(what, sizeof what, "mode %s", ub_modes[j->cfg->modes[m]].name);
-			where(j, w, what, first, t, err);
+			where(j, w, &j->mode[m], first, t, err);
 		}
 	}
 	if (!s && torch)

@@ -25,6 +25,7 @@ struct skern {
 	int bind[SK_MAX_ARGS];
 	const char *na;       /* the mode does not apply: why (no kernel) */
 	int skip;             /* the mode does not apply to the dtype: no row */
+	char ctx[256];        /* "FILE: kernel ENTRY, mode M", for messages */
 };
 
 /* One chunk's figures for one row. */

@@ -19,6 +19,23 @@ int ub_fail(struct ub_error *err, int status, const char *fmt, ...)
 	return status;
 }
 
+int ub_prefix(struct ub_error *err, int status, const char *fmt, ...)
+{
+	if (err) {
+		char head[512];
+		va_list ap;
+		va_start(ap, fmt);
+		int h = vsnprintf(head, sizeof head, fmt, ap);
+		va_end(ap);
+		size_t hl = h < 0 ? 0 : (size_t)h < sizeof head ? (size_t)h : sizeof head - 1;
+		size_t room = sizeof err->msg - 1 - hl, ml = strlen(err->msg);
+		memmove(err->msg + hl, err->msg, ml < room ? ml : room);
+		memcpy(err->msg, head, hl);
+		err->msg[hl + (ml < room ? ml : room)] = '\0';
+	}
+	return status;
+}
+
 const struct ub_dtype_info ub_dtypes[UB_NDTYPES] = {
 #define X(id, name, bits, prec, emin, emax, npy, ctype) \
 	[id] = {name, bits, prec, emin, emax, npy, ctype},

@@ -33,6 +33,11 @@ struct ub_error {
 int ub_fail(struct ub_error *err, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Puts the text (printf style) before err->msg, for the context a caller
+ * knows ("my.cu: kernel k, mode fma: "); returns status. */
+int ub_prefix(struct ub_error *err, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Floating-point formats under test, declared once.
  * X(ID, name, storage bits, precision p (incl. hidden bit), emin, emax,
  *   npy descr, CUDA C type) */

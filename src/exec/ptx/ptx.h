@@ -46,6 +46,8 @@ struct ptx_buffer {
 	void *base;
 	size_t size;
 	int writable;
+	const char *name;   /* what it is, for messages ("input 'x'");
+			       NULL: nothing to say */
 };
 
 struct ptx_launch {
@@ -55,8 +57,9 @@ struct ptx_launch {
 	int nargs;
 	const struct ptx_buffer *bufs;
 	int nbufs;
-	uint64_t budget;      /* instructions one thread may run before the
-				 run stops with an error; 0: 2^28 */
+	uint64_t budget;      /* instructions one thread may run, its calls
+				 included, before the run stops with an
+				 error; 0: ptx_budget() */
 	int thread_by_thread; /* 1: never batch lanes (ptx_batch.c); the
 				 results are the same, tests compare them */
 };
@@ -120,6 +123,15 @@ struct ptx_run_info {
 	uint64_t bad_thread;   /* when a thread failed: its index in grid
 				  order; else UINT64_MAX */
 };
+
+/* The instruction budget of one thread when the launch sets none: a base
+ * plus a share per instruction of the module (its functions together,
+ * counted up to 2^24), so that a long kernel is not cut off and one that
+ * never ends stops after a time in proportion to its size: 2^28 +
+ * 2^16 * instructions. */
+#define PTX_BUDGET_BASE (1ull << 28)
+#define PTX_BUDGET_PER_INSN (1ull << 16)
+uint64_t ptx_budget(const struct ptx_module *m);
 
 /* How many add/sub instructions of the module the ptxas model fuses with
  * a mul (statically; 0: ptxas is predicted to change nothing). */

@@ -34,7 +34,8 @@
 
 int ptx_batchable(const struct ptx_func *f)
 {
-	return f->ncalls == 0;   /* every call instruction has its entry */
+	/* every call instruction has its entry in f->calls */
+	return f->ncalls == 0 && f->nslots <= PTX_BATCH_MAX_SLOTS;
 }
 
 /* The lanes of `act` whose guard predicate holds. */

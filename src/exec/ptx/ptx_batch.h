@@ -7,7 +7,13 @@
 /* Threads run together by ptx_batch_run: one bit each in a uint64_t. */
 #define PTX_LANES 64
 
-/* Can f run batched?  (No calls.) */
+/* The most register slots of a kernel run batched: a batch holds
+ * PTX_LANES of each (8 MiB at this bound, per thread of ulpbench); a
+ * kernel with more (none that NVRTC makes of an elementwise kernel has
+ * near as many) runs thread by thread, with the same results. */
+#define PTX_BATCH_MAX_SLOTS (1u << 14)
+
+/* Can f run batched?  (No calls, at most PTX_BATCH_MAX_SLOTS slots.) */
 int ptx_batchable(const struct ptx_func *f);
 
 /* Runs the lanes in `live` of c->fr's function to ret/exit.  R holds

@@ -17,7 +17,8 @@
  * .param variable (declared in the caller's body, kept in its local
  * buffer).  A bad access stops the run with a message naming the
  * instruction and its line, and so does a thread that runs more than the
- * instruction budget.  `call` runs the .func in its own frame (do_call). */
+ * instruction budget (counted over the thread's calls too, checked at
+ * every branch).  `call` runs the .func in its own frame (do_call). */
 #include "ptx_exec.h"
 #include "ptx_trace.h"
 #include "ptx_cases.h"
@@ -44,6 +45,8 @@ static int do_call(struct ctx *c, const struct ptx_insn *in)
 		c->bad_kind = 3;
 		return UB_RUNTIME;
 	}
+	ptx_frame_reset(callee);   /* every call starts afresh */
+	memset(callee->param, 0, g->param_size);
 	memcpy(callee->R + PTX_SLOT_SREG, caller->R + PTX_SLOT_SREG,
 	       PTX_NSREGS * sizeof *callee->R);
 	for (int k = 0; k <= cs->nargs; k++) {
@@ -102,13 +105,16 @@ run_frame_body(struct ctx *c, const int tracing)
 			vmbreak;
 		vmcase(BRA)
 			pc = code + in->off;
-			if (n > c->budget) {
+			if (c->tinsns + n > c->budget) {   /* the whole thread */
 				c->bad_kind = 2;
 				rc = UB_RUNTIME;
 				goto out;
 			}
 			vmbreak;
 		vmcase(CALL)
+			c->tinsns += n;   /* the callee counts on from here */
+			c->insns += n;
+			n = 0;
 			if ((rc = do_call(c, in)) != 0)
 				goto out;
 			vmbreak;
@@ -124,6 +130,7 @@ out:
 		c->bad_pc = (uint32_t)(in - code);
 	}
 	c->insns += n;
+	c->tinsns += n;
 	c->unmarked += unmarked;
 	c->fused += fused;
 	c->amask |= amask;

@@ -14,8 +14,8 @@ struct ptx_region {
 /* One function of the module as it runs: its register file, its local
  * buffer and its .param buffer (a kernel's arguments, or a .func's
  * arguments and return value).  One frame per function and launch,
- * reused by every thread and call (PTX registers and local memory start
- * undefined, so nothing can rely on what an earlier use left). */
+ * reused by every thread and call: ptx_frame_reset gives each the state
+ * the first one had (ptx_undef.c). */
 struct ptx_frame {
 	const struct ptx_func *f;
 	uint64_t *R;
@@ -31,6 +31,8 @@ struct ptx_ctx {
 	const struct ptx_region *rg;
 	int nrg;
 	uint64_t insns, unmarked, fused, amask, budget, reruns;
+	uint64_t tinsns;           /* instructions of the running thread in
+				      frames it left (the budget's count) */
 	unsigned char *lanes_local;   /* a batch's local buffers, lane after
 					 lane (ptx_batch.c) */
 	const struct ptx_trace *trace; /* NULL unless explain traces */
@@ -39,6 +41,17 @@ struct ptx_ctx {
 	uint64_t bad_addr;
 	int bad_kind;    /* 1 out of bounds, 2 budget exceeded, 3 recursion */
 };
+
+/* A thread (or call) starts: the registers it may read before writing
+ * them back at their initial values (0), its .local memory zero, as for
+ * the first thread of the launch (ptx_undef.c). */
+static inline void ptx_frame_reset(struct ptx_frame *fr)
+{
+	const struct ptx_func *f = fr->f;
+	for (uint32_t k = 0; k < f->nreset; k++)
+		fr->R[f->reset[k]] = f->init[f->reset[k]];
+	memset(fr->local, 0, f->local_size);
+}
 
 static inline int fits(uint64_t lo, uint64_t size, uint64_t a, uint64_t n)
 {

@@ -31,32 +31,14 @@
 
 #include <stdlib.h>
 
-/* Whether instruction `in` reads slot s as an operand. */
-static int reads(const struct ptx_insn *in, uint32_t s, int shape)
+/* Whether instruction `in` reads slot s (an operand or its guard). */
+static int reads(const struct ptx_insn *in, uint32_t s)
 {
-	int n;
-	switch (shape) {
-	case PTX_S_A: case PTX_S_MOV: case PTX_S_CNT: case PTX_S_TESTP:
-	case PTX_S_CVT: case PTX_S_UNPACK: case PTX_S_LD: n = 1; break;
-	case PTX_S_AB: case PTX_S_SHIFT: case PTX_S_WIDE: case PTX_S_SET: n = 2; break;
-	case PTX_S_SETP: case PTX_S_ABC: case PTX_S_WIDE3: case PTX_S_SELP:
-	case PTX_S_SLCT: case PTX_S_BFE: n = 3; break;
-	case PTX_S_BFI: n = 4; break;
-	case PTX_S_PACK: n = in->aux; break;
-	case PTX_S_ST:
-		if (in->dst == s)
+	uint32_t r[PTX_MAX_READS];
+	for (int k = ptx_reads(in, r); k-- > 0;)
+		if (r[k] == s)
 			return 1;
-		for (int i = 1; i < in->aux; i++)
-			if (in->src[i] == s)
-				return 1;
-		n = 1;
-		break;
-	default: n = 0; break;
-	}
-	for (int i = 0; i < n; i++)
-		if (in->src[i] == s)
-			return 1;
-	return in->guard == s;
+	return 0;
 }
 
 /* How many times `in` writes slot s. */
@@ -136,8 +118,7 @@ struct use {
 /* The adds that take mul i's product, through movs and negs: their
  * number, or -1 when some reader needs the rounded product (then the mul
  * stays). */
-static int uses_of(const struct ptx_func *f, const int *shape, uint32_t i,
-		   struct use *u)
+static int uses_of(const struct ptx_func *f, uint32_t i, struct use *u)
 {
 	const struct ptx_insn *m = &f->code[i];
 	uint32_t slot[MAX_USES], prod[MAX_USES], nslot = 0, nu = 0;
@@ -153,7 +134,7 @@ static int uses_of(const struct ptx_func *f, const int *shape, uint32_t i,
 			int w = writes(x, d);
 			if (w && (k != prod[s] || w != 1))
 				return -1;   /* d has another definition */
-			if (!reads(x, d, shape[x->op]))
+			if (!reads(x, d))
 				continue;
 			if (k <= i || !straight(f, i, k) || nu == MAX_USES)
 				return -1;
@@ -194,16 +175,13 @@ static void fuse(struct ptx_insn *a, const struct ptx_insn *m,
 int ptx_fuse_pass(struct ptx_pstate *st)
 {
 	struct ptx_func *f = st->f;
-	int shape[PTX_NOPS];
-	for (int op = 0; op < PTX_NOPS; op++)
-		shape[op] = ptx_op_shape(op);
 	struct use (*u)[MAX_USES] = calloc(f->ncode + 1u, sizeof *u);
 	int *nu = calloc(f->ncode + 1u, sizeof *nu);
 	uint32_t *claim = calloc(f->ncode + 1u, sizeof *claim); /* add: mul + 1 */
 	uint8_t *guess = calloc(f->ncode + 1u, 1);
 	int rc = u && nu && claim && guess ? 0 : UB_RUNTIME;
 	for (uint32_t i = 0; i < f->ncode && !rc; i++)
-		nu[i] = uses_of(f, shape, i, u[i]);
+		nu[i] = uses_of(f, i, u[i]);
 	/* an add both of whose operands are fusable products: ptxas fuses
 	 * one; the model keeps the one in operand b as a plain mul */
 	for (uint32_t i = 0; i < f->ncode && !rc; i++)

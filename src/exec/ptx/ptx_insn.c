@@ -92,6 +92,34 @@ int ptx_writes(const struct ptx_insn *in, uint32_t *w)
 	return n;
 }
 
+int ptx_reads(const struct ptx_insn *in, uint32_t *r)
+{
+	int n = 0, k;
+	switch (ptx_op_shape(in->op)) {   /* HOLD is AB, FUSED ABC */
+	case PTX_S_A: case PTX_S_MOV: case PTX_S_CNT: case PTX_S_TESTP:
+	case PTX_S_CVT: case PTX_S_UNPACK: case PTX_S_LD: k = 1; break;
+	case PTX_S_AB: case PTX_S_SHIFT: case PTX_S_WIDE: case PTX_S_SET: k = 2; break;
+	case PTX_S_SETP: case PTX_S_ABC: case PTX_S_WIDE3: case PTX_S_SELP:
+	case PTX_S_SLCT: case PTX_S_BFE: k = 3; break;
+	case PTX_S_BFI: k = 4; break;
+	case PTX_S_PACK: k = in->aux < 4 ? in->aux : 4; break;
+	case PTX_S_ST:   /* the address, then the data: d and src[1..] */
+		k = 1;
+		r[n++] = in->dst;
+		for (int i = 1; i < in->aux && i < 4; i++)
+			r[n++] = in->src[i];
+		break;
+	default: k = 0; break;
+	}
+	for (int i = 0; i < k; i++)
+		r[n++] = in->src[i];
+	if (in->guard != PTX_SLOT_TRUE)
+		r[n++] = in->guard;
+	if (in->flags & PTX_F_CIN)
+		r[n++] = PTX_SLOT_CC;
+	return n;
+}
+
 const char *ptx_type_name(int ty)
 {
 	return tyinfo[ty].name;
@@ -231,9 +259,9 @@ static int mnem_variant(struct ptx_pstate *st, struct mnem *m)
 	if (!strcmp(m->base, "cvt") && m->nty == 2)
 		m->var = is_float(m->ty[0]) ? (is_float(m->ty[1]) ? PTX_V_FF : PTX_V_FI)
 					    : (is_float(m->ty[1]) ? PTX_V_IF : PTX_V_II);
-	if (!strcmp(m->base, "mov") && ptx_tok_is(&st->t[st->pos], "{"))
+	if (!strcmp(m->base, "mov") && ptx_tok_is(ptx_peek(st, 0), "{"))
 		m->var = PTX_V_UNPACK;
-	else if (!strcmp(m->base, "mov") && ptx_tok_is(&st->t[st->pos + 2], "{"))
+	else if (!strcmp(m->base, "mov") && ptx_tok_is(ptx_peek(st, 2), "{"))
 		m->var = PTX_V_PACK;
 	return 0;
 }
@@ -249,7 +277,7 @@ static int find_op(const struct mnem *m)
 
 static const struct ptx_tok *cur(struct ptx_pstate *st)
 {
-	return &st->t[st->pos];
+	return ptx_peek(st, 0);
 }
 
 static int is_half_op(int op)
@@ -397,6 +425,54 @@ static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 	return check_rnd(in, m);
 }
 
+/* Families of instructions the sim backend does not run, and why:
+ * X(mnemonic base, reason). */
+#define PTX_UNSUPPORTED(X)                                                  \
+	X("bar", "block-level barriers are not supported by the sim backend, " \
+	  "which runs one thread after another")                            \
+	X("barrier", "block-level barriers are not supported by the sim "   \
+	  "backend, which runs one thread after another")                   \
+	X("membar", "memory fences are not supported by the sim backend, "  \
+	  "which runs one thread after another")                            \
+	X("fence", "memory fences are not supported by the sim backend, "   \
+	  "which runs one thread after another")                            \
+	X("atom", "atomics are not supported by the sim backend (threads "  \
+	  "that share memory are not modelled)")                            \
+	X("red", "atomic reductions are not supported by the sim backend "  \
+	  "(threads that share memory are not modelled)")                   \
+	X("shfl", "warp-level instructions are not supported by the sim "   \
+	  "backend, which runs threads one after another, not in warps")    \
+	X("vote", "warp-level instructions are not supported by the sim "   \
+	  "backend, which runs threads one after another, not in warps")    \
+	X("match", "warp-level instructions are not supported by the sim "  \
+	  "backend, which runs threads one after another, not in warps")    \
+	X("redux", "warp-level instructions are not supported by the sim "  \
+	  "backend, which runs threads one after another, not in warps")    \
+	X("activemask", "warp-level instructions are not supported by the " \
+	  "sim backend, which runs threads one after another, not in warps") \
+	X("tex", "textures are not supported by the sim backend")          \
+	X("tld4", "textures are not supported by the sim backend")         \
+	X("suld", "surfaces are not supported by the sim backend")         \
+	X("sust", "surfaces are not supported by the sim backend")
+
+/* ": why" for an instruction outside the supported subset. */
+static const char *why_unsupported(const struct ptx_tok *t)
+{
+	static const struct { const char *base, *why; } fam[] = {
+#define X(base, why) { base, ": " why },
+		PTX_UNSUPPORTED(X)
+#undef X
+	};
+	size_t n = 0;
+	while (n < t->len && t->s[n] != '.')
+		n++;
+	for (size_t i = 0; i < sizeof fam / sizeof *fam; i++)
+		if (strlen(fam[i].base) == n && !memcmp(fam[i].base, t->s, n))
+			return fam[i].why;
+	return ": not among the instructions the sim backend runs "
+	       "(src/exec/ptx/ptx_ops.h)";
+}
+
 int ptx_decode_insn(struct ptx_pstate *st)
 {
 	struct ptx_insn in = { .guard = PTX_SLOT_TRUE };
@@ -417,8 +493,8 @@ int ptx_decode_insn(struct ptx_pstate *st)
 	    mnem_variant(st, &m) == 0)
 		op = find_op(&m);
 	if (op < 0)
-		return ptx_perr(st, line, "unsupported instruction '%.*s'",
-				(int)mt->len, mt->s);
+		return ptx_perr(st, line, "unsupported instruction '%.*s'%s",
+				(int)mt->len, mt->s, why_unsupported(mt));
 	in.op = (uint16_t)op;
 	const char *why = set_fields(&in, &m);
 	if (why)

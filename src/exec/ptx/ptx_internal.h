@@ -57,6 +57,22 @@ enum ptx_sreg {
 	PTX_NSREGS
 };
 
+/* The interpreter's limits on what PTX text declares, far above what
+ * compiled kernels use; each is checked (with overflow-checked
+ * arithmetic) where the text declares a size, and a declaration beyond
+ * one is an error naming the variable and its line:
+ *   .local bytes per thread of one function (its call-site .param
+ *   variables included): CUDA's own limit of local memory per thread;
+ *   .param bytes of one function's parameters;
+ *   .global/.const bytes of a module's arrays, all together;
+ *   register slots (declared registers, immediates, symbol addresses) of
+ *   one function, and of the whole module. */
+#define PTX_MAX_LOCAL (512u << 10)
+#define PTX_MAX_PARAM 4096u
+#define PTX_MAX_GLOBAL (256u << 20)
+#define PTX_MAX_FUNC_SLOTS (1u << 20)
+#define PTX_MAX_MODULE_SLOTS (1u << 22)
+
 /* Fixed slots. */
 enum {
 	PTX_SLOT_TRUE = 0,                   /* constant 1 */
@@ -172,6 +188,9 @@ struct ptx_func {
 	struct ptx_reloc *relocs;
 	int nrelocs;
 	size_t local_size;       /* bytes of .local per thread */
+	uint32_t *reset;         /* slots that may be read before written
+				    (ptx_undef.c): reset for every thread */
+	uint32_t nreset;
 	struct ptx_call *calls;
 	int ncalls;
 };
@@ -255,6 +274,7 @@ struct ptx_label {
 };
 
 struct ptx_pstate {
+	const char *text;          /* the PTX text (messages quote it) */
 	const struct ptx_tok *t;   /* all tokens */
 	size_t pos, ntok;
 	struct ub_error *err;
@@ -269,7 +289,19 @@ struct ptx_pstate {
 	int nlabels, cap_labels;
 	struct ptx_labelref *refs;
 	int nrefs, cap_refs;
+	uint64_t global_size;      /* bytes of the module's arrays so far */
+	uint32_t module_slots;     /* slots of all functions so far */
 };
+
+/* The token k places after the current one, or the END token that
+ * closes the array when that is nearer: every lookahead of the parser
+ * goes through here, so none reads past the tokens. */
+static inline const struct ptx_tok *ptx_peek(const struct ptx_pstate *st,
+					     size_t k)
+{
+	size_t last = st->ntok - 1;   /* the END token */
+	return &st->t[st->pos >= last || k > last - st->pos ? last : st->pos + k];
+}
 
 /* Grows *p (of *cap elements of size sz) to hold n; 0 or UB_RUNTIME. */
 int ptx_grow(void *p, int *cap, int n, size_t sz);
@@ -311,6 +343,16 @@ int ptx_op_shape(int op);    /* enum ptx_shape of an opcode */
  * appears twice. */
 #define PTX_MAX_WRITES 5
 int ptx_writes(const struct ptx_insn *in, uint32_t *w);
+/* The registers (slots) `in` reads, guard and carry flag included, into
+ * r (room for PTX_MAX_READS): their number.  Slots of constants may be
+ * among them (an operand the shape has and this form leaves unused is
+ * slot PTX_SLOT_TRUE). */
+#define PTX_MAX_READS 8
+int ptx_reads(const struct ptx_insn *in, uint32_t *r);
+/* Which registers f may read before writing them on some path from its
+ * entry (ptx_undef.c): sets f->reset, the slots every thread (and every
+ * call) restores to their initial value before it runs. */
+int ptx_undef_pass(struct ptx_pstate *st);
 /* The token's text, NUL-terminated (malloc'd; NULL when out of memory). */
 char *ptx_dup_tok(const struct ptx_tok *t);
 /* Points every call of the module at the .func it names, checking its

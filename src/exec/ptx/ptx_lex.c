@@ -201,8 +201,8 @@ static uint64_t lit_as(int kind, uint64_t v, int neg, int ty)
 int ptx_imm(struct ptx_pstate *st, int ty, uint64_t *v)
 {
 	size_t p = st->pos;
-	int neg = ptx_tok_is(&st->t[p], "-"), kind;
-	const struct ptx_tok *t = &st->t[p + (size_t)neg];
+	int neg = ptx_tok_is(ptx_peek(st, 0), "-"), kind;
+	const struct ptx_tok *t = ptx_peek(st, (size_t)neg);
 	char buf[64];
 	if (t->kind != PTX_TK_WORD || !isdigit((unsigned char)t->s[0]) ||
 	    t->len >= sizeof buf)

@@ -4,6 +4,7 @@
  * module's accessors (ptx.h). */
 #include "ptx_internal.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +26,49 @@ int ptx_grow(void *p, int *cap, int n, size_t sz)
 	return 0;
 }
 
+/* Line `line` of the PTX text, blanks squeezed, at most len - 1
+ * characters ("" when no token is on it). */
+static void quote_line(const struct ptx_pstate *st, uint32_t line, char *buf,
+		       size_t len)
+{
+	size_t lo = 0, hi = st->ntok;   /* the first token on the line */
+	buf[0] = '\0';
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->t[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!st->text || lo == st->ntok || st->t[lo].line != line ||
+	    st->t[lo].kind == PTX_TK_END)
+		return;
+	const char *p = st->t[lo].s;
+	while (p > st->text && p[-1] != '\n')
+		p--;
+	size_t n = 0;
+	for (; *p && *p != '\n' && n + 1 < len; p++)
+		if (!isspace((unsigned char)*p))
+			buf[n++] = *p;
+		else if (n && buf[n - 1] != ' ')
+			buf[n++] = ' ';
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+}
+
 int ptx_perr(struct ptx_pstate *st, uint32_t line, const char *fmt, ...)
 {
-	char buf[900];
+	char buf[700], text[120];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	return ub_fail(st->err, UB_RUNTIME, "ptx:%u: %s", line, buf);
+	quote_line(st, line, text, sizeof text);
+	if (!text[0])
+		return ub_fail(st->err, UB_RUNTIME, "ptx:%u: %s", line, buf);
+	return ub_fail(st->err, UB_RUNTIME, "ptx:%u: %s (the PTX line: \"%s\")",
+		       line, buf, text);
 }
 
 int ptx_tok_is(const struct ptx_tok *t, const char *s)
@@ -55,10 +91,15 @@ int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
 		 uint32_t *slot)
 {
 	struct ptx_func *f = st->f;
+	if (f->nslots >= PTX_MAX_FUNC_SLOTS || st->module_slots >= PTX_MAX_MODULE_SLOTS)
+		return ptx_perr(st, ptx_peek(st, 0)->line, "'%s' has more than %u "
+				"registers and constants (the interpreter's limit "
+				"per %s)", f->name, f->nslots >= PTX_MAX_FUNC_SLOTS ?
+				PTX_MAX_FUNC_SLOTS : PTX_MAX_MODULE_SLOTS,
+				f->nslots >= PTX_MAX_FUNC_SLOTS ? "function" : "module");
 	if (f->nslots == st->cap_slots) {
 		uint32_t nc = st->cap_slots ? st->cap_slots * 2 : 256;
-		uint64_t *ni = nc < (1u << 28) ?
-			realloc(f->init, nc * sizeof *ni) : NULL;
+		uint64_t *ni = realloc(f->init, nc * sizeof *ni);
 		if (ni)
 			f->init = ni;
 		uint8_t *nw = ni ? realloc(f->width, nc) : NULL;
@@ -70,6 +111,7 @@ int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
 	f->init[f->nslots] = value;
 	f->width[f->nslots] = (uint8_t)bits;
 	*slot = f->nslots++;
+	st->module_slots++;
 	return 0;
 }
 
@@ -143,6 +185,7 @@ void ptx_free_func(struct ptx_func *f)
 	free(f->width);
 	free(f->relocs);
 	free(f->calls);
+	free(f->reset);
 }
 
 void ptx_free(struct ptx_module *m)

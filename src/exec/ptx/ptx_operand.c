@@ -17,7 +17,7 @@ static const char *const sreg_names[] = {
 
 static const struct ptx_tok *cur(struct ptx_pstate *st)
 {
-	return &st->t[st->pos];
+	return ptx_peek(st, 0);
 }
 
 int ptx_expect(struct ptx_pstate *st, const char *p)

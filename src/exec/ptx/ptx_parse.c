@@ -21,7 +21,7 @@
 
 static const struct ptx_tok *cur(struct ptx_pstate *st)
 {
-	return &st->t[st->pos];
+	return ptx_peek(st, 0);
 }
 
 static int expect(struct ptx_pstate *st, const char *s)
@@ -138,6 +138,12 @@ static int parse_reg(struct ptx_pstate *st)
 			if (expect(st, ">"))
 				return UB_RUNTIME;
 		}
+		if ((uint64_t)count > PTX_MAX_FUNC_SLOTS - st->f->nslots)
+			return ptx_perr(st, line, ".reg '%.*s<%ld>' of '%s': more "
+					"than %u registers and constants in one "
+					"function (the interpreter's limit)",
+					(int)name->len, name->s, count,
+					st->f->name, PTX_MAX_FUNC_SLOTS);
 		if (ptx_grow(&st->regs, &st->cap_regs, st->nregs + 1, sizeof *st->regs))
 			return ptx_perr(st, line, "out of memory");
 		struct ptx_regdecl *d = &st->regs[st->nregs++];
@@ -155,9 +161,32 @@ static int parse_reg(struct ptx_pstate *st)
 	return expect(st, ";");
 }
 
+/* Where a declaration's bytes go, for its limit and messages. */
+struct space {
+	const char *what;    /* ".local", ".param", ".global" */
+	uint64_t limit;      /* bytes (ptx_internal.h) */
+	const char *per;     /* " of .local memory per thread", ... */
+	const char *func;    /* the function declaring it; NULL: the module */
+};
+
+/* "ptx:LINE: SPACE 'name' of 'func' exceeds ...": a declaration that
+ * takes its space past the space's limit. */
+static int too_large(struct ptx_pstate *st, uint32_t line,
+		     const struct space *sp, const struct ptx_tok *name)
+{
+	return ptx_perr(st, line, "%s '%.*s'%s%s%s exceeds the interpreter's "
+			"limit of %llu bytes%s", sp->what,
+			(int)name->len, name->s, sp->func ? " of '" : "",
+			sp->func ? sp->func : "", sp->func ? "'" : "",
+			(unsigned long long)sp->limit, sp->per);
+}
+
 /* [.align N] .type name[dims] — shared by .param, .local and module
- * variables.  Sets *size in bytes, *align, *type; *open for name[]. */
-static int parse_decl(struct ptx_pstate *st, const struct ptx_tok **name,
+ * variables.  Sets *size in bytes (at most the space's limit, else an
+ * error naming the variable), *align (a power of two), *type; *open for
+ * name[]. */
+static int parse_decl(struct ptx_pstate *st, const struct space *sp,
+		      const struct ptx_tok **name,
 		      size_t *size, unsigned *align, int *type, int *open)
 {
 	uint32_t line = cur(st)->line;
@@ -165,8 +194,8 @@ static int parse_decl(struct ptx_pstate *st, const struct ptx_tok **name,
 	*open = 0;
 	if (ptx_tok_is(cur(st), ".align")) {
 		st->pos++;
-		if ((al = count_at(st)) <= 0)
-			return ptx_perr(st, line, "bad .align");
+		if ((al = count_at(st)) <= 0 || (al & (al - 1)))
+			return ptx_perr(st, line, "bad .align (a power of two)");
 	}
 	int ty = type_at(st);
 	if (ty < 0)
@@ -179,7 +208,8 @@ static int parse_decl(struct ptx_pstate *st, const struct ptx_tok **name,
 	if ((*name)->kind != PTX_TK_WORD)
 		return ptx_perr(st, line, "expected a name");
 	st->pos++;
-	size_t n = 1;
+	uint64_t n = elem;   /* bytes so far; past limit: too large */
+	int over = 0;
 	while (ptx_tok_is(cur(st), "[")) {
 		st->pos++;
 		long d = 0;
@@ -189,16 +219,20 @@ static int parse_decl(struct ptx_pstate *st, const struct ptx_tok **name,
 			return ptx_perr(st, line, "bad array size");
 		if (expect(st, "]"))
 			return UB_RUNTIME;
-		n *= (size_t)d;
+		over |= __builtin_mul_overflow(n, (uint64_t)d, &n);
 	}
-	*size = n * elem;
+	if (over || n > sp->limit)
+		return too_large(st, line, sp, *name);
+	*size = (size_t)n;
 	*align = al ? (unsigned)al : elem;
 	return 0;
 }
 
-static size_t align_up(size_t v, unsigned a)
+/* v rounded up to a multiple of a (a power of two, at most 2^24; v at
+ * most a limit of ptx_internal.h, so nothing wraps). */
+static uint64_t align_up(uint64_t v, unsigned a)
 {
-	return (v + a - 1) / a * a;
+	return (v + a - 1) & ~(uint64_t)(a - 1);
 }
 
 /* .local [.align N] .type name[N];  also a call site's .param inside a
@@ -210,13 +244,18 @@ static int parse_local(struct ptx_pstate *st)
 	unsigned align;
 	int open, ty;
 	uint32_t line = cur(st)->line;
+	struct space sp = { ptx_tok_is(cur(st), ".param") ? ".param" : ".local",
+			    PTX_MAX_LOCAL, " of .local memory per thread",
+			    st->f->name };
 	st->pos++;
-	if (parse_decl(st, &name, &size, &align, &ty, &open))
+	if (parse_decl(st, &sp, &name, &size, &align, &ty, &open))
 		return UB_RUNTIME;
 	if (open)
-		return ptx_perr(st, line, ".local array needs a size");
-	size_t off = align_up(st->f->local_size, align);
-	st->f->local_size = off + size;
+		return ptx_perr(st, line, "%s array needs a size", sp.what);
+	uint64_t off = align_up(st->f->local_size, align);
+	if (off > PTX_MAX_LOCAL || size > PTX_MAX_LOCAL - off)
+		return too_large(st, line, &sp, name);
+	st->f->local_size = (size_t)(off + size);
 	if (add_sym(st, name, 'l', off))
 		return UB_RUNTIME;
 	return expect(st, ";");
@@ -230,8 +269,11 @@ static int parse_var(struct ptx_pstate *st)
 	unsigned align;
 	int open, ty;
 	uint32_t line = cur(st)->line;
+	struct space sp = { ptx_tok_is(cur(st), ".const") ? ".const" : ".global",
+			    PTX_MAX_GLOBAL, " of .global/.const arrays per module",
+			    NULL };
 	st->pos++;
-	if (parse_decl(st, &name, &size, &align, &ty, &open))
+	if (parse_decl(st, &sp, &name, &size, &align, &ty, &open))
 		return UB_RUNTIME;
 	unsigned elem = ptx_type_bits(ty) >= 8 ? ptx_type_bits(ty) / 8 : 1;
 	uint64_t vals[4096];
@@ -256,6 +298,9 @@ static int parse_var(struct ptx_pstate *st)
 		size = n * elem;
 	if (n * elem > size || size == 0)
 		return ptx_perr(st, line, "bad size of '%.*s'", (int)name->len, name->s);
+	if (size > PTX_MAX_GLOBAL - st->global_size)   /* all arrays together */
+		return too_large(st, line, &sp, name);
+	st->global_size += size;
 	struct ptx_module *m = st->m;
 	int cap = m->nvars;
 	if (ptx_grow(&m->vars, &cap, m->nvars + 1, sizeof *m->vars))
@@ -298,11 +343,13 @@ static int parse_params(struct ptx_pstate *st)
 			return UB_RUNTIME;
 		if (ptx_tok_is(cur(st), ".ptr"))   /* .ptr.global etc. */
 			st->pos++;
-		if (parse_decl(st, &name, &size, &align, &ty, &open) || open)
+		struct space sp = { ".param", PTX_MAX_PARAM,
+				    " of parameters per function", f->name };
+		if (parse_decl(st, &sp, &name, &size, &align, &ty, &open) || open)
 			return open ? ptx_perr(st, line, "bad .param") : UB_RUNTIME;
-		size_t off = align_up(f->param_size, align);
-		if (off + size > 4096)
-			return ptx_perr(st, line, "parameters too large");
+		uint64_t off = align_up(f->param_size, align);
+		if (off > PTX_MAX_PARAM || size > PTX_MAX_PARAM - off)
+			return too_large(st, line, &sp, name);
 		if (ptx_grow(&f->params, &cap, f->nparams + 1, sizeof *f->params))
 			return ptx_perr(st, line, "out of memory");
 		struct ptx_param *p = &f->params[f->nparams];
@@ -380,8 +427,9 @@ static int parse_body_stmt(struct ptx_pstate *st, int *scopes, int *depth)
 	}
 	if (ptx_tok_is(t, ".shared"))
 		return ptx_perr(st, t->line, ".shared memory is not supported "
-				"(threads run one at a time)");
-	if (t->kind == PTX_TK_WORD && ptx_tok_is(t + 1, ":")) {
+				"by the sim backend, which runs one thread after "
+				"another");
+	if (t->kind == PTX_TK_WORD && ptx_tok_is(ptx_peek(st, 1), ":")) {
 		st->pos += 2;
 		return add_label(st, t);
 	}
@@ -407,7 +455,8 @@ static int parse_body(struct ptx_pstate *st)
 	struct ptx_insn ret = { .op = PTX_RET };  /* falling off the end */
 	if (ptx_emit(st, &ret, st->t[st->pos - 1].line, NULL))
 		return UB_RUNTIME;
-	return resolve_labels(st) || ptx_fuse_pass(st) ? UB_RUNTIME : 0;
+	return resolve_labels(st) || ptx_fuse_pass(st) || ptx_undef_pass(st) ?
+	       UB_RUNTIME : 0;
 }
 
 /* Slots 0 .. PTX_SLOT_FIRST-1: the constant 1, special registers, sink,
@@ -462,7 +511,8 @@ static int to_body(struct ptx_pstate *st)
 /* .entry name (params) directives { body } */
 static int parse_entry(struct ptx_pstate *st)
 {
-	const struct ptx_tok *name = &st->t[++st->pos];
+	st->pos++;
+	const struct ptx_tok *name = cur(st);
 	if (new_func(st, name, 1))
 		return UB_RUNTIME;
 	st->pos++;
@@ -510,6 +560,7 @@ static int parse_func(struct ptx_pstate *st)
 	if (body > 0) {   /* a declaration */
 		st->pos++;
 		st->nsyms = st->nsyms_module;
+		st->module_slots -= st->f->nslots;
 		ptx_free_func(st->f);
 		st->m->nfuncs--;
 		return 0;
@@ -546,13 +597,14 @@ static int parse_top(struct ptx_pstate *st)
 	}
 	if (ptx_tok_is(t, ".shared"))
 		return ptx_perr(st, t->line, ".shared memory is not supported "
-				"(threads run one at a time)");
+				"by the sim backend, which runs one thread after "
+				"another");
 	return ptx_perr(st, t->line, "unexpected '%.*s'", (int)t->len, t->s);
 }
 
 int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err)
 {
-	struct ptx_pstate st = { .err = err };
+	struct ptx_pstate st = { .err = err, .text = text };
 	struct ptx_tok *toks;
 	*out = NULL;
 	if (ptx_lex(text, &toks, &st.ntok, err))

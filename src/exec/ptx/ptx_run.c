@@ -13,7 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define PTX_DEFAULT_BUDGET (1ull << 28)
+uint64_t ptx_budget(const struct ptx_module *m)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < m->nfuncs; i++)
+		n += m->funcs[i].ncode;
+	/* fewer than 2^31 functions of under 2^26 instructions: n does not
+	   wrap; counted up to 2^24, the budget stays under 2^41 */
+	return PTX_BUDGET_BASE + (n < (1ull << 24) ? n : 1ull << 24) * PTX_BUDGET_PER_INSN;
+}
 
 const char *ptx_approx_name(int kind)
 {
@@ -131,6 +139,8 @@ static int run_threads(struct ptx_ctx *c, const struct ptx_launch *l,
 	uint64_t *S = c->fr->R + PTX_SLOT_SREG;   /* the kernel's frame */
 	coords(l, first, blk, tid);
 	for (uint64_t k = 0; k < count; k++, next_coords(l, blk, tid)) {
+		ptx_frame_reset(c->fr);
+		c->tinsns = 0;
 		thread_regs(S, 1, blk, tid, l->block);
 		if (ptx_run_frame(c))
 			return UB_RUNTIME;
@@ -162,6 +172,18 @@ static void batch_regs(uint64_t *S, unsigned nl, const struct ptx_launch *l,
 	}
 	for (unsigned k = 0; k < nl; k++, next_coords(l, blk, tid))
 		thread_regs(S + k, PTX_LANES, blk, tid, b);
+}
+
+/* Every lane of a batch starts as a thread does (ptx_frame_reset). */
+static void batch_reset(const struct ptx_func *f, uint64_t *R,
+			unsigned char *lanes_local)
+{
+	for (uint32_t i = 0; i < f->nreset; i++) {
+		uint32_t s = f->reset[i];
+		for (unsigned k = 0; k < PTX_LANES; k++)
+			R[(size_t)s * PTX_LANES + k] = f->init[s];
+	}
+	memset(lanes_local, 0, PTX_LANES * f->local_size);
 }
 
 /* The grid in batches of PTX_LANES threads (ptx_batch.c), in grid order.
@@ -199,6 +221,7 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 	for (uint64_t t0 = 0; !rc && t0 < total; t0 += PTX_LANES) {
 		unsigned nl = total - t0 < PTX_LANES ? (unsigned)(total - t0) : PTX_LANES;
 		coords(l, t0, blk, tid);
+		batch_reset(f, R, c->lanes_local);
 		batch_regs(R + (size_t)PTX_SLOT_SREG * PTX_LANES, nl, l, blk, tid);
 		if (!ptx_batch_run(c, R, nl == 64 ? ~0ull : (1ull << nl) - 1, uniform))
 			continue;
@@ -213,12 +236,59 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 	return rc;
 }
 
-static int report(const struct ptx_ctx *c, const unsigned *blk, const unsigned *tid,
-		  struct ub_error *err)
+/* "1st", "2nd", ... */
+static const char *ordinal(int k, char *buf, size_t len)
+{
+	static const char *const suf[] = { "th", "st", "nd", "rd" };
+	int r = k % 100 >= 11 && k % 100 <= 13 ? 0 : k % 10 <= 3 ? k % 10 : 0;
+	snprintf(buf, len, "%d%s", k, suf[r]);
+	return buf;
+}
+
+/* A bad access that is a store into memory the kernel may only read:
+ * what that memory is ("the 1st parameter of 'k' (input 'x': read-only)",
+ * "the module's array 'tab' (read-only)") into buf; 0 if it is not one. */
+static int read_only_store(const struct ptx_ctx *c, const struct ptx_module *m,
+			   const struct ptx_launch *l, char *buf, size_t len)
+{
+	const struct ptx_func *f = c->bad_f;
+	int op = f->code[c->bad_pc].op, j = 0;
+	if (op != PTX_ST_GLOBAL && op != PTX_ST_GENERIC)
+		return 0;
+	while (j < c->nrg && !(c->bad_addr - c->rg[j].lo < c->rg[j].size))
+		j++;
+	if (j == c->nrg || c->rg[j].writable)
+		return 0;
+	if (j >= l->nbufs) {
+		snprintf(buf, len, "the module's array '%s' (read-only)",
+			 m->vars[j - l->nbufs].name);
+		return 1;
+	}
+	const char *name = l->bufs[j].name ? l->bufs[j].name : "an array";
+	char nth[16];
+	for (int i = 0; i < l->nargs && i < c->fr->f->nparams; i++)
+		if (l->args[i] == c->rg[j].lo) {
+			snprintf(buf, len, "the %s parameter of '%s' (%s: read-only)",
+				 ordinal(i + 1, nth, sizeof nth), c->fr->f->name, name);
+			return 1;
+		}
+	snprintf(buf, len, "%s (read-only)", name);
+	return 1;
+}
+
+static int report(const struct ptx_ctx *c, const struct ptx_module *m,
+		  const struct ptx_launch *l, const unsigned *blk,
+		  const unsigned *tid, struct ub_error *err)
 {
 	const struct ptx_func *f = c->bad_f;
 	const char *what = f->text[c->bad_pc] ? f->text[c->bad_pc] : "?";
 	uint32_t line = f->lines[c->bad_pc];
+	char ro[256];
+	if (c->bad_kind == 1 && read_only_store(c, m, l, ro, sizeof ro))
+		return ub_fail(err, UB_RUNTIME, "ptx: store through %s: %s at 0x%"
+			       PRIx64 " (line %u, block %u,%u,%u thread %u,%u,%u)",
+			       ro, what, c->bad_addr, line, blk[0], blk[1], blk[2],
+			       tid[0], tid[1], tid[2]);
 	if (c->bad_kind == 1)
 		return ub_fail(err, UB_RUNTIME, "ptx: out-of-bounds %s at 0x%" PRIx64
 			       " (line %u, block %u,%u,%u thread %u,%u,%u)", what,
@@ -300,7 +370,7 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 			return ub_fail(err, UB_RUNTIME, "ptx: empty grid or block "
 				       "dimension for kernel '%s'", entry);
 	struct ptx_ctx c = { .budget = launch->budget ? launch->budget
-						       : PTX_DEFAULT_BUDGET };
+						       : ptx_budget(m) };
 	c.frames = calloc((size_t)m->nfuncs, sizeof *c.frames);
 	struct ptx_region *rg = make_regions(m, launch, &c.nrg);
 	int rc = c.frames && rg ? 0 : UB_RUNTIME;
@@ -331,7 +401,7 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		if (r < 0)
 			rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
 		else if (r) {
-			rc = report(&c, blk, tid, err);
+			rc = report(&c, m, launch, blk, tid, err);
 			thread_failed = 1;
 		}
 		fesetround(mode);

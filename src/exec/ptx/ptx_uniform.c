@@ -9,11 +9,14 @@
  *   - every operand is uniform: a slot no instruction writes (immediates,
  *     addresses of symbols, registers never set), %ntid.* and %nctaid.*,
  *     or the result of an uniform instruction earlier in the code,
- *   - its destination is written by no other instruction.
+ *   - its destination is written by no other instruction, and no thread
+ *     can read it before this instruction ran (it is not in f->reset,
+ *     ptx_undef.c).
  * Its value is then the same whenever any thread runs it, and no other
  * instruction can overwrite it, so it may be computed before any thread
- * runs.  Threads that never reach it see a value in a register they never
- * set, which PTX leaves undefined anyway. */
+ * runs: a thread reads the register only after running the instruction
+ * (so it reads that value, as thread by thread), and a thread that never
+ * runs it never reads it. */
 #include "ptx_batch.h"
 
 #include <stdlib.h>
@@ -63,6 +66,9 @@ uint8_t *ptx_uniform_insns(const struct ptx_func *f)
 	for (uint32_t s = 0; s < f->nslots; s++)
 		uni[s] = s >= PTX_SLOT_SREG && s < PTX_SLOT_SINK ? sreg_uniform(s)
 							       : nw[s] == 0;
+	for (uint32_t k = 0; k < f->nreset; k++)   /* may be read unset */
+		if (nw[f->reset[k]] == 1)
+			nw[f->reset[k]] = 2;
 	for (uint32_t i = 0; i < f->ncode; i++) {
 		const struct ptx_insn *in = &f->code[i];
 		int ok = pure(in) && in->guard == PTX_SLOT_TRUE && !in->gneg &&

@@ -1,0 +1,130 @@
+/* check_tmpfiles.c — unit tests of the temporary-file registry
+ * (src/util/tmpfiles.c): a child process makes temporaries the ways the
+ * program does (ub_tmp_create as the reports, the .npy writer and the
+ * compile cache do; ub_tmp_track before creating a name, as --dump's
+ * staging files), installs the handlers and is sent a signal; it must die
+ * of that signal (waitpid's WTERMSIG, as a shell sees it) with every
+ * temporary gone, and those already forgotten (renamed into place) kept. */
+#include "suites.h"
+
+#include "tmpfiles.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static void setup(void)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/ub-tmpfiles-XXXXXX", t && *t ? t : "/tmp");
+	ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s", dir);
+}
+
+static int exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+/* Names the child's files, shared with the parent through the fork. */
+static char made[3][4300], staged[4300], kept[4300], renamed[4300];
+/* (made and kept are filled in the child only) */
+
+/* The child: three temporaries, one tracked name, one renamed into place
+ * and forgotten; then sig. */
+static void child(int sig)
+{
+	char path[4200];
+	int slot;
+	ub_tmp_handle_signals();
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/r%d.csv", dir, i);
+		if (ub_tmp_create(path, made[i], sizeof made[i], &slot) < 0)
+			_exit(10);
+	}
+	if (ub_tmp_track(staged) < 0 || open(staged, O_WRONLY | O_CREAT, 0666) < 0)
+		_exit(11);
+	if (ub_tmp_create(renamed, kept, sizeof kept, &slot) < 0 ||
+	    rename(kept, renamed) != 0)
+		_exit(12);
+	ub_tmp_forget(slot);
+	raise(sig);
+	_exit(13); /* not reached when the handler ends the program */
+}
+
+static void signalled(int sig)
+{
+	snprintf(staged, sizeof staged, "%s/.x.npy.%ld.staging", dir, (long)getpid());
+	snprintf(renamed, sizeof renamed, "%s/done.json", dir);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		child(sig);
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == sig,
+		      "the child should die of signal %d (status 0x%x)", sig, st);
+	/* the child's temporary names are its own: list what it left */
+	char all[2048] = "";
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			strncat(all, e->d_name, sizeof all - strlen(all) - 2);
+			strcat(all, " ");
+		}
+	closedir(d);
+	ck_assert_msg(strcmp(all, "done.json ") == 0,
+		      "after signal %d only done.json should be left, found: %s", sig, all);
+	ck_assert(exists(renamed));
+	remove(renamed);
+	rmdir(dir);
+}
+
+START_TEST(test_sigterm) { signalled(SIGTERM); }
+END_TEST
+
+START_TEST(test_sigint) { signalled(SIGINT); }
+END_TEST
+
+START_TEST(test_sighup) { signalled(SIGHUP); }
+END_TEST
+
+/* Many at once: every slot taken is given back. */
+START_TEST(test_reuse)
+{
+	char path[4200], tmp[4300];
+	for (int i = 0; i < 5000; i++) {
+		int slot;
+		snprintf(path, sizeof path, "%s/f", dir);
+		int fd = ub_tmp_create(path, tmp, sizeof tmp, &slot);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_ge(slot, 0);
+		close(fd);
+		ub_tmp_discard(slot);
+		ck_assert(!exists(tmp));
+	}
+	rmdir(dir);
+}
+END_TEST
+
+Suite *ub_tmpfiles_suite(void)
+{
+	Suite *s = suite_create("tmpfiles");
+	TCase *tc = tcase_create("signals");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_sigterm);
+	tcase_add_test(tc, test_sigint);
+	tcase_add_test(tc, test_sighup);
+	tcase_add_test(tc, test_reuse);
+	suite_add_tcase(s, tc);
+	return s;
+}
