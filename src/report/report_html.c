@@ -184,9 +184,9 @@ static void summary_table(FILE *f, const struct ub_row *const *rows, int nr,
 		fprintf(f, "</td><td><code>%s</code></td></tr>\n", worst[0] ? worst : "-");
 	}
 	fprintf(f, "</table>\n");
-	for (int k = 0; k < ns; k++) { /* the reference's, the same in every row */
-		const struct ub_row *r = s[k].row;
-		if (!r->st.undecided)
+	for (int i = 0; i < nr; i++) { /* the reference's, the same in every row */
+		const struct ub_row *r = rows[i];
+		if (r->na || !r->st.undecided)
 			continue;
 		ub_format_inputs(r->dt, r->in_names, r->undecided_in, r->nin, worst,
 				 sizeof worst);
