@@ -1,0 +1,66 @@
+/* fuzz_cli.c — the command line (src/cli/cli.c): the input is one or more
+ * command lines, one a line ('\n'), each argument of a line ended by a
+ * NUL; each is parsed after the one before, as a suite's run lines are,
+ * with its own copy of the text, freed after its parse (the parser must
+ * keep no state from one command line to the next).  Each input starts
+ * from getopt's initial state, so that what one input finds does not
+ * depend on the inputs run before it in the same process.  A line that parses
+ * is then set up against the shipped catalog as a run would be (the op,
+ * dtypes, --domain, --input names, modes; no file is read). */
+#include "fuzz.h"
+#include "cli.h"
+#include "inputs.h"
+#include "setup.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGS 64
+#define MAX_LINES 8
+
+static struct ub_catalog cat;
+static int have_cat = -1;
+
+static void command_line(const uint8_t *data, size_t size)
+{
+	struct ub_error err;
+	char *text = malloc(size + 1), *argv[MAX_ARGS + 2];
+	if (!text)
+		return;
+	memcpy(text, data, size);
+	text[size] = 0;
+	int argc = 0;
+	argv[argc++] = "ulpbench";
+	for (char *p = text; p < text + size && argc <= MAX_ARGS; p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	struct ub_cli cli;
+	if (ub_cli_parse(argc, argv, &cli, &err) == 0 && cli.action == UB_ACT_RUN &&
+	    cli.op && have_cat) {
+		struct ub_op op;
+		struct ub_config cfg;
+		if (ub_setup_op(&cli, &cat, &op, &cfg, NULL, &err) == 0 && cfg.exhaustive)
+			ub_exhaustive_check(&op, cfg.dtypes, cfg.ndtypes, &cfg.range, &err);
+	}
+	free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ub_error err;
+	if (have_cat < 0)
+		have_cat = ub_load_catalog(NULL, &cat, &err) == 0;
+	char *none[] = {"fuzz", NULL};
+	optind = 0; /* glibc: initialise everything at the next call */
+	opterr = 0;
+	getopt(1, none, "");
+	const uint8_t *end = data + size;
+	for (int i = 0; i < MAX_LINES && data < end; i++) {
+		const uint8_t *nl = memchr(data, '\n', (size_t)(end - data));
+		size_t len = nl ? (size_t)(nl - data) : (size_t)(end - data);
+		command_line(data, len);
+		data += len + (nl != NULL);
+	}
+	return 0;
+}
