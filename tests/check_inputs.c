@@ -44,11 +44,11 @@ static const uint32_t f32_specials[] = {
 	0x7f000000, 0xff000000, 0x7effffff, 0xfeffffff, 0x7f000001, 0xff000001,
 };
 
-/* f32 in [-1, 1]: everything above 1 in magnitude dropped, inf/NaN kept. */
+/* f32 in [-1, 1]: everything above 1 in magnitude dropped, +-inf and
+ * NaN too (no value of [-1, 1]). */
 static const uint32_t f32_specials_pm1[] = {
 	0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff,
 	0x807fffff, 0x00800000, 0x80800000,
-	0x7f800000, 0xff800000, 0x7fc00000,
 	0x3f800000, 0xbf800000, 0x3f000000, 0xbf000000,
 	0x3f7fffff, 0xbf7fffff,
 	0x3a800000, 0xba800000, 0x3a7fffff, 0xba7fffff, 0x3a800001, 0xba800001,
@@ -111,12 +111,31 @@ static void check_list32(enum ub_dtype dt, const struct ub_domain *dom,
 	check_list(dt, dom, w, nwant, exact_len);
 }
 
+/* f32 in [0, inf]: the non-negative half of f32_specials (-0 as a value
+ * is 0), +inf, but neither -inf nor NaN. */
+static const uint32_t f32_specials_pos[] = {
+	0x00000000, 0x80000000, 0x00000001, 0x007fffff, 0x00800000,
+	0x7f7fffff, 0x7f800000, 0x3f800000, 0x40000000, 0x3f000000,
+	0x3f800001, 0x3f7fffff, 0x3fffffff, 0x40000001,
+	0x44800000, 0x447fffff, 0x44800001, 0x3a800000, 0x3a7fffff, 0x3a800001,
+	0x5d800000, 0x5d7fffff, 0x5d800001, 0x21800000, 0x217fffff, 0x21800001,
+	0x7f000000, 0x7effffff, 0x7f000001,
+};
+/* f32 in [1, 2]: 1, 2, 1+2^-23 (0x3f800001), 2-2^-23 (0x3fffffff). */
+static const uint32_t f32_specials_12[] = {
+	0x3f800000, 0x40000000, 0x3f800001, 0x3fffffff,
+};
+
 START_TEST(test_specials_f32)
 {
 	check_list32(UB_F32, &all, f32_specials, N(f32_specials), 1);
 	check_list32(UB_F32, NULL, f32_specials, N(f32_specials), 1);
 	const struct ub_domain pm1 = {-1, 1};
 	check_list32(UB_F32, &pm1, f32_specials_pm1, N(f32_specials_pm1), 1);
+	const struct ub_domain pos = {0, INFINITY}, one2 = {1, 2}, five = {5, 5};
+	check_list32(UB_F32, &pos, f32_specials_pos, N(f32_specials_pos), 1);
+	check_list32(UB_F32, &one2, f32_specials_12, N(f32_specials_12), 1);
+	check_list32(UB_F32, &five, NULL, 0, 1); /* 5 is no candidate */
 }
 END_TEST
 
@@ -129,19 +148,21 @@ START_TEST(test_specials_other)
 }
 END_TEST
 
-/* No duplicates, domain respected (but for inf/NaN), truncation to max. */
+/* No duplicates, the domain respected (NaN only for -inf..inf),
+ * truncation to max. */
 START_TEST(test_specials_props)
 {
 	static const struct ub_domain doms[] = {
-		{-INFINITY, INFINITY}, {-1, 1}, {0, INFINITY}, {0.1, 0.2}};
+		{-INFINITY, INFINITY}, {-1, 1}, {0, INFINITY}, {0.1, 0.2},
+		{-INFINITY, -1}, {5, 5}};
 	for (int dt = 0; dt < UB_NDTYPES; dt++)
 		for (size_t d = 0; d < N(doms); d++) {
 			uint64_t s[128];
 			size_t n = ub_special_values(dt, &doms[d], s, N(s));
-			ck_assert(n >= 3);
+			ck_assert(d > 0 || n >= 3);
 			for (size_t i = 0; i < n; i++) {
 				double v = ub_bits_to_double(dt, s[i]);
-				ck_assert_msg(isnan(v) || isinf(v) ||
+				ck_assert_msg((isnan(v) && d == 0) ||
 					      (v >= doms[d].lo &&
 					       v <= doms[d].hi),
 					      "%s %a outside [%g, %g]",
@@ -277,8 +298,9 @@ START_TEST(test_binades_other)
 }
 END_TEST
 
-/* Random elements stay inside the domain; only the leading specials may
- * be inf or NaN.  Domain ends that are not representable round inward. */
+/* Every element, the leading specials too, lies inside the domain (no
+ * NaN: none of these is -inf..inf).  Domain ends that are not
+ * representable round inward. */
 static const struct {
 	enum ub_dtype dt;
 	struct ub_domain dom;
@@ -286,7 +308,8 @@ static const struct {
 	{UB_F32, {-1, 1}},       {UB_F32, {0, INFINITY}},
 	{UB_F32, {0.1, 0.2}},    {UB_BF16, {0.1, 0.2}},
 	{UB_F16, {-1e6, -1e-6}}, {UB_F64, {-1, 1}},
-	{UB_F64, {0x1p-1074, 0x1p-1070}},
+	{UB_F64, {0x1p-1074, 0x1p-1070}}, {UB_F32, {5, 5}},
+	{UB_F32, {1, 2}},        {UB_F16, {-INFINITY, -1}},
 };
 
 START_TEST(test_domain)
@@ -297,10 +320,9 @@ START_TEST(test_domain)
 	size_t nsp = ub_special_values(dt, d, sp, N(sp)), n = 100000;
 	struct ub_array a;
 	gen(dt, 1, d, n, 5, &a);
+	ck_assert(nsp <= n);
 	for (size_t i = 0; i < n; i++) {
 		double v = ub_bits_to_double(dt, ub_array_get(&a, i));
-		if (i < nsp && (isnan(v) || isinf(v)))
-			continue;
 		ck_assert_msg(v >= d->lo && v <= d->hi, "%s element %zu: %a "
 			      "(0x%llx) outside [%a, %a]", ub_dtypes[dt].name,
 			      i, v, (unsigned long long)ub_array_get(&a, i),
@@ -325,7 +347,7 @@ START_TEST(test_small_domain)
 		struct ub_array a;
 		size_t count[4] = {0}, n = 1000;
 		gen(UB_F16, 1, &c[t].dom, n, 11, &a);
-		for (size_t i = 5; i < n; i++) { /* after 1, 1+ulp, +-inf, NaN */
+		for (size_t i = 2; i < n; i++) { /* after the specials 1, 1+ulp */
 			unsigned b = (unsigned)ub_array_get(&a, i);
 			ck_assert_msg(b >= c[t].first && b <= c[t].last,
 				      "0x%04x outside", b);
@@ -412,6 +434,48 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* ub_ordered_bound against a scan of every f16 and bf16 encoding (the
+ * smallest value >= v, the largest <= v), and in f64 against encodings
+ * written by hand. */
+static int64_t scan_bound(enum ub_dtype dt, double v, int up)
+{
+	int64_t best = up ? INT64_MAX : INT64_MIN;
+	for (uint64_t b = 0; b < 0x10000; b++) {
+		double m = ub_bits_to_double(dt, b);
+		int64_t o = ub_ordered(dt, b);
+		if (isnan(m))
+			continue;
+		if (up ? m >= v && o < best : m <= v && o > best)
+			best = o;
+	}
+	return best;
+}
+
+START_TEST(test_ordered_bound)
+{
+	static const double vs[] = {-INFINITY, -70000, -65504, -1.5, -0x1p-24,
+				    -0x1p-30, 0x1p-30, 0x1p-25, 1, 1.0001, 65519,
+				    3e38, 4e38, INFINITY};
+	for (enum ub_dtype dt = UB_F16; dt <= UB_BF16; dt++)
+		for (size_t i = 0; i < N(vs); i++)
+			for (int up = 0; up < 2; up++)
+				ck_assert_msg(ub_ordered_bound(dt, vs[i], up) ==
+					      scan_bound(dt, vs[i], up), "%s %a up=%d",
+					      ub_dtypes[dt].name, vs[i], up);
+	/* f64: each double is itself; the ends of the line and the zeros */
+	ck_assert(ub_ordered_bound(UB_F64, 0x1.0000000000002p0, 0) ==
+		  ub_ordered(UB_F64, UINT64_C(0x3ff0000000000002)));
+	ck_assert(ub_ordered_bound(UB_F64, INFINITY, 0) ==
+		  ub_ordered(UB_F64, UINT64_C(0x7ff0000000000000)));
+	ck_assert(ub_ordered_bound(UB_F64, -INFINITY, 1) ==
+		  ub_ordered(UB_F64, UINT64_C(0xfff0000000000000)));
+	ck_assert(ub_ordered_bound(UB_F64, -0x1p-1074, 0) ==
+		  ub_ordered(UB_F64, UINT64_C(0x8000000000000001)));
+	ck_assert(ub_ordered_bound(UB_F64, 0.0, 1) == -1); /* -0 */
+	ck_assert(ub_ordered_bound(UB_F64, -0.0, 0) == 0); /* +0 */
+}
+END_TEST
+
 Suite *ub_inputs_suite(void)
 {
 	Suite *s = suite_create("inputs");
@@ -419,6 +483,7 @@ Suite *ub_inputs_suite(void)
 	tcase_add_test(tc, test_specials_f32);
 	tcase_add_test(tc, test_specials_other);
 	tcase_add_test(tc, test_specials_props);
+	tcase_add_test(tc, test_ordered_bound);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sampling");
 	tcase_set_timeout(tc, 60);

@@ -23,7 +23,8 @@
 	X(ew)             \
 	X(dag)            \
 	X(exact)          \
-	X(tmpfiles)
+	X(tmpfiles)       \
+	X(cli)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)

@@ -101,10 +101,8 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		for (int i = 0; !s && i < c->ndtypes; i++)
 			c->dtypes[i] = (enum ub_dtype)ids[i];
 	} else if (!strcmp(name, "n")) {
-		s = ub_subopt_count("n", arg, 0, UINT64_C(1) << 32, &v, err);
+		s = ub_subopt_count("n", arg, 1, UINT64_C(1) << 32, &v, err);
 		c->n = (size_t)v;
-		if (!s && v == 0)
-			s = ub_fail(err, UB_USAGE, "-n: need at least one sample");
 	} else if (!strcmp(name, "seed")) {
 		s = ub_subopt_count("seed", arg, 0, UINT64_MAX >> 11, &c->seed, err);
 	} else if (!strcmp(name, "input")) {
@@ -138,10 +136,8 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 			return ub_fail(err, UB_USAGE, "unknown reference '%s' (valid: fast, mpfr)", arg);
 		c->ref_mpfr = !strcmp(arg, "mpfr");
 	} else if (!strcmp(name, "threads")) {
-		s = ub_subopt_count("threads", arg, 0, 256, &v, err);
+		s = ub_subopt_count("threads", arg, 1, 256, &v, err);
 		c->threads = (int)v;
-		if (!s && v == 0)
-			s = ub_fail(err, UB_USAGE, "--threads: need at least one");
 	} else if (!strcmp(name, "html")) {
 		cli->html = arg;
 	} else if (!strcmp(name, "at")) {
@@ -208,16 +204,15 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 	}
 	sopts[sl] = '\0';
 	lopts[NOPTS] = (struct option){0};
-	optind = 1;
-	opterr = 0;
+	ub_getopt_reset();
 	for (;;) {
+		char why[128];
 		int li = -1, c = getopt_long(argc, argv, sopts, lopts, &li);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
-			return ub_fail(err, UB_USAGE, "%s '%s' (see --help)",
-				       c == '?' ? "unknown option" : "missing argument for",
-				       argv[optind - 1]);
+			return ub_fail(err, UB_USAGE, "%s (see --help)",
+				       ub_getopt_error(c, argv, lopts, why, sizeof why));
 		int idx = c >= LONG_ONLY ? c - LONG_ONLY : -1;
 		for (int i = 0; idx < 0 && i < NOPTS; i++)
 			if (opts[i].shrt == c)

@@ -30,7 +30,7 @@
 	X("arch", 0, 1, "ARCH", "compile for ARCH (default: compute_90 on sim, the GPU's own sm_NN on cuda)") \
 	X("catalog", 0, 1, "FILE", "op catalog in FPCore syntax (default: the shipped suites/ops.fpcore)") \
 	X("quiet", 'q', 0, NULL, "no progress line on stderr") \
-	X("verbose", 'v', 0, NULL, "progress on stderr also when it is not a terminal: a line every 30 s") \
+	X("verbose", 'v', 0, NULL, "say more on stderr: progress also when it is not a terminal (a line every 30 s), compile cache entries found damaged") \
 	X("fpcore", 0, 1, "FILE", "add the ops of an FPCore file to the catalog (repeatable)") \
 	X("kernel", 0, 1, "FILE.cu", "test your own kernel file instead of the op's kernel") \
 	X("entry", 0, 1, "NAME", "the --kernel's extern \"C\" __global__ function (default: the only one)") \

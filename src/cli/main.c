@@ -166,6 +166,8 @@ int main(int argc, char **argv)
 	s = ub_cli_parse(argc, argv, &cli, &err);
 	if (s)
 		return die(&err, s);
+	if (cli.verbose)
+		ub_cache_notices(stderr);
 	switch (cli.action) {
 	case UB_ACT_HELP:
 		ub_cli_help(stdout);

@@ -21,6 +21,35 @@ void ub_subopts_help(FILE *f, const char *usage, const struct ub_subopt *opts,
 	}
 }
 
+void ub_getopt_reset(void)
+{
+	optind = 0;
+	opterr = 0;
+}
+
+const char *ub_getopt_error(int c, char **argv, const struct option *lopts,
+			    char *buf, size_t len)
+{
+	/* the last word getopt consumed: the option's own, except for a
+	 * letter inside a cluster (-Zq: optind stays on it), named by optopt */
+	const char *word = argv[optind - 1], *name = NULL;
+	int is_long = strncmp(word, "--", 2) == 0;
+	for (int i = 0; optopt && lopts[i].name; i++)
+		if (lopts[i].val == optopt)
+			name = lopts[i].name;
+	if (c == '?' && !optopt) /* an unknown long option, up to its '=' */
+		snprintf(buf, len, "unknown option '%.*s'", (int)strcspn(word, "="), word);
+	else if (c == '?' && name && is_long) /* --quiet=3 */
+		snprintf(buf, len, "option '--%s' takes no argument", name);
+	else if (c == '?')
+		snprintf(buf, len, "unknown option '-%c'", optopt);
+	else if (is_long && name)
+		snprintf(buf, len, "missing argument for '--%s'", name);
+	else
+		snprintf(buf, len, "missing argument for '-%c'", optopt);
+	return buf;
+}
+
 int ub_subopts_parse(int argc, char **argv, const struct ub_subopt *opts,
 		     int nopts, const char *usage,
 		     int (*opt)(void *ctx, const char *name, const char *arg,
@@ -42,9 +71,9 @@ int ub_subopts_parse(int argc, char **argv, const struct ub_subopt *opts,
 	}
 	sopts[sl] = '\0';
 	lopts[nopts] = (struct option){0};
-	optind = 1;
-	opterr = 0;
+	ub_getopt_reset();
 	for (;;) {
+		char why[128];
 		int c = getopt_long(argc, argv, sopts, lopts, NULL);
 		if (c == -1)
 			break;
@@ -52,9 +81,9 @@ int ub_subopts_parse(int argc, char **argv, const struct ub_subopt *opts,
 			if (!opts[i].name[1] && opts[i].name[0] == c)
 				c = i;
 		if (c == '?' || c == ':')
-			return ub_fail(err, UB_USAGE, "%s: %s '%s' (see ulpbench %s --help)",
-				       argv[0], c == '?' ? "unknown option" :
-				       "missing argument for", argv[optind - 1], argv[0]);
+			return ub_fail(err, UB_USAGE, "%s: %s (see ulpbench %s --help)",
+				       argv[0], ub_getopt_error(c, argv, lopts, why, sizeof why),
+				       argv[0]);
 		if (strcmp(opts[c].name, "help") == 0) {
 			ub_subopts_help(stdout, usage, opts, nopts);
 			return -1;
@@ -79,9 +108,9 @@ int ub_subopt_count(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 		v = strtod(s, &end);
 	if (errno || end == s || *end || !(v >= (double)lo) || v != floor(v) ||
 	    v > (double)hi)
-		return ub_fail(err, UB_USAGE, "--%s: '%s' is not a whole number "
-			       "from %llu to %llu", opt, s, (unsigned long long)lo,
-			       (unsigned long long)hi);
+		return ub_fail(err, UB_USAGE, "-%s%s: '%s' is not a whole number "
+			       "from %llu to %llu", opt[1] ? "-" : "", opt, s,
+			       (unsigned long long)lo, (unsigned long long)hi);
 	*out = (uint64_t)v;
 	return 0;
 }

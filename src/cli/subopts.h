@@ -29,8 +29,22 @@ int ub_subopts_parse(int argc, char **argv, const struct ub_subopt *opts,
 void ub_subopts_help(FILE *f, const char *usage, const struct ub_subopt *opts,
 		     int nopts);
 
+/* Every getopt_long parse starts with this: glibc and musl reinitialize
+ * on optind = 0, forgetting the position inside a word such as -qn that
+ * an earlier parse stopped in (optind = 1 keeps it: the next parse would
+ * go on reading the old, perhaps freed, argv). */
+void ub_getopt_reset(void);
+
+struct option;
+/* What getopt_long refused when it returned c ('?' or ':'), named as the
+ * user wrote it, into buf: "unknown option '-Z'" (also inside -Zq),
+ * "unknown option '--bogus'", "option '--quiet' takes no argument",
+ * "missing argument for '-n'" or "... '--mode'". */
+const char *ub_getopt_error(int c, char **argv, const struct option *lopts,
+			    char *buf, size_t len);
+
 /* "1000", "1e6", "2^20" -> a whole number in [lo, hi]; errors name the
- * option. */
+ * option (-n for a one-letter name, else --name) and the range. */
 int ub_subopt_count(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 		    uint64_t *out, struct ub_error *err);
 

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "report.h"
+#include "user_kernel.h"
 
 /* Comparisons, declared once: X(ID, text). */
 #define UB_CMPS(X) \
@@ -42,17 +43,20 @@ struct ub_entry {
 	char *text;         /* the run line, comment stripped */
 	int argc;
 	char **argv;        /* its words, as ub_cli_parse saw them */
-	char *paths[UB_MAX_INPUTS + 1]; /* --catalog/--input resolved
-					   against the suite's directory */
+	char *paths[UB_MAX_INPUTS + UB_MAX_FPCORE + 2]; /* --catalog, --input,
+					   --fpcore and --kernel resolved against
+					   the suite's directory */
 	struct ub_cli cli;
 	struct ub_op op;    /* the catalog's op, --domain applied */
+	struct ub_user_kernel uk; /* --kernel: the file, bound to op */
 	struct ub_config cfg;
 	int nexpect;
 	struct ub_expect *expect;
 };
 
 struct ub_suite_catalog {
-	char *path;         /* NULL: the shipped catalog */
+	char *key;          /* --catalog (empty: the shipped one), then each
+			       --fpcore, one a line */
 	struct ub_catalog cat;
 };
 

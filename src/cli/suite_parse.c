@@ -48,41 +48,62 @@ static int split(char *line, char **w)
 	return n;
 }
 
-/* The catalog named by the run (--catalog, or the shipped one), loaded
- * once per suite. */
-static int catalog(struct ub_suite *s, const char *path,
+/* "CATALOG\nFPCORE\n..." for the run's --catalog and --fpcore files. */
+static char *catalog_key(const struct ub_cli *cli)
+{
+	size_t len = strlen(cli->catalog ? cli->catalog : "") + 2;
+	for (int i = 0; i < cli->nfpcore; i++)
+		len += strlen(cli->fpcore[i]) + 1;
+	char *key = malloc(len);
+	if (!key)
+		return NULL;
+	snprintf(key, len, "%s\n", cli->catalog ? cli->catalog : "");
+	for (int i = 0; i < cli->nfpcore; i++)
+		snprintf(key + strlen(key), len - strlen(key), "%s\n", cli->fpcore[i]);
+	return key;
+}
+
+/* The catalog of the run (--catalog, or the shipped one, with its
+ * --fpcore files' ops beside), loaded once per suite. */
+static int catalog(struct ub_suite *s, const struct ub_cli *cli,
 		   const struct ub_catalog **cat, struct ub_error *err)
 {
+	char *key = catalog_key(cli);
+	if (!key)
+		return ub_fail(err, UB_RUNTIME, "out of memory");
 	for (int i = 0; i < s->ncats; i++)
-		if (!path == !s->cats[i].path &&
-		    (!path || !strcmp(path, s->cats[i].path))) {
+		if (!strcmp(key, s->cats[i].key)) {
 			*cat = &s->cats[i].cat;
+			free(key);
 			return 0;
 		}
 	struct ub_suite_catalog *c = realloc(s->cats, (size_t)(s->ncats + 1) * sizeof *c);
-	if (!c)
+	if (!c) {
+		free(key);
 		return ub_fail(err, UB_RUNTIME, "out of memory");
+	}
 	s->cats = c;
 	c = &s->cats[s->ncats];
 	memset(c, 0, sizeof *c);
-	int st = ub_load_catalog(path, &c->cat, err); /* --fpcore: not in suites */
-	if (st)
+	int st = ub_load_catalogs(cli, &c->cat, err);
+	if (st) {
+		ub_catalog_free(&c->cat);
+		free(key);
 		return st;
-	c->path = path ? strdup(path) : NULL;
+	}
+	c->key = key;
 	s->ncats++;
 	*cat = &c->cat;
 	return 0;
 }
 
 /* The op of the run: as the command does (main.c), the op exists, the
- * kernel is written for the dtypes, --domain and --input apply. */
+ * --kernel file binds to it, the kernel is written for the dtypes,
+ * --domain and --input apply. */
 static int setup_op(struct ub_entry *e, const struct ub_catalog *cat,
 		    struct ub_error *err)
 {
-	int s = e->cli.kernel ? ub_fail(err, UB_USAGE, "--kernel is not supported "
-					 "in suites yet") : 0;
-	if (!s)
-		s = ub_setup_op(&e->cli, cat, &e->op, &e->cfg, NULL, err);
+	int s = ub_setup_op(&e->cli, cat, &e->op, &e->cfg, &e->uk, err);
 	if (!s && e->cli.cfg.exhaustive)
 		s = ub_exhaustive_check(&e->op, e->cli.cfg.dtypes, e->cli.cfg.ndtypes,
 					&e->cli.cfg.range, err);
@@ -108,13 +129,21 @@ static char *relative_to(const char *suite, const char *path)
 	return join((int)(slash - suite), suite, "/", path);
 }
 
-/* --catalog and --input files are found beside the suite file. */
+/* --catalog, --fpcore, --kernel and --input files are found beside the
+ * suite file. */
 static int resolve_paths(struct ub_entry *e, struct ub_error *err)
 {
 	int np = 0;
 	if (e->cli.catalog && !(e->cli.catalog = e->paths[np++] =
 				relative_to(e->file, e->cli.catalog)))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
+	if (e->cli.kernel && !(e->cli.kernel = e->paths[np++] =
+			       relative_to(e->file, e->cli.kernel)))
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	for (int i = 0; i < e->cli.nfpcore; i++)
+		if (!(e->cli.fpcore[i] = e->paths[np++] =
+		      relative_to(e->file, e->cli.fpcore[i])))
+			return ub_fail(err, UB_RUNTIME, "out of memory");
 	for (int i = 0; i < e->cli.ninputs; i++) {
 		const char *spec = e->cli.input_spec[i], *eq = strchr(spec, '=');
 		char *file = relative_to(e->file, eq + 1);
@@ -168,7 +197,7 @@ static int parse_run(struct ub_suite *s, struct ub_entry *e, char **w, int nw,
 	if (!st)
 		st = resolve_paths(e, err);
 	if (!st)
-		st = catalog(s, e->cli.catalog, &cat, err);
+		st = catalog(s, &e->cli, &cat, err);
 	return st ? st : setup_op(e, cat, err);
 }
 
@@ -354,15 +383,16 @@ void ub_suite_free(struct ub_suite *s)
 		struct ub_entry *e = &s->entries[i];
 		for (int a = 0; e->argv && a < e->argc; a++)
 			free(e->argv[a]);
-		for (int p = 0; p < UB_MAX_INPUTS + 1; p++)
+		for (size_t p = 0; p < sizeof e->paths / sizeof e->paths[0]; p++)
 			free(e->paths[p]);
+		ub_user_kernel_free(&e->uk);
 		free(e->argv);
 		free(e->text);
 		free(e->expect);
 	}
 	for (int c = 0; c < s->ncats; c++) {
 		ub_catalog_free(&s->cats[c].cat);
-		free(s->cats[c].path);
+		free(s->cats[c].key);
 	}
 	for (int f = 0; f < s->nfiles; f++)
 		free(s->files[f]);

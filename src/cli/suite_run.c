@@ -5,7 +5,9 @@
  * bound.  The rows of every run can go to one CSV and one JSON report. */
 #include "suite.h"
 #include "clash.h"
+#include "nvrtc_cache.h"
 #include "progress.h"
+#include "subopts.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -19,7 +21,7 @@
 	X("append", 0, 0, NULL, "add them to the existing --csv FILE (same header only)") \
 	X("json", 0, 1, "FILE", "write the JSON report of every run to FILE ('-': stdout)") \
 	X("quiet", 'q', 0, NULL, "no progress line on stderr")                \
-	X("verbose", 'v', 0, NULL, "progress on stderr also when it is not a terminal: a line every 30 s") \
+	X("verbose", 'v', 0, NULL, "progress when stderr is no terminal (every 30 s), damaged cache entries") \
 	X("help", 'h', 0, NULL, "show this help")
 
 static const struct option lopts[] = {
@@ -57,16 +59,15 @@ static int parse_args(int argc, char **argv, struct ub_cli *cli, int *first,
 		      int *want_help, struct ub_error *err)
 {
 	memset(cli, 0, sizeof *cli);
-	optind = 1;
-	opterr = 0;
+	ub_getopt_reset();
 	for (;;) {
+		char why[128];
 		int li = -1, c = getopt_long(argc, argv, ":qvh", lopts, &li);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
-			return ub_fail(err, UB_USAGE, "suite: %s '%s' (see ulpbench suite --help)",
-				       c == '?' ? "unknown option" : "missing argument for",
-				       argv[optind - 1]);
+			return ub_fail(err, UB_USAGE, "suite: %s (see ulpbench suite --help)",
+				       ub_getopt_error(c, argv, lopts, why, sizeof why));
 		const char *name = li >= 0 ? lopts[li].name : c == 'q' ? "quiet" :
 				   c == 'v' ? "verbose" : "help";
 		if (!strcmp(name, "csv"))
@@ -236,6 +237,8 @@ int ub_cmd_suite(int argc, char **argv, struct ub_error *err)
 		help();
 		return 0;
 	}
+	if (!s && cli.verbose)
+		ub_cache_notices(stderr);
 	for (int i = first; !s && i < argc; i++)
 		s = ub_suite_load(&su, argv[i], err);
 	if (!s)

@@ -165,12 +165,20 @@ int ub_nvrtc_compile_cubin(const char *src, const char *name, const char *opts,
 	return status;
 }
 
+int ub_nvrtc_archs(int *archs, int max)
+{
+	int n = 0, all[128];
+	if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n < 1 || n > 128 ||
+	    nvrtcGetSupportedArchs(all) != NVRTC_SUCCESS)
+		return 0;
+	for (int i = 0; i < n && i < max; i++)
+		archs[i] = all[i];
+	return n < max ? n : max;
+}
+
 int ub_nvrtc_best_arch(int sm)
 {
-	int n = 0, best = 0, archs[128];
-	if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n < 1 || n > 128 ||
-	    nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
-		return 0;
+	int best = 0, archs[128], n = ub_nvrtc_archs(archs, 128);
 	for (int i = 0; i < n; i++)
 		if (archs[i] <= sm && archs[i] > best)
 			best = archs[i];

@@ -24,6 +24,10 @@ int ub_nvrtc_compile_cubin(const char *src, const char *name, const char *opts,
  * (e.g. 90 for 90; 121 for a future 130); 0 if none. */
 int ub_nvrtc_best_arch(int sm);
 
+/* The architectures NVRTC compiles for (75, 80, ..., 120) into archs,
+ * in increasing order; how many (at most max; 0 if NVRTC cannot say). */
+int ub_nvrtc_archs(int *archs, int max);
+
 /* "13.0" */
 const char *ub_nvrtc_version(void);
 

@@ -3,15 +3,21 @@
  * Key: two 64-bit FNV-1a hashes (different offsets) over the source, its
  * name, the options, the architecture, the NVRTC version, the include
  * directories and the text of the kernels' ulpbench.h.  Entry: a file
- * DIR/HEX32.ptx holding a header line "ulpbench-ptx HEX32 LENGTH" then the
- * PTX; an entry that does not read back whole with its own key is a miss.
- * Writes go to a temporary file in DIR renamed over the entry, so a reader
- * sees either nothing or a whole entry, even with runs in parallel. */
+ * DIR/HEX32.ptx holding a header line "ulpbench-ptx 2 HEX32 LENGTH SUM32"
+ * then the PTX, SUM a checksum of the key and the PTX.  Nothing in an
+ * entry is trusted: only a regular file is read (opened O_NONBLOCK and
+ * O_NOFOLLOW, then fstat'd, so a FIFO cannot block), and one that does not
+ * read back whole, with its own key and checksum, is a miss: compiled
+ * again and replaced.  Writes go to a fresh temporary file in DIR
+ * (ub_tmp_create: O_EXCL, removed on a signal) renamed over the entry, so
+ * a reader sees either the old entry or a whole new one, even with runs
+ * in parallel. */
 #include "nvrtc_cache.h"
 #include "paths.h"
 #include "tmpfiles.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +26,7 @@
 #include <unistd.h>
 
 static int hits, misses;
+static FILE *notices; /* ub_cache_notices */
 
 struct key {
 	uint64_t h[2];
@@ -89,50 +96,150 @@ static const char *base(const char *path)
 	return b ? b + 1 : path;
 }
 
+/* The entry's checksum: the key's two FNV-1a lanes over the key it was
+ * made for (its name) and its PTX.  FNV-1a multiplies by an odd number
+ * after each byte, a bijection modulo 2^64, so any change of one byte
+ * changes both lanes; wider damage (div.rn -> mul.rn changes three bytes)
+ * goes unseen only by a chance agreement of both 64-bit lanes.  It guards
+ * against damage, not an attacker (FNV is no cryptographic hash): the
+ * directory is the user's own (0700). */
+static struct key checksum(const char *name, const char *ptx, size_t n)
+{
+	struct key k = {{UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)}};
+	mix(&k, name);
+	for (int j = 0; j < 2; j++)
+		for (size_t i = 0; i < n; i++) {
+			k.h[j] ^= (unsigned char)ptx[i];
+			k.h[j] *= UINT64_C(0x100000001b3);
+		}
+	return k;
+}
+
+/* The whole file at path, if it is a regular file (a FIFO, device or
+ * symlink is never opened for reading: O_NONBLOCK, O_NOFOLLOW); NULL with
+ * why (NULL when there is no entry: an ordinary miss). */
+static char *slurp(const char *path, size_t *len, const char **why)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	char *buf = NULL;
+	*why = NULL;
+	if (fd < 0) {
+		if (errno != ENOENT)
+			*why = errno == ELOOP ? "a symbolic link" : strerror(errno);
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		*why = "not a regular file";
+	else if (st.st_size >= (off_t)1 << 30)
+		*why = "too large";
+	else if (!(buf = malloc((size_t)st.st_size + 1)))
+		*why = "out of memory";
+	size_t got = 0;
+	while (buf && !*why && got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+		if (r <= 0 && !(r < 0 && errno == EINTR))
+			*why = r < 0 ? strerror(errno) : "shorter than its size";
+		got += r > 0 ? (size_t)r : 0;
+	}
+	close(fd);
+	if (*why) {
+		free(buf);
+		return NULL;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+/* The PTX of the entry in buf (moved to its start), or why it is not one:
+ * "ulpbench-ptx 2 KEY LENGTH SUM\n" then LENGTH bytes of PTX, nothing
+ * more; KEY the file's own name, SUM its checksum. */
+static const char *check_entry(char *buf, size_t len, const char *path)
+{
+	char name[33], sum[33], want[33];
+	size_t n = 0;
+	int pos = 0;
+	if (sscanf(buf, "ulpbench-ptx 2 %32[0-9a-f] %zu %32[0-9a-f]%n", name, &n,
+		   sum, &pos) != 3 || buf[pos] != '\n')
+		return "no ulpbench-ptx 2 header";
+	if (strlen(name) != 32 || strncmp(name, base(path), 32))
+		return "made for another key";
+	if (n != len - (size_t)pos - 1)
+		return "length differs from its header";
+	const char *ptx = buf + pos + 1;
+	struct key k = checksum(name, ptx, n);
+	snprintf(want, sizeof want, "%016" PRIx64 "%016" PRIx64, k.h[0], k.h[1]);
+	if (strcmp(sum, want))
+		return "checksum mismatch";
+	if (memchr(ptx, 0, n))
+		return "holds a NUL byte";
+	memmove(buf, ptx, n + 1);
+	return NULL;
+}
+
 char *ub_cache_get(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char name[64];
-	size_t n = 0;
-	char *ptx = NULL;
-	if (f && fscanf(f, "ulpbench-ptx %63s %zu", name, &n) == 2 &&
-	    fgetc(f) == '\n' && !strncmp(name, base(path), 32) && n < (1u << 30) &&
-	    (ptx = malloc(n + 1)) && fread(ptx, 1, n, f) == n && fgetc(f) == EOF) {
-		ptx[n] = 0;
-		fclose(f);
+	size_t len = 0;
+	const char *why;
+	char *buf = slurp(path, &len, &why);
+	if (buf && !(why = check_entry(buf, len, path))) {
 		hits++;
-		return ptx;
+		return buf;
 	}
-	free(ptx);
-	if (f)
-		fclose(f);
+	free(buf);
+	if (why && notices) /* discarded: compiled again, and rewritten */
+		fprintf(notices, "ulpbench: compile cache: %s: %s; compiling "
+			"again\n", path, why);
 	misses++;
 	return NULL;
 }
 
+/* Writes the whole entry to fd; 0 on success. */
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 void ub_cache_put(const char *path, const char *ptx)
 {
-	char dir[4096], tmp[4200];
+	char dir[4096], tmp[4200], head[128];
 	snprintf(dir, sizeof dir, "%s", path);
 	*strrchr(dir, '/') = 0;
 	if (make_dirs(dir))
 		return; /* no cache, no error */
+	/* a fresh name of our own (O_EXCL), removed on a signal (tmpfiles.h) */
 	int slot, fd = ub_tmp_create(path, tmp, sizeof tmp, &slot);
-	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
 		ub_tmp_discard(slot);
 		return;
 	}
+	char name[33];
 	size_t n = strlen(ptx);
-	int ok = fprintf(f, "ulpbench-ptx %.32s %zu\n", base(path), n) > 0 &&
-		 fwrite(ptx, 1, n, f) == n;
-	ok = fclose(f) == 0 && ok;
-	if (ok && rename(tmp, path) == 0)
+	snprintf(name, sizeof name, "%s", base(path)); /* the key, no .ptx */
+	struct key k = checksum(name, ptx, n);
+	int hl = snprintf(head, sizeof head, "ulpbench-ptx 2 %s %zu %016" PRIx64
+			  "%016" PRIx64 "\n", name, n, k.h[0], k.h[1]);
+	int ok = write_all(fd, head, (size_t)hl) == 0 && write_all(fd, ptx, n) == 0;
+	ok = close(fd) == 0 && ok;
+	if (ok && rename(tmp, path) == 0) /* whole, or not at all */
 		ub_tmp_forget(slot);
 	else
 		ub_tmp_discard(slot);
+}
+
+void ub_cache_notices(FILE *f)
+{
+	notices = f;
 }
 
 void ub_cache_counts(int *h, int *m)

@@ -4,12 +4,15 @@
  * Directory: $XDG_CACHE_HOME/ulpbench, else ~/.cache/ulpbench; one file per
  * (source, name, options, architecture, NVRTC version, include
  * directories, kernels/ulpbench.h).  ULPBENCH_CACHE=0 (or off) turns it
- * off.  A missing, corrupt or unreadable entry is a miss, never an error;
- * a cache that cannot be written is no cache.  (Files a kernel #includes
+ * off.  A missing, damaged (checksum), unreadable or non-regular entry is
+ * a miss, never an error, and is compiled again; a cache that cannot be
+ * written is no cache.  (Files a kernel #includes
  * other than ulpbench.h are not part of the key: after changing one, run
  * with ULPBENCH_CACHE=0 or delete the directory.) */
 #ifndef UB_NVRTC_CACHE_H
 #define UB_NVRTC_CACHE_H
+
+#include <stdio.h>
 
 #include "ub.h"
 
@@ -23,6 +26,9 @@ int ub_cache_path(const struct ub_cache_key *key, char *path, size_t len);
 char *ub_cache_get(const char *path);
 /* Stores ptx under path, atomically; failures are silent. */
 void ub_cache_put(const char *path, const char *ptx);
+/* Where to say, in one line each, which entries were discarded and why
+ * (ulpbench -v: stderr); NULL (the default): nowhere. */
+void ub_cache_notices(FILE *f);
 /* Hits and misses so far (ULPBENCH_CACHE_DEBUG=1 prints them at exit). */
 void ub_cache_counts(int *hits, int *misses);
 

@@ -1,5 +1,6 @@
 /* backend.c — the backend table and `--backend` resolution (backend.h). */
 #include "backend.h"
+#include "nvrtc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -50,11 +51,35 @@ int ub_backend_get(const char *name, const struct ub_backend **be,
 		       ub_backend_names(valid, sizeof valid));
 }
 
+/* compute_NN or sm_NN, NN digits, then at most one of the suffixes a
+ * (architecture-specific) and f (family): its NN, or -1. */
+static int arch_number(const char *arg)
+{
+	const char *p = !strncmp(arg, "compute_", 8) ? arg + 8 :
+			!strncmp(arg, "sm_", 3) ? arg + 3 : NULL;
+	int nn = 0, digits = 0;
+	for (; p && *p >= '0' && *p <= '9' && digits < 4; p++, digits++)
+		nn = 10 * nn + (*p - '0');
+	if (p && (*p == 'a' || *p == 'f'))
+		p++;
+	return p && digits && !*p ? nn : -1;
+}
+
 int ub_arch_parse(const char *arg, const char **arch, int *arch_set,
 		  struct ub_error *err)
 {
-	if (strncmp(arg, "compute_", 8) && strncmp(arg, "sm_", 3))
-		return ub_fail(err, UB_USAGE, "--arch: '%s' is not compute_NN or sm_NN", arg);
+	char valid[512] = "";
+	int archs[128], n = ub_nvrtc_archs(archs, 128), nn = arch_number(arg), ok = 0;
+	for (int i = 0; i < n; i++) {
+		ok |= archs[i] == nn;
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%d",
+			 i ? ", " : "", archs[i]);
+	}
+	/* the value reaches NVRTC as one option: nothing else may ride on it */
+	if (!ok)
+		return ub_fail(err, UB_USAGE, "--arch: '%s' is not compute_NN or sm_NN "
+			       "(optionally with a or f after NN) with NN one of NVRTC "
+			       "%s's: %s", arg, ub_nvrtc_version(), n ? valid : "(unknown)");
 	*arch = arg;
 	*arch_set = 1;
 	return 0;

@@ -70,8 +70,9 @@ const char *ub_backend_names(char *buf, size_t len);
 /* 1 if name is a --backend value (auto or a backend). */
 int ub_backend_valid(const char *name);
 
-/* --arch ARG: compute_NN or sm_NN into *arch, *arch_set = 1; else
- * UB_USAGE with one line. */
+/* --arch ARG: compute_NN or sm_NN (a or f may follow NN), NN an
+ * architecture NVRTC supports, into *arch, *arch_set = 1; else UB_USAGE
+ * with one line listing NVRTC's architectures. */
 int ub_arch_parse(const char *arg, const char **arch, int *arch_set,
 		  struct ub_error *err);
 

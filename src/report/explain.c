@@ -11,6 +11,7 @@
 #include "user_kernel.h"
 #include "reference.h"
 #include "ptx.h"
+#include "nvrtc_cache.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -72,8 +73,8 @@ static int run_modes(struct ub_explain *x, struct ub_config *c,
 		struct ptx_trace tr = { collect, &e->log };
 		struct ub_array out = {0};
 		c->trace = &tr;
-		s = ub_run_mode(c, x->cfg->modes[m], d, &out, &e->approx, err);
-		if (!s)
+		s = ub_run_mode(c, x->cfg->modes[m], d, &out, &e->approx, &e->na, err);
+		if (!s && !e->na)
 			e->result = ub_array_get(&out, 0);
 		ub_array_free(&out);
 	}
@@ -193,6 +194,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: ulpbench explain --op NAME --at NAME=0xBITS,...|worst "
 		   "[--dtype T] [--mode LIST]\n"
+		   "       [--kernel FILE.cu [--entry NAME] [--args P=NAME,...]]\n"
 		   "       [-n N] [--seed S] [--domain NAME=LO:HI] [--input NAME=FILE.npy] "
 		   "(for --at worst)\n"
 		   "For each mode and for each step of the torch plan: every floating-point\n"
@@ -252,6 +254,8 @@ int ub_cmd_explain(int argc, char **argv, struct ub_error *err)
 			    "--list-dtypes and --version are not explain options");
 	if (!s)
 		s = check_cli(&cli, err);
+	if (!s && cli.verbose)
+		ub_cache_notices(stderr);
 	if (!s)
 		s = ub_load_catalogs(&cli, &cat, err);
 	if (!s)

@@ -32,6 +32,8 @@ struct ub_explained {
 	struct ub_trace_log log;
 	uint64_t result;
 	uint64_t approx;   /* approximate instructions executed (ptx.h) */
+	const char *na;    /* a mode that does not apply to the kernel: why
+			      (nothing ran; the run's row says n/a too) */
 };
 
 struct ub_explain {

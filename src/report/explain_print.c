@@ -6,6 +6,7 @@
  * then which modes differ from torch.  For a mode that differs, the first
  * value it computes that no torch step computes shows where it departed
  * (a heuristic: equal values may come from different arithmetic). */
+#include "backend.h"
 #include "explain.h"
 #include "modes.h"
 #include "nvrtc.h"
@@ -161,7 +162,7 @@ static void print_departure(FILE *f, const struct ub_explain *x,
 static void print_approx(FILE *f, uint64_t approx)
 {
 	char buf[256];
-	if (!approx)
+	if (!(approx & ~UB_APPROX_UNMARKED)) /* unmarked mul/add alone: exact */
 		return;
 	ub_format_approx(approx, buf, sizeof buf);
 	fprintf(f, "  (modelled, not GPU bits: %s)\n", buf);
@@ -174,6 +175,10 @@ static void print_modes(FILE *f, const struct ub_explain *x)
 		const struct ub_explained *e = &x->modes[m];
 		fprintf(f, "\nmode %s  [nvrtc %s]  %s\n", mi->name,
 			mi->opts[0] ? mi->opts : "(defaults)", mi->desc);
+		if (e->na) {
+			fprintf(f, "  n/a (%s)\n", e->na);
+			continue;
+		}
 		print_log(f, &e->log, "  ");
 		print_result(f, x, e->result, 0);
 		print_approx(f, e->approx);
@@ -244,6 +249,8 @@ static void print_summary(FILE *f, const struct ub_explain *x)
 		int first = 1;
 		for (int m = 0; m < x->cfg->nmodes; m++) {
 			uint64_t y = x->modes[m].result;
+			if (x->modes[m].na)
+				continue;
 			if (ub_same(x->dt, y, torch_result(x)) != (pass == 0))
 				continue;
 			fprintf(f, "%s%s", first ? (pass ? "  differ from torch: " :
@@ -265,6 +272,9 @@ void ub_explain_print(FILE *f, const struct ub_explain *x)
 	char buf[128];
 	fprintf(f, "explain %s %s  backend=%s  nvrtc %s %s\n", op->name,
 		ub_dtypes[x->dt].name, x->cfg->backend, ub_nvrtc_version(), x->cfg->arch);
+	/* the file every mode compiled: the user's own for --kernel */
+	fprintf(f, "kernel: %s%s\n", op->kernel ? op->kernel : "generated from the math",
+		x->cfg->kernel_src ? "" : op->kernel ? " (shipped, kernels/)" : "");
 	if (x->origin[0])
 		fprintf(f, "input: %s\n", x->origin);
 	for (int k = 0; k < op->ninputs; k++)

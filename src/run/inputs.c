@@ -13,14 +13,16 @@
  *
  * Domain ends are doubles, read as a closed set of values: lo becomes the
  * smallest encoding whose value is >= lo, hi the largest whose value is
- * <= hi (rounding inward; found by bisection over the ordered encodings,
- * exact for f64).  A zero end is a value, so [0, inf] includes -0 and
+ * <= hi (rounding inward: ub_ordered_bound, a bisection over the ordered
+ * encodings, exact for f64).  A zero end is a value, so [0, inf] includes -0 and
  * [-1, 0] includes +0.  Infinite ends are included: -inf..inf may draw
  * +-inf (with probability 1/2^31 for f32); NaN never comes from sampling.
  *
  * Special values (ub_special_values), in this fixed order, each value then
  * its negation, skipped when not representable in dt or outside the domain
- * (+-inf and NaN are always kept), duplicates dropped:
+ * (+-inf are values like any other: inside only when that end is
+ * infinite; NaN lies in no interval, so it comes only with the whole line
+ * -inf..inf, the default), duplicates dropped:
  *   0, smallest subnormal, largest subnormal, smallest normal, largest
  *   finite; +inf, -inf, NaN (the default quiet NaN, sign clear); 1, 2,
  *   0.5; 1+ulp, 1-ulp (the spacing below 1), 2-ulp, 2+ulp; then for
@@ -33,6 +35,7 @@
  * walks through its specials while every other input takes its random
  * sample for that element index.  All remaining elements are random. */
 #include "inputs.h"
+#include "ub_bits.h"
 
 #include <math.h>
 #include <string.h>
@@ -63,36 +66,6 @@ static double value_at(enum ub_dtype dt, int64_t o)
 	return ub_bits_to_double(dt, ub_from_ordered(dt, o));
 }
 
-static uint64_t inf_bits(enum ub_dtype dt)
-{
-	const struct ub_dtype_info *f = &ub_dtypes[dt];
-	int ebits = f->bits - f->prec;
-	return ((UINT64_C(1) << ebits) - 1) << (f->prec - 1);
-}
-
-/* The ordered encoding of the smallest value >= d (up) or the largest
- * value <= d (!up); d is not NaN. */
-static int64_t round_inward(enum ub_dtype dt, double d, int up)
-{
-	if (d == 0)
-		return up ? -1 : 0; /* -0 : +0 */
-	if (dt == UB_F64) {
-		uint64_t b;
-		memcpy(&b, &d, sizeof b);
-		return ub_ordered(dt, b);
-	}
-	int64_t hi = ub_ordered(dt, inf_bits(dt)), lo = -hi - 1; /* -inf */
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo + !up) / 2;
-		double v = value_at(dt, mid);
-		if (up ? v >= d : !(v <= d))
-			hi = up ? mid : mid - 1;
-		else
-			lo = up ? mid + 1 : mid;
-	}
-	return lo;
-}
-
 /* The domain's ends as ordered encodings; -1 if NaN or empty. */
 static int domain_ords(enum ub_dtype dt, const struct ub_domain *dom,
 		       int64_t *lo, int64_t *hi)
@@ -102,8 +75,8 @@ static int domain_ords(enum ub_dtype dt, const struct ub_domain *dom,
 		dom = &all;
 	if (isnan(dom->lo) || isnan(dom->hi))
 		return -1;
-	*lo = round_inward(dt, dom->lo, 1);
-	*hi = round_inward(dt, dom->hi, 0);
+	*lo = ub_ordered_bound(dt, dom->lo, 1);
+	*hi = ub_ordered_bound(dt, dom->hi, 0);
 	return *lo <= *hi ? 0 : -1;
 }
 
@@ -146,14 +119,14 @@ static int exact_bits(enum ub_dtype dt, double d, uint64_t *bits)
 {
 	const struct ub_dtype_info *f = &ub_dtypes[dt];
 	if (isnan(d)) { /* default quiet NaN */
-		*bits = inf_bits(dt) | UINT64_C(1) << (f->prec - 2);
+		*bits = ub_dt_inf(dt) | UINT64_C(1) << (f->prec - 2);
 		return 1;
 	}
 	if (d == 0) {
 		*bits = signbit(d) ? UINT64_C(1) << (f->bits - 1) : 0;
 		return 1;
 	}
-	int64_t o = round_inward(dt, d, 1);
+	int64_t o = ub_ordered_bound(dt, d, 1);
 	*bits = ub_from_ordered(dt, o);
 	return value_at(dt, o) == d;
 }
@@ -165,12 +138,14 @@ size_t ub_special_values(enum ub_dtype dt, const struct ub_domain *dom,
 	size_t nc = candidates(&ub_dtypes[dt], c), k = 0;
 	int64_t lo, hi;
 	int empty = domain_ords(dt, dom, &lo, &hi) != 0;
+	/* NaN is no value of any interval: only the whole line brings it */
+	int nan_ok = !dom || (dom->lo == -INFINITY && dom->hi == INFINITY);
 	for (size_t i = 0; i < nc && k < max; i++) {
 		uint64_t b;
 		if (!exact_bits(dt, c[i], &b))
 			continue;
 		int64_t o = ub_ordered(dt, b);
-		if (!isinf(c[i]) && !isnan(c[i]) && (empty || o < lo || o > hi))
+		if (isnan(c[i]) ? !nan_ok : empty || o < lo || o > hi)
 			continue;
 		size_t j = 0;
 		while (j < k && out[j] != b)

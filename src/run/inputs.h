@@ -13,8 +13,10 @@
  *
  * A domain is a closed set of values: its ends round inward to the dtype,
  * a zero end includes both zeros ([0, inf] holds -0), infinite ends are
- * possible samples; NaN comes only from the specials.  dom NULL means
- * -inf..inf for every input.  A domain holding no value of dt (or a NaN
+ * possible samples; nothing outside it is ever fed, special values
+ * included: +-inf only where that end is infinite, NaN (the default quiet
+ * NaN, from the specials only) only for the whole line -inf..inf.  dom
+ * NULL means -inf..inf for every input.  A domain holding no value of dt (or a NaN
  * end) is a UB_USAGE error. */
 #ifndef UB_INPUTS_H
 #define UB_INPUTS_H
@@ -35,8 +37,8 @@ int ub_inputs_generate_at(enum ub_dtype dt, int nin,
 			  size_t first, size_t n, struct ub_array *out,
 			  struct ub_error *err);
 
-/* The special values of dt inside dom (+-inf and NaN always), in a fixed
- * order (listed in inputs.c), no duplicates; returns how many were written
+/* The special values of dt inside dom (NaN only when dom is NULL or
+ * -inf..inf), in a fixed order (listed in inputs.c), no duplicates; returns how many were written
  * (at most max; 64 always suffices). */
 size_t ub_special_values(enum ub_dtype dt, const struct ub_domain *dom,
 			 uint64_t *out, size_t max);

@@ -60,24 +60,6 @@ int ub_range_parse(const char *spec, struct ub_range *r, struct ub_error *err)
 	return 0;
 }
 
-/* The first ordered encoding of dt whose value is >= v (up) or the last
- * one whose value is <= v (!up), between -inf and +inf. */
-static int64_t ord_bound(enum ub_dtype dt, double v, int up)
-{
-	uint64_t inf = ((UINT64_C(1) << (ub_dtypes[dt].bits - ub_dtypes[dt].prec)) - 1)
-		       << (ub_dtypes[dt].prec - 1);
-	int64_t hi = ub_ordered(dt, inf), lo = -hi - 1; /* +inf, -inf */
-	while (lo < hi) { /* invariant: the answer lies in [lo, hi] */
-		int64_t mid = lo + (hi - lo + (up ? 0 : 1)) / 2;
-		double m = ub_bits_to_double(dt, ub_from_ordered(dt, mid));
-		if (up ? m >= v : m <= v)
-			up ? (hi = mid) : (lo = mid);
-		else
-			up ? (lo = mid + 1) : (hi = mid - 1);
-	}
-	return lo;
-}
-
 int ub_sweep_make(enum ub_dtype dt, const struct ub_range *r,
 		  struct ub_sweep *sw, struct ub_error *err)
 {
@@ -95,7 +77,8 @@ int ub_sweep_make(enum ub_dtype dt, const struct ub_range *r,
 		sw->first = lo;
 		sw->count = hi - lo + 1; /* 0 when 2^64 */
 	} else {
-		int64_t lo = ord_bound(dt, r->vlo, 1), hi = ord_bound(dt, r->vhi, 0);
+		int64_t lo = ub_ordered_bound(dt, r->vlo, 1);
+		int64_t hi = ub_ordered_bound(dt, r->vhi, 0);
 		double vl = ub_bits_to_double(dt, ub_from_ordered(dt, lo));
 		double vh = ub_bits_to_double(dt, ub_from_ordered(dt, hi));
 		if (lo > hi || vl < r->vlo || vh > r->vhi)
@@ -103,7 +86,7 @@ int ub_sweep_make(enum ub_dtype dt, const struct ub_range *r,
 				       r->spec, ub_dtypes[dt].name);
 		sw->ordered = 1;
 		sw->first = (uint64_t)lo;
-		sw->count = (uint64_t)(hi - lo) + 1;
+		sw->count = (uint64_t)hi - (uint64_t)lo + 1; /* no int64_t overflow */
 	}
 	if (sw->count == 0 || sw->count > UB_EXHAUSTIVE_MAX)
 		return ub_fail(err, UB_USAGE, "--exhaustive: more than 2^32 %s "

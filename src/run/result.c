@@ -1,7 +1,11 @@
 /* result.c — rows, results and a run's inputs (result.h). */
 #include "result.h"
 #include "backend.h"
+#include "codegen.h"
+#include "kernel_sig.h"
+#include "paths.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +54,39 @@ int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
 	}
 	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
 				  cfg->seed, d->in, err);
+}
+
+int ub_kernel_source(const struct ub_config *cfg, enum ub_dtype dt,
+		     char **src, struct ub_error *err)
+{
+	char path[4096], rel[512];
+	*src = NULL;
+	if (cfg->kernel_src) /* --kernel: never a shipped file of that name */
+		return (*src = strdup(cfg->kernel_src)) ? 0 :
+			ub_fail(err, UB_RUNTIME, "out of memory");
+	if (!cfg->op->kernel)
+		return ub_codegen_kernel(cfg->op, dt, src, err);
+	snprintf(rel, sizeof rel, "kernels/%s", cfg->op->kernel);
+	int s = ub_data_path(rel, path, sizeof path, err);
+	return s ? s : ub_read_file(path, src, err);
+}
+
+const char *ub_kernel_name(const struct ub_config *cfg, char *buf, size_t len)
+{
+	if (cfg->op->kernel)
+		return cfg->op->kernel;
+	snprintf(buf, len, "%s.generated.cu", cfg->op->name);
+	return buf;
+}
+
+const char *ub_mode_na(const struct ub_config *cfg, enum ub_mode mode,
+		       const char *src)
+{
+	/* a kernel file without the UB_ macros compiled with -DUB_MODE_RN is
+	 * the fma mode over again */
+	if (mode == UB_MODE_RN && cfg->op->kernel && !ub_ksig_uses_macros(src))
+		return UB_NA_NO_MACROS;
+	return NULL;
 }
 
 const struct ub_backend *ub_config_backend(const struct ub_config *cfg)

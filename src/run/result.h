@@ -136,6 +136,22 @@ void ub_result_free(struct ub_result *res);
 int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
 		  struct ub_error *err);
 
+/* The CUDA source of cfg->op's kernel under test in dtype dt, malloc'd
+ * into *src: the --kernel file as ub_user_kernel_bind read it
+ * (cfg->kernel_src), else the shipped kernels/op->kernel, else the kernel
+ * generated for dt.  Every way of running a kernel (run.c, stream.c and
+ * explain through ub_run_mode) compiles what this gives, under the name
+ * ub_kernel_name gives. */
+int ub_kernel_source(const struct ub_config *cfg, enum ub_dtype dt,
+		     char **src, struct ub_error *err);
+/* The name NVRTC compiles it under (its "" includes resolve beside it):
+ * the kernel file as given, or OP.generated.cu into buf. */
+const char *ub_kernel_name(const struct ub_config *cfg, char *buf, size_t len);
+/* Why mode does not apply to the kernel src (then its row is n/a), or
+ * NULL when it does. */
+const char *ub_mode_na(const struct ub_config *cfg, enum ub_mode mode,
+		       const char *src);
+
 /* The backend cfg asks for (backend.h); ub_run() checked that it is
  * usable. */
 const struct ub_backend *ub_config_backend(const struct ub_config *cfg);

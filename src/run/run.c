@@ -3,9 +3,7 @@
 #include "backend.h"
 #include "codegen.h"
 #include "inputs.h"
-#include "kernel_sig.h"
 #include "nvrtc.h"
-#include "paths.h"
 #include "sim.h"
 #include "stream.h"
 #include "reference.h"
@@ -101,9 +99,9 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 						     .name = "out"};
 		args[op->ninputs + 1] = (struct ub_karg){.value = n};
 		char name[128];
-		snprintf(name, sizeof name, "%s.generated.cu", op->name);
 		snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
-		return compile_run(cfg, src, name, what, ub_modes[mode].opts,
+		return compile_run(cfg, src, ub_kernel_name(cfg, name, sizeof name),
+				   what, ub_modes[mode].opts,
 				   UB_KERNEL_ENTRY, args, op->ninputs + 2, n,
 				   approx, err);
 	}
@@ -173,16 +171,10 @@ static void add_na_row(struct ub_result *res, const struct ub_data *d, int m,
 }
 
 static int run_dtype(struct ub_result *res, struct ub_data *d,
-		     const char *file_src, struct ub_error *err)
+		     const char *src, struct ub_error *err)
 {
 	const struct ub_config *cfg = res->cfg;
-	char *gen = NULL;
-	const char *src = file_src;
 	int s = ub_run_inputs(cfg, d, err);
-	if (!s && !cfg->op->kernel) {
-		s = ub_codegen_kernel(cfg->op, d->dt, &gen, err);
-		src = gen;
-	}
 	size_t n = s ? 0 : d->in[0].n;
 	if (!s && !(d->exact = calloc(n ? n : 1, sizeof *d->exact)))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
@@ -198,13 +190,12 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 		stage_done(res, d, "torch plan");
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		uint64_t approx = 0;
-		if (cfg->modes[m] == UB_MODE_RN && cfg->op->kernel &&
-		    !ub_ksig_uses_macros(src)) { /* rn means nothing to it */
-			d->nmodes = m + 1;
-			add_na_row(res, d, m, UB_NA_NO_MACROS);
+		const char *na = ub_mode_na(cfg, cfg->modes[m], src);
+		d->nmodes = m + 1;
+		if (na) {
+			add_na_row(res, d, m, na);
 			continue;
 		}
-		d->nmodes = m + 1;
 		if (!ub_mode_applies(cfg->modes[m], d->dt))
 			continue; /* no row; d->out[m] stays empty */
 		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
@@ -217,7 +208,6 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s && cfg->op->nsteps)
 		add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
 			torch_approx);
-	free(gen);
 	return s;
 }
 
@@ -241,7 +231,7 @@ static void describe_inputs(const struct ub_config *cfg, struct ub_result *res)
 int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	   struct ub_error *err)
 {
-	char path[4096], rel[512], *src = NULL;
+	char *src = NULL;
 	memset(res, 0, sizeof *res);
 	res->cfg = cfg;
 	describe_inputs(cfg, res);
@@ -250,45 +240,32 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	if (!s && cfg->exhaustive)
 		s = ub_exhaustive_check(cfg->op, cfg->dtypes, cfg->ndtypes,
 					&cfg->range, err);
-	if (!s && cfg->kernel_src) {
-		if (!(src = strdup(cfg->kernel_src)))
-			s = ub_fail(err, UB_RUNTIME, "out of memory");
-	} else if (!s && cfg->op->kernel) {
-		snprintf(rel, sizeof rel, "kernels/%s", cfg->op->kernel);
-		s = ub_data_path(rel, path, sizeof path, err);
-		if (!s)
-			s = ub_read_file(path, &src, err);
-	}
 	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES + 1), sizeof *res->rows);
 	if (!s && !res->rows)
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	for (int t = 0; !s && t < cfg->ndtypes; t++) {
 		struct ub_data *d = &res->data[res->ndata++];
 		d->dt = cfg->dtypes[t];
+		s = ub_kernel_source(cfg, d->dt, &src, err);
 		/* the chunked driver runs the interpreter itself: sim only */
-		s = cfg->stream && be == &ub_backend_sim
-			    ? ub_stream_dtype(res, d, src, err)
-			    : run_dtype(res, d, src, err);
+		if (!s)
+			s = cfg->stream && be == &ub_backend_sim
+				    ? ub_stream_dtype(res, d, src, err)
+				    : run_dtype(res, d, src, err);
+		free(src);
+		src = NULL;
 	}
-	free(src);
 	return s;
 }
 
 int ub_run_mode(const struct ub_config *cfg, enum ub_mode mode,
-		struct ub_data *d, struct ub_array *out,
-		uint64_t *approx, struct ub_error *err)
+		struct ub_data *d, struct ub_array *out, uint64_t *approx,
+		const char **na, struct ub_error *err)
 {
-	char path[4096], rel[512], *src = NULL;
-	int s;
-	if (cfg->op->kernel) {
-		snprintf(rel, sizeof rel, "kernels/%s", cfg->op->kernel);
-		s = ub_data_path(rel, path, sizeof path, err);
-		if (!s)
-			s = ub_read_file(path, &src, err);
-	} else {
-		s = ub_codegen_kernel(cfg->op, d->dt, &src, err);
-	}
-	if (!s)
+	char *src = NULL;
+	int s = ub_kernel_source(cfg, d->dt, &src, err);
+	*na = s ? NULL : ub_mode_na(cfg, mode, src);
+	if (!s && !*na)
 		s = run_mode(cfg, src, mode, d, out, approx, err);
 	free(src);
 	return s;

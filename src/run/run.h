@@ -17,10 +17,12 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
  * inputs (d->dt, d->nin, d->in), and step k of the torch plan over env
  * (the op's inputs, then steps 0..k-1's results).  out is allocated here
  * (free with ub_array_free); approx gets the approximate instructions
- * executed (ptx.h). */
+ * executed (ptx.h).  ub_run_mode compiles what ub_run compiles
+ * (ub_kernel_source); *na is why the mode does not apply to the kernel
+ * (ub_run's row n/a; nothing ran, out stays empty), else NULL. */
 int ub_run_mode(const struct ub_config *cfg, enum ub_mode mode,
-		struct ub_data *d, struct ub_array *out,
-		uint64_t *approx, struct ub_error *err);
+		struct ub_data *d, struct ub_array *out, uint64_t *approx,
+		const char **na, struct ub_error *err);
 int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 		int k, struct ub_array *out, uint64_t *approx,
 		struct ub_error *err);

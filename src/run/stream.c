@@ -10,7 +10,6 @@
  * merge, so memory does not grow with the number of elements. */
 #include "stream_internal.h"
 #include "codegen.h"
-#include "kernel_sig.h"
 #include "nvrtc.h"
 #include "reference.h"
 
@@ -86,28 +85,21 @@ static int compile_steps(struct job *j, struct ub_error *err)
 	return s;
 }
 
-static int compile_modes(struct job *j, const char *file_src,
+static int compile_modes(struct job *j, const char *src,
 			 struct ub_error *err)
 {
 	const struct ub_config *cfg = j->cfg;
 	const struct ub_op *op = cfg->op;
-	char *gen = NULL, name[128];
-	const char *src = file_src;
-	int s = op->kernel ? 0 : ub_codegen_kernel(op, j->dt, &gen, err);
-	if (!op->kernel)
-		src = gen;
-	snprintf(name, sizeof name, "%s.generated.cu", op->name);
+	char name[128];
+	int s = 0;
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		struct skern *k = &j->mode[m];
 		if (!ub_mode_applies(cfg->modes[m], j->dt)) {
 			k->skip = 1;
 			continue;
 		}
-		if (cfg->modes[m] == UB_MODE_RN && op->kernel &&
-		    !ub_ksig_uses_macros(src)) {
-			k->na = UB_NA_NO_MACROS;
+		if ((k->na = ub_mode_na(cfg, cfg->modes[m], src)))
 			continue;
-		}
 		k->entry = op->kernel ? op->entry : UB_KERNEL_ENTRY;
 		snprintf(k->ctx, sizeof k->ctx, "%s: kernel %s, mode %s",
 			 op->kernel ? op->kernel : name, k->entry,
@@ -116,10 +108,9 @@ static int compile_modes(struct job *j, const char *file_src,
 			bind_named(k, op);
 		else
 			bind_generated(k, op->ninputs);
-		s = compile(cfg, src, op->kernel ? op->kernel : name,
+		s = compile(cfg, src, ub_kernel_name(cfg, name, sizeof name),
 			    ub_modes[cfg->modes[m]].opts, k, err);
 	}
-	free(gen);
 	return s;
 }
 

@@ -91,6 +91,29 @@ uint64_t ub_from_ordered(enum ub_dtype dt, int64_t o)
 	return o >= 0 ? (uint64_t)o : ub_dt_sign(dt) | (uint64_t)(-(o + 1));
 }
 
+int64_t ub_ordered_bound(enum ub_dtype dt, double v, int up)
+{
+	if (v == 0)
+		return up ? -1 : 0; /* -0 : +0 */
+	if (dt == UB_F64) { /* every double is an f64 value */
+		uint64_t b;
+		memcpy(&b, &v, sizeof b);
+		return ub_ordered(dt, b);
+	}
+	int64_t hi = ub_ordered(dt, ub_dt_inf(dt)), lo = -hi - 1; /* +-inf */
+	while (lo < hi) { /* the answer lies in [lo, hi] */
+		/* hi - lo can exceed INT64_MAX (f64 spans 2^64 - 2^53 encodings):
+		 * the difference in uint64_t, its half back in int64_t */
+		int64_t mid = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo + !up) / 2);
+		double m = ub_bits_to_double(dt, ub_from_ordered(dt, mid));
+		if (up ? m >= v : m <= v)
+			up ? (hi = mid) : (lo = mid);
+		else
+			up ? (lo = mid + 1) : (hi = mid - 1);
+	}
+	return lo;
+}
+
 uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b)
 {
 	return ub_bits_distance_i(dt, a, b);

@@ -84,6 +84,10 @@ uint64_t ub_distance(enum ub_dtype dt, uint64_t a, uint64_t b);
  * beyond +-inf.  ub_from_ordered is the inverse. */
 int64_t ub_ordered(enum ub_dtype dt, uint64_t bits);
 uint64_t ub_from_ordered(enum ub_dtype dt, int64_t o);
+/* The ordered encoding of the smallest value of dt >= v (up) or the
+ * largest <= v (!up), between -inf and +inf; v is not NaN.  A zero v is
+ * a value: up gives -0, !up +0. */
+int64_t ub_ordered_bound(enum ub_dtype dt, double v, int up);
 
 
 /* One tensor of one dtype, flattened in C order. */
