@@ -124,6 +124,18 @@ static void summary_table(FILE *f, const struct ub_row *const *rows, int nr,
 		fprintf(f, "</td><td><code>%s</code></td></tr>\n", worst[0] ? worst : "-");
 	}
 	fprintf(f, "</table>\n");
+	for (int i = 0; i < nr; i++) { /* the reference's, the same in every row */
+		const struct ub_row *r = rows[i];
+		if (r->na || !r->st.undecided)
+			continue;
+		ub_format_inputs(r->dt, r->in_names, r->st.undecided_in, r->nin, worst,
+				 sizeof worst);
+		fprintf(f, "<p><strong>%zu element%s undecided by the reference</strong> "
+			"(first: <code>%s</code>), left out of max_ulp, mean_ulp, cr_mismatch, "
+			"nan_mismatch and the plot.</p>\n", r->st.undecided,
+			r->st.undecided == 1 ? "" : "s", worst);
+		break;
+	}
 }
 
 static void worst_table(FILE *f, const struct ub_result *res, const struct ub_data *d,

@@ -142,6 +142,8 @@ UB_INLINE int ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 		 const struct ub_exact *v, double *err)
 {
+	if (ub_exact_undecided(v))
+		return 2;
 	return ulp_error(dt, y, cr, v, err);
 }
 
@@ -219,6 +221,13 @@ UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
 	for (size_t i = 0; i < n; i++) {
 		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
 		double e;
+		if (ub_exact_undecided(&exact[i])) { /* no reference to compare */
+			if (!s.undecided++)
+				s.first_undecided = m->first + i;
+			if (torch)
+				add_torch(&s, dt, yi, ub_load(dt, torch, i));
+			continue;
+		}
 		if (!ub_bits_same_i(dt, yi, ci))
 			s.cr_mismatch++;
 		if (ulp_error(dt, yi, ci, &exact[i], &e)) {
@@ -272,9 +281,13 @@ int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st,
 		     struct ub_view *v)
 {
 	stats_pass(m, v, st);
-	if (st->ncomparable)
-		for (int k = 0; k < m->nin; k++)
+	for (int k = 0; k < m->nin; k++) {
+		if (st->ncomparable)
 			st->worst_in[k] = ub_array_get(&m->in[k], st->worst - m->first);
+		if (st->undecided)
+			st->undecided_in[k] = ub_array_get(&m->in[k],
+							   st->first_undecided - m->first);
+	}
 	if (v)
 		offer_samples(m, v);
 	return v && v->failed ? UB_RUNTIME : 0;
@@ -327,6 +340,10 @@ int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part)
 		st->worst = part->worst;
 		memcpy(st->worst_in, part->worst_in, sizeof st->worst_in);
 	}
+	if (part->undecided && (!st->undecided || part->first_undecided < st->first_undecided)) {
+		st->first_undecided = part->first_undecided;
+		memcpy(st->undecided_in, part->undecided_in, sizeof st->undecided_in);
+	}
 #define X(kind, name, dims)                                                    \
 	merge_##kind((ub_stats_##kind *)&st->name,                             \
 		     (const ub_stats_##kind *)&part->name,                     \
@@ -358,7 +375,9 @@ int ub_stats_equal(const struct ub_stats *a, const struct ub_stats *b)
 {
 	int same = !memcmp(&a->max_ulp, &b->max_ulp, sizeof a->max_ulp) &&
 		   a->worst == b->worst &&
-		   !memcmp(a->worst_in, b->worst_in, sizeof a->worst_in);
+		   !memcmp(a->worst_in, b->worst_in, sizeof a->worst_in) &&
+		   a->first_undecided == b->first_undecided &&
+		   !memcmp(a->undecided_in, b->undecided_in, sizeof a->undecided_in);
 #define X(kind, name, dims)                                                    \
 	same = same && equal_##kind((const ub_stats_##kind *)&a->name,         \
 				    (const ub_stats_##kind *)&b->name,         \

@@ -19,8 +19,9 @@
 
 double ub_ulp(enum ub_dtype dt, double v);
 
-/* Returns 0 and sets *err for a comparable pair, or 1 for a NaN/inf
- * disagreement (*err untouched). */
+/* Returns 0 and sets *err for a comparable pair, 1 for a NaN/inf
+ * disagreement, or 2 when v is undecided (ub_exact_undecided: nothing to
+ * compare with); *err untouched but for 0. */
 int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 		 const struct ub_exact *v, double *err);
 
@@ -39,7 +40,9 @@ extern const char *const ub_hist_labels[UB_HIST_BINS];
  *   XSUM   struct ub_xsum  adds exactly (xsum.h)
  * The worst element (max_ulp, worst, worst_in: the largest error, the
  * lowest run index among equal ones, and its inputs) is one more group,
- * merged as a whole. */
+ * merged as a whole, and so is the first undecided element
+ * (first_undecided, undecided_in: the lowest run index, when undecided is
+ * not 0). */
 #define UB_STATS_FIELDS(X)                                               \
 	X(COUNT, n, )             /* elements */                         \
 	X(COUNT, ncomparable, )   /* with an ULP error (not NaN/inf) */   \
@@ -48,7 +51,12 @@ extern const char *const ub_hist_labels[UB_HIST_BINS];
 	X(COUNT, nan_mismatch, )                                         \
 	X(MAXU, torch_max_dist, )                                        \
 	X(COUNT, hist, [UB_HIST_BINS])                                   \
-	X(XSUM, sum_ulp, )        /* of the comparable elements' errors */
+	X(XSUM, sum_ulp, )        /* of the comparable elements' errors */ \
+	X(COUNT, undecided, )     /* elements the reference could not decide \
+				     (ub_exact_undecided): left out of every \
+				     figure against the reference (max_ulp, \
+				     mean, histogram, cr_mismatch, \
+				     nan_mismatch, the view), counted here */
 
 typedef size_t ub_stats_COUNT;
 typedef uint64_t ub_stats_MAXU;
@@ -61,6 +69,8 @@ struct ub_stats {
 	double max_ulp;
 	size_t worst;           /* run index of max_ulp (the lowest one) */
 	uint64_t worst_in[UB_MAX_INPUTS]; /* its inputs */
+	size_t first_undecided; /* run index of the first undecided element */
+	uint64_t undecided_in[UB_MAX_INPUTS]; /* its inputs */
 };
 
 /* What statistics are computed from: elements 0..n-1 of y (n = y->n)
@@ -81,8 +91,9 @@ struct ub_view;
 
 /* Computes into st (reset first) the statistics of m's elements, and adds
  * to v (NULL: none) the elements the view keeps.  worst is 0 when no
- * element is comparable; torch distances are taken over pairs where
- * neither is NaN (NaN against a number still counts in torch_mismatch).
+ * element is comparable; torch figures are over every element (undecided
+ * ones too), their distances over pairs where neither is NaN (NaN against
+ * a number still counts in torch_mismatch).
  * Returns 0, or UB_RUNTIME when v could not grow (out of memory). */
 int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st,
 		     struct ub_view *v);

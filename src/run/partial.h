@@ -22,6 +22,8 @@
  *   approx HEX                          approximate instructions run (ptx.h)
  *   stat NAME VALUE...                  each of UB_STATS_FIELDS, in order
  *   worst MAX_ULP INDEX IN...           %a, decimal, hex per input
+ *   first_undecided INDEX IN...         the first element the reference
+ *                                       could not decide (stat undecided)
  *   list NAME COUNT                     each of UB_VIEW_LISTS, then COUNT of
  *   e INDEX ERR IN,... Y CR TORCH HI LO   (%a for the reals, hex encodings)
  *   end

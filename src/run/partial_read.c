@@ -15,7 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WORDS (UB_HIST_BINS + 16)
+#define MAX_WORDS 1024 /* the words of a line, at most */
+/* every stat line fits: its name and values, after "stat" */
+#define X(kind, name, dims)                                                    \
+	_Static_assert(sizeof ((struct ub_stats *)0)->name / sizeof(ub_stats_##kind) + 2 \
+		       <= MAX_WORDS, "stat " #name " has more values than a line holds");
+UB_STATS_FIELDS(X)
+#undef X
 
 struct rd {
 	const char *path;
@@ -282,6 +288,12 @@ static int row(struct rd *r, struct ub_partial *p, struct ub_prow *pr)
 	pr->st.worst = (size_t)v;
 	for (int k = 0; k < p->nin; k++)
 		if (num(r, r->w[3 + k], 16, &pr->st.worst_in[k]))
+			return -1;
+	if (expect(r, "first_undecided", 1 + p->nin) || num(r, r->w[1], 10, &v))
+		return -1;
+	pr->st.first_undecided = (size_t)v;
+	for (int k = 0; k < p->nin; k++)
+		if (num(r, r->w[2 + k], 16, &pr->st.undecided_in[k]))
 			return -1;
 	if (pr->st.n > n_run)
 		return bad(r, "more elements than the run has");

@@ -129,6 +129,9 @@ static void row(FILE *f, const struct ub_prow *r, int nin)
 	fprintf(f, "worst %a %zu", r->st.max_ulp, r->st.worst);
 	for (int k = 0; k < nin; k++)
 		fprintf(f, " %llx", (unsigned long long)r->st.worst_in[k]);
+	fprintf(f, "\nfirst_undecided %zu", r->st.first_undecided);
+	for (int k = 0; k < nin; k++)
+		fprintf(f, " %llx", (unsigned long long)r->st.undecided_in[k]);
 	fputc('\n', f);
 	for (int l = 0; l < UB_VIEW_NLISTS; l++) {
 		fprintf(f, "list %s %zu\n", ub_view_lists[l].name, r->view.list[l].n);

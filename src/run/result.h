@@ -80,7 +80,8 @@ struct ub_row {
 	const char *options; /* NVRTC options it was compiled with */
 	const char *backend; /* the backend that ran it: "sim" or "cuda" */
 	const char *arch;    /* what its kernels were compiled for */
-	struct ub_stats st;  /* st.worst_in: the worst element's inputs */
+	struct ub_stats st;  /* st.worst_in: the worst element's inputs;
+				st.undecided_in: the first undecided one's */
 	struct ub_view view; /* the elements reports show one by one
 				(view.h), finished */
 	int nin;

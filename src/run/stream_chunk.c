@@ -69,7 +69,7 @@ static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 			in[k] = ub_load(j->dt, w->env[k].data, i);
 		int s = ub_ref_eval_auto(j->cfg->op->math, j->dt, in, j->nin,
 					 !j->cfg->ref_mpfr, &y, &w->exact[i], err);
-		if (s)
+		if (s && s != UB_REF_UNDECIDED) /* undecided: marked, counted */
 			return s;
 		ub_store(j->dt, w->cr.data, i, y);
 	}
