@@ -28,14 +28,19 @@ for t in 1 2; do
 	s=$(now)
 	$run --threads $t --shard 1234/4096 --partial "$dir/part.1234"
 	e=$(since "$s")
-	awk -v e="$e" -v t="$t" -v c="$cores" 'BEGIN {
+	awk -v e="$e" -v t="$t" -v c="$cores" '
+	function dur(s) { # seconds as hours, minutes or seconds
+		return s >= 3600 ? sprintf("%.1f h", s / 3600) : \
+		       s >= 60 ? sprintf("%.1f min", s / 60) : sprintf("%.0f s", s)
+	}
+	BEGIN {
 		pairs = 16 * 65536; rate = pairs / e
 		printf "shard 1234/4096 (%d pairs), --threads %d: %.2f s, %.0f pairs/s\n", pairs, t, e, rate
 		if (t == 1) {
 			core = 4294967296 / rate
-			printf "  the whole sweep at that rate per core: %.0f core-hours; ", core / 3600
-			printf "on 1, 8, 64 nodes of %d cores: %.1f h, %.2f h, %.0f min\n",
-				c, core / c / 3600, core / (8 * c) / 3600, core / (64 * c) / 60
+			printf "  the whole sweep at that rate per core: %.1f core-hours; ", core / 3600
+			printf "on 1, 8, 64 nodes of %d cores (one shard per core): %s, %s, %s\n",
+				c, dur(core / c), dur(core / (8 * c)), dur(core / (64 * c))
 		}
 	}'
 done
@@ -48,10 +53,15 @@ bytes=$(cat "$dir"/parts/part.* | wc -c)
 s=$(now)
 cat "$dir"/parts/part.* >/dev/null
 r=$(since "$s")
+# the merge's CPU time too, where /usr/bin/time is (wall time on a busy
+# machine is mostly waiting)
+timer=''
+[ -x /usr/bin/time ] && timer="/usr/bin/time -f %U+%S -o $dir/cpu"
 s=$(now)
-$ub merge "$dir/parts" --csv "$dir/merged.csv" -q
+$timer $ub merge "$dir/parts" --csv "$dir/merged.csv" -q
 m=$(since "$s")
-awk -v p="$parts" -v b="$bytes" -v r="$r" -v m="$m" 'BEGIN {
-	printf "merge of %d parts (%.0f MB): %.2f s; reading them: %.2f s (%.1fx)\n",
-		p, b / 1e6, m, r, (r > 0 ? m / r : 0)
+cpu=$(cat "$dir/cpu" 2>/dev/null || echo '?')
+awk -v p="$parts" -v b="$bytes" -v r="$r" -v m="$m" -v cpu="$cpu" 'BEGIN {
+	printf "merge of %d parts (%.0f MB): %.2f s (CPU: %s s user+sys); reading them: %.2f s (%.1fx)\n",
+		p, b / 1e6, m, cpu, r, (r > 0 ? m / r : 0)
 }'
