@@ -4,8 +4,8 @@
  * the subnormals together, one column, log scale inside), from -inf on the
  * left to +inf and NaN on the right.  The range is chosen from where the
  * errors are: columns no row has an element in are left out at both ends;
- * inside, a run of empty columns becomes a narrow gap ("no inputs"), and
- * so does a long run of quiet columns, where every row is within 0.5 ulp,
+ * inside, a long run of empty columns becomes a narrow gap ("no inputs"),
+ * and so does a long run of quiet columns, where every row is within 0.5 ulp,
  * has no NaN/inf disagreement and agrees with the torch plan bit for bit
  * (for an op such as atan backward, |x| below 2^-12: half the axis that
  * would show nothing).  The torch distance figures have an axis of their
@@ -70,7 +70,7 @@ void ub_axis_build(struct ub_axis *a, const struct ub_hsec *sec, int k,
 		int e = c;
 		while (e <= hi && cls[e] == cls[c])
 			e++;
-		if (cls[c] == EMPTY)
+		if (cls[c] == EMPTY && e - c >= min_quiet)
 			add_seg(a, c, e, 2);
 		else if (cls[c] == QUIET && busy && e - c >= min_quiet)
 			add_seg(a, c, e, 1);
@@ -85,10 +85,12 @@ void ub_axis_build(struct ub_axis *a, const struct ub_hsec *sec, int k,
 		else
 			shown += a->seg[i].c1 - a->seg[i].c0;
 	}
-	double colw = shown ? (width - gaps * GAP_PX) / shown : 0, x = 0;
+	/* gaps take at most a third of the width */
+	double gap_px = gaps * GAP_PX > width / 3 ? width / 3 / gaps : GAP_PX;
+	double colw = shown ? (width - gaps * gap_px) / shown : 0, x = 0;
 	for (int i = 0; i < a->nseg; i++) {
 		a->seg[i].px0 = x;
-		a->seg[i].pw = a->seg[i].gap ? (shown ? GAP_PX : width / gaps)
+		a->seg[i].pw = a->seg[i].gap ? (shown ? gap_px : width / gaps)
 					     : colw * (a->seg[i].c1 - a->seg[i].c0);
 		x += a->seg[i].pw;
 	}
