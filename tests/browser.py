@@ -2,7 +2,8 @@
 the standard library only, to check an HTML report as a reader sees it.
 
     python3 tests/browser.py [--check] [--screenshot OUT.png]
-                             [--shot SELECTOR OUT.png]... [--width W] PAGE.html...
+                             [--shot SELECTOR OUT.png]... [--width W] [--scale S]
+                             PAGE.html...
 
 Loads each page in turn, waits for its load event (the page's script has
 run by then), and prints one JSON object per page, one per line: per
@@ -10,12 +11,15 @@ section (dtype) the rows of its
 summary table, its legend entries, its panel rows and their modes; the
 result of clicking the second legend entry of the first section (how many
 of that row's figures were visible before and after, and after a second
-click); and every script error and console error the page raised.  With
+click), and of clicking the first explain command's copy button (the
+command on the clipboard, or selected where the browser refuses the
+clipboard); and every script error and console error the page raised.  With
 --check it exits 1 when the page breaks one of those expectations (one
 panel row per figured row, the click hides exactly that row's figures and
-a second click shows them again, no errors), saying which on stderr.
+a second click shows them again, the copy button yields the command, no
+errors), saying which on stderr.
 --screenshot saves the whole first page as a PNG, --shot one element's
-box of it.
+box of it, both at --scale (default 1).
 
 Chromium: Debian's `chromium` (found on PATH or as $CHROMIUM).  It runs
 with --no-sandbox (tests run as root in CI containers) and a temporary
@@ -234,7 +238,24 @@ def toggle_test(page):
             "row0_after": others}
 
 
-def shoot(page, path, selector=None, width=1280):
+def copy_test(page):
+    """Clicks the first explain command's copy button: the command must
+    reach the clipboard ("copied") or, where the browser refuses that, be
+    selected for the reader to copy ("selected: copy it")."""
+    if not page.js("!!document.querySelector('button.copy')"):
+        return None
+    page.call("Browser.grantPermissions", permissions=["clipboardReadWrite",
+                                                        "clipboardSanitizedWrite"])
+    click(page, "button.copy")
+    time.sleep(0.2)
+    return page.js("(() => { const b = document.querySelector('button.copy');"
+                   "return {button: b.textContent, command:"
+                   "b.parentNode.querySelector('code').textContent,"
+                   "selected: window.getSelection().toString(),"
+                   "clipboard: null}; })()")
+
+
+def shoot(page, path, selector=None, width=1280, scale=1):
     if selector:
         clip = page.js(f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
                        ".getBoundingClientRect(); return {x: r.x + scrollX, y: r.y + scrollY,"
@@ -242,14 +263,14 @@ def shoot(page, path, selector=None, width=1280):
     else:
         h = page.js("document.documentElement.scrollHeight")
         clip = {"x": 0, "y": 0, "width": width, "height": h}
-    clip["scale"] = 1
+    clip["scale"] = scale
     r = page.call("Page.captureScreenshot", format="png", clip=clip,
                   captureBeyondViewport=True)
     with open(path, "wb") as f:
         f.write(base64.b64decode(r["data"]))
 
 
-def problems(summary, toggle, errors):
+def problems(summary, toggle, copied, errors):
     bad = [f"script or console error: {e}" for e in errors]
     if not summary:
         bad.append("no section (section.dtsec) on the page")
@@ -271,28 +292,37 @@ def problems(summary, toggle, errors):
             bad.append(f"a second click shows {g['visible']} of {g['all']} figures")
         if toggle["row0_after"]["visible"] != toggle["row0_after"]["all"]:
             bad.append("hiding one row hid another")
+    if copied:
+        got = copied["clipboard"] if copied["button"] == "copied" else copied["selected"]
+        if got != copied["command"]:
+            bad.append(f"the copy button gave {got!r} ({copied['button']}), not the "
+                       f"command {copied['command']!r}")
     return bad
 
 
-def check_page(page, path, full, shots, width, check):
+def check_page(page, path, full, shots, width, check, scale=1):
     page.events.clear()
     page.call("Page.navigate", url="file://" + path)
     page.wait_event("Page.loadEventFired")
     summary = page.js(SUMMARY_JS)
     for sel, out in shots:
-        shoot(page, out, sel, width)
+        shoot(page, out, sel, width, scale)
     if full:
-        shoot(page, full, None, width)
+        shoot(page, full, None, width, scale)
     toggle = toggle_test(page)
+    copied = copy_test(page)
+    if copied and copied["button"] == "copied":
+        copied["clipboard"] = page.js("navigator.clipboard.readText()")
     time.sleep(0.1)  # late console messages
     page.js("1")
     errors = page.errors()
-    bad = problems(summary, toggle, errors) if check else []
-    return {"page": path, "sections": summary, "toggle": toggle, "errors": errors}, bad
+    bad = problems(summary, toggle, copied, errors) if check else []
+    return {"page": path, "sections": summary, "toggle": toggle, "copy": copied,
+            "errors": errors}, bad
 
 
 def main(argv):
-    args, pages, shots, full, check, width = argv[1:], [], [], None, False, 1280
+    args, pages, shots, full, check, width, scale = argv[1:], [], [], None, False, 1280, 1
     i = 0
     while i < len(args):
         if args[i] == "--screenshot":
@@ -304,6 +334,8 @@ def main(argv):
             check, i = True, i + 1
         elif args[i] == "--width":
             width, i = int(args[i + 1]), i + 2
+        elif args[i] == "--scale":
+            scale, i = float(args[i + 1]), i + 2
         elif args[i].startswith("-"):
             print(f"browser.py: unknown option {args[i]}", file=sys.stderr)
             return 2
@@ -324,7 +356,7 @@ def main(argv):
                   deviceScaleFactor=1, mobile=False)
         for n, path in enumerate(pages):
             out, bad = check_page(page, path, full if n == 0 else None,
-                                  shots if n == 0 else [], width, check)
+                                  shots if n == 0 else [], width, check, scale)
             print(json.dumps(out))
             for b in bad:
                 print(f"browser.py: {os.path.basename(path)}: {b}", file=sys.stderr)

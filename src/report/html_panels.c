@@ -167,10 +167,12 @@ static void y_labels(FILE *f, const struct vmap *m, int dist)
 {
 	char buf[32];
 	double top = m->v[m->n];
-	/* the NaN band's name high in the band, clear of the top value's */
-	label(f, L - 4, m->top - BAND + 8, "end", "small", dist ? "NaN" : "NaN/inf");
+	/* the bands' names inside them, at the right end, clear of the y
+	 * labels */
+	label(f, L + PLOT_W - 4, m->top - BAND / 2.0 + 3, "end", "bandname",
+	      dist ? "NaN against a number" : "NaN/inf disagreement");
 	if (!dist)
-		label(f, L - 4, m->bottom + BAND / 2.0 + 3, "end", "small", "exact");
+		label(f, L + PLOT_W - 4, m->bottom + BAND / 2.0 + 3, "end", "bandname", "exact");
 	if (dist) {
 		for (int v = 0; v <= 4 && v <= top; v += 2) {
 			snprintf(buf, sizeof buf, "%.0f", ldexp(1, v));
@@ -194,7 +196,8 @@ static void y_labels(FILE *f, const struct vmap *m, int dist)
 		snprintf(buf, sizeof buf, "1e%d", t);
 		y_tick(f, m, t, buf);
 	}
-	if (t >= 5 && mid >= 2) {
+	if (t >= 5 && mid >= 2 && vy(m, log10(4)) - vy(m, mid) > 12 &&
+	    vy(m, mid) - vy(m, t) > 12) { /* room for it */
 		snprintf(buf, sizeof buf, "1e%d", mid);
 		y_tick(f, m, mid, buf);
 	}
