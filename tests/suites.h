@@ -22,6 +22,8 @@
 	X(stats)          \
 	X(figures)        \
 	X(ew)             \
+	X(dag)            \
+	X(exact)          \
 	X(tmpfiles)       \
 	X(cli)
 

@@ -74,6 +74,19 @@ static void summary_table(FILE *f, const struct ub_hsec *sec)
 		fprintf(f, "</td><td><code>%s</code></td></tr>\n", worst[0] ? worst : "-");
 	}
 	fprintf(f, "</table>\n");
+	for (int i = 0; i < sec->nrows; i++) { /* the reference's, the same in every row */
+		const struct ub_row *r = sec->rows[i];
+		if (r->na || !r->st.undecided)
+			continue;
+		ub_format_inputs(r->dt, r->in_names, r->undecided_in, r->nin, worst,
+				 sizeof worst);
+		fprintf(f, "<p><strong>%zu element%s undecided by the reference</strong> "
+			"(first: <code>%s</code>), left out of max_ulp, mean_ulp, cr_mismatch, "
+			"nan_mismatch and the figures of error (they count in the distance "
+			"from torch).</p>\n", r->st.undecided, r->st.undecided == 1 ? "" : "s",
+			worst);
+		break;
+	}
 }
 
 static void legend(FILE *f, const struct ub_hsec *sec)

@@ -269,8 +269,10 @@ static void record(struct ub_fig_elem *r, const struct ub_figs *f,
 		r->in[k] = ub_array_get(&in[k], i);
 }
 
+/* undecided: the reference has no value for it (metrics.h), so it counts
+ * as an element and for torch only */
 static void add_cells(struct ub_figs *f, const struct ub_array *in, size_t i,
-		      int nan, double err, uint64_t dist)
+		      int nan, int undecided, double err, uint64_t dist)
 {
 	for (int k = 0; k < f->nin; k++) {
 		struct ub_fig_cell *c =
@@ -278,7 +280,7 @@ static void add_cells(struct ub_figs *f, const struct ub_array *in, size_t i,
 		c->n++;
 		if (nan)
 			c->nan++;
-		else if (err > c->max_ulp)
+		else if (!undecided && err > c->max_ulp)
 			c->max_ulp = err;
 		if (dist) {
 			c->torch++;
@@ -300,19 +302,22 @@ void ub_figs_add(struct ub_figs *f, const struct ub_array *in,
 		uint64_t dist = torch && !ub_bits_same_i(dt, yi, ti)
 			? ub_bits_distance_i(dt, yi, ti) : 0;
 		double err = -1;
-		int nan = ub_ulp_error(dt, yi, ci, &exact[i], &err) != 0;
-		if (nan)
-			err = -1;
-		else
+		int rc = ub_ulp_error(dt, yi, ci, &exact[i], &err);
+		int nan = rc == 1, undecided = rc == 2, ok = rc == 0;
+		if (ok)
 			f->fine[ub_fine_bin(err)]++;
-		add_cells(f, in, i, nan, err, dist);
+		else
+			err = -1;
+		add_cells(f, in, i, nan, undecided, err, dist);
 		struct ub_fig_elem e = { .idx = idx, .key = ub_fig_key(idx), .err = err };
 		struct ub_fig_elem r;
-		int s = admits(f->sample, f->nsample, UB_FIG_SAMPLE, &e, larger_key);
+		/* the sample: every decided element (the same in every row, since
+		 * being undecided is the reference's) */
+		int s = !undecided && admits(f->sample, f->nsample, UB_FIG_SAMPLE, &e, larger_key);
 		int t = dist && admits(f->torch, f->ntorch, UB_FIG_TORCH, &e, larger_key);
 		int n = nan && admits(f->nan, f->nnan, UB_FIG_NANS, &e, larger_key);
-		int band = nan ? 0 : ub_fig_band(err);
-		int w = !nan && admits(f->top[band], f->ntop[band], UB_FIG_TOP, &e, less_bad);
+		int band = ok ? ub_fig_band(err) : 0;
+		int w = ok && admits(f->top[band], f->ntop[band], UB_FIG_TOP, &e, less_bad);
 		if (!(s || t || n || w))
 			continue;
 		record(&r, f, in, idx, i, err, yi, ci, ti, dist, &exact[i]);

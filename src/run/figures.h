@@ -9,12 +9,16 @@
  *  fine[]   ULP errors of the comparable elements (as struct ub_stats
  *           counts them) in bins of an eighth of an octave, from which the
  *           median, p99 and p99.9 are read (ub_figs_quantile);
+ *           elements the reference could not decide (ub_exact_undecided)
+ *           are left out of every figure against the reference, as in
+ *           ub_stats, and counted in the cells' n and torch figures only;
  *  cell[k][c]  per input k and binade column c of that input's value
  *           (ub_fig_col): elements, NaN/inf disagreements, disagreements
  *           with the torch plan, the largest ULP error and torch distance;
- *  sample[] the UB_FIG_SAMPLE elements whose key ub_fig_key(index) is
- *           smallest: a uniform sample, the same elements in every row of
- *           the run (keys depend on the index only);
+ *  sample[] the UB_FIG_SAMPLE decided elements whose key
+ *           ub_fig_key(index) is smallest: a uniform sample, the same
+ *           elements in every row of the run (keys depend on the index
+ *           only);
  *  torch[]  the same rule among the elements whose bits differ from the
  *           torch plan's; nan[] among the NaN/inf disagreements;
  *  top[b]   the UB_FIG_TOP largest ULP errors in band b of ub_fig_band

@@ -74,7 +74,7 @@ static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 			in[k] = ub_load(j->dt, w->env[k].data, i);
 		int s = ub_ref_eval_auto(j->cfg->op->math, j->dt, in, j->nin,
 					 !j->cfg->ref_mpfr, &y, &w->exact[i], err);
-		if (s)
+		if (s && s != UB_REF_UNDECIDED) /* undecided: marked, counted */
 			return s;
 		ub_store(j->dt, w->cr.data, i, y);
 	}
@@ -134,6 +134,8 @@ static void measure(struct job *j, const struct wbuf *w, int r, size_t first,
 	if (sl->st.ncomparable)
 		for (int k = 0; k < j->nin; k++)
 			sl->worst_in[k] = ub_array_get(&w->env[k], sl->st.worst);
+	for (int k = 0; sl->st.undecided && k < j->nin; k++)
+		sl->undecided_in[k] = ub_array_get(&w->env[k], sl->st.first_undecided);
 	if (!w->fig)
 		return;
 	ub_figs_reset(w->fig);
