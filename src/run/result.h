@@ -40,7 +40,8 @@ struct ub_config {
 	struct ub_range range; /* --range: the part of the sweep */
 	int stream;          /* run in chunks on cfg->threads threads, keeping
 				no element (stream.h); res->data then holds
-				no arrays (no --dump, --html, explain) */
+				no arrays (no --dump, explain; --html draws
+				from the rows' figures) */
 	int threads;         /* --threads (0: one per online CPU) */
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
