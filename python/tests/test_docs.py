@@ -2,7 +2,8 @@
 interpreter (those that define pytest tests are the example file's, which
 test_plugin.py runs), in a scratch directory holding what the text says
 the reader has (a `captured` directory from contrib/capture_example.py);
-the output block after the first prints what the block prints."""
+the output block after the first prints what the block prints.  And
+README's pytest test passes."""
 import contextlib
 import io
 import os
@@ -34,3 +35,23 @@ def test_python_md(tmp_path, monkeypatch):
             exec(compile(block, f"docs/python.md block {i}", "exec"), scope)
         if n == 0:  # its output is the next block
             assert found[i + 1][0] == "" and out.getvalue() == found[i + 1][1], out.getvalue()
+
+
+def test_readme_block(tmp_path):
+    """README's pytest test, in a file beside docs/user-kernels.md's my.cu
+    (the kernel it names), passes under the plugin: my.cu's nofma build
+    rounds x*x, +1 and the division each on its own, as PyTorch's three
+    kernels do."""
+    readme = [b for lang, b in blocks(os.path.join(TREE, "README.md"))
+              if lang == "python" and "def test_" in b]
+    assert len(readme) == 1, readme
+    (kernel,) = [b for _, b in blocks(os.path.join(TREE, "docs", "user-kernels.md"))
+                 if b.startswith("// my.cu\n")]
+    (tmp_path / "my.cu").write_text(kernel)
+    (tmp_path / "test_readme.py").write_text(readme[0])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(TREE, "python") + os.pathsep + env.get("PYTHONPATH", "")
+    p = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p",
+                        "ulpbench.pytest_plugin", "-q", "test_readme.py"], cwd=tmp_path, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert p.returncode == 0 and re.search(r"^1 passed", p.stdout, re.M), p.stdout
