@@ -6,7 +6,7 @@
  *
  * TEMPLATE is shard 0 of N of a run of N chunks (one chunk a shard:
  * -n N*65536); part K is written to DIR/part.K as that template with
- * shard K and every element index (the worst elements', the views') moved
+ * shard K and every element index (the worst elements', the figures' sets) moved
  * by K chunks, so the parts hold disjoint elements as real shards do and
  * the merge does all its work: read, check and add N parts of the size a
  * real shard writes.  The merged figures are the template's N times over,
@@ -45,9 +45,15 @@ int main(int argc, char **argv)
 		p.shard++;
 		for (int r = 0; r < p.nrows; r++) {
 			p.rows[r].st.worst += step;
-			for (int l = 0; l < UB_VIEW_NLISTS; l++)
-				for (size_t j = 0; j < p.rows[r].view.list[l].n; j++)
-					p.rows[r].view.list[l].e[j].i += step;
+			struct ub_figset set[UB_PARTIAL_NSETS];
+			if (!p.rows[r].fig)
+				continue;
+			ub_partial_figsets(p.rows[r].fig, set);
+			for (int i = 0; i < UB_PARTIAL_NSETS; i++)
+				for (size_t j = 0; j < *set[i].n; j++) {
+					set[i].e[j].idx += step;
+					set[i].e[j].key = ub_fig_key(set[i].e[j].idx);
+				}
 		}
 	}
 	ub_partial_free(&p);

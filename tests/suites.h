@@ -20,12 +20,12 @@
 	X(ref_fast)         \
 	X(ew_host)        \
 	X(stats)          \
+	X(figures)        \
 	X(ew)             \
 	X(dag)            \
 	X(exact)          \
 	X(tmpfiles)       \
 	X(xsum)           \
-	X(view)           \
 	X(cli)
 
 #define X(name) Suite *ub_##name##_suite(void);

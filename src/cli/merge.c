@@ -185,7 +185,8 @@ static int rows(const struct ub_config *cfg, struct ub_partial *acc,
 				       "%zu elements of %s %s", pr->st.n, res->data[t].n,
 				       ub_dtypes[pr->dt].name, pr->mode);
 		r->st = pr->st;
-		ub_view_move(&r->view, &pr->view);
+		r->fig = pr->fig; /* the row owns them now */
+		pr->fig = NULL;
 		r->has_worst = r->st.ncomparable > 0;
 	}
 	return s;
@@ -233,6 +234,7 @@ static int merge(const struct merge *m, char **parts, int nparts,
 	struct ub_user_kernel uk = {0};
 	struct ub_result res = {0};
 	struct ub_outputs out;
+	char explain[8192];
 	int s = check_outputs(m, parts, nparts, err);
 	if (!s)
 		s = ub_outputs_open(&out, m->csv, 0, m->json, m->html, err);
@@ -241,6 +243,10 @@ static int merge(const struct merge *m, char **parts, int nparts,
 	s = add_parts(parts, nparts, &acc, err);
 	if (!s)
 		s = setup(&acc, parts[0], &cli, &cat, &op, &cfg, &uk, err);
+	/* the page as the single run's: its figures, its explain commands */
+	cfg.figures = 1;
+	cfg.explain_opts = s || ub_explain_opts(&cli, explain, sizeof explain) ? NULL
+									       : explain;
 	if (!s)
 		s = ub_result_init(&cfg, &res, err);
 	if (!s)

@@ -23,7 +23,6 @@
  * definitions. */
 #include "metrics.h"
 #include "ub_bits.h"
-#include "view.h"
 
 #include <math.h>
 #include <string.h>
@@ -185,31 +184,12 @@ UB_INLINE void add_torch(struct ub_stats *st, enum ub_dtype dt,
 		st->torch_max_dist = d;
 }
 
-/* Element i of m (local index) as the view keeps it, error e. */
-static void offer(const struct ub_measure *m, struct ub_view *v,
-		  enum ub_view_list l, size_t i, double e)
-{
-	struct ub_elem x;
-	memset(&x, 0, sizeof x);
-	x.i = m->first + i;
-	x.err = e;
-	for (int k = 0; k < m->nin; k++)
-		x.in[k] = ub_array_get(&m->in[k], i);
-	x.y = ub_array_get(m->y, i);
-	x.cr = ub_array_get(m->cr, i);
-	x.torch = m->torch ? ub_array_get(m->torch, i) : 0;
-	x.exact = m->exact[i];
-	ub_view_offer(v, l, &x);
-}
-
 /* One pass over m's elements into st (reset first), run indices; always
  * inlined so that each dtype gets its own loop with the format's
  * constants folded in.  The statistics live in a local while the loop
- * runs (st might alias the arrays).  The view is offered the elements of
- * its lists that the loop meets (view.h); its floor spares the call for
- * errors that cannot enter top. */
+ * runs (st might alias the arrays). */
 UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
-		       struct ub_view *v, struct ub_stats *st)
+		       struct ub_stats *st)
 {
 	const void *y = m->y->data, *cr = m->cr->data;
 	const void *torch = m->torch ? m->torch->data : NULL;
@@ -230,15 +210,10 @@ UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
 		}
 		if (!ub_bits_same_i(dt, yi, ci))
 			s.cr_mismatch++;
-		if (ulp_error(dt, yi, ci, &exact[i], &e)) {
+		if (ulp_error(dt, yi, ci, &exact[i], &e))
 			s.nan_mismatch++;
-			if (v && v->list[UB_VIEW_nan].n < ub_view_lists[UB_VIEW_nan].max)
-				offer(m, v, UB_VIEW_nan, i, -1);
-		} else {
+		else
 			add_error(&s, m->first + i, e);
-			if (v && e > 0 && e >= v->floor)
-				offer(m, v, UB_VIEW_top, i, e);
-		}
 		if (torch)
 			add_torch(&s, dt, yi, ub_load(dt, torch, i));
 	}
@@ -246,13 +221,12 @@ UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
 	*st = s;
 }
 
-static void stats_pass(const struct ub_measure *m, struct ub_view *v,
-		       struct ub_stats *st)
+static void stats_pass(const struct ub_measure *m, struct ub_stats *st)
 {
 	switch (m->y->dt) {
 #define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
 	case id:                                                               \
-		pass_of(id, m, v, st);                                         \
+		pass_of(id, m, st);                                            \
 		break;
 	UB_DTYPES(X)
 #undef X
@@ -262,25 +236,9 @@ static void stats_pass(const struct ub_measure *m, struct ub_view *v,
 	}
 }
 
-/* The view's samples among m's elements (view.h). */
-static void offer_samples(const struct ub_measure *m, struct ub_view *v)
+void ub_stats_measure(const struct ub_measure *m, struct ub_stats *st)
 {
-	size_t jlo, jhi;
-	ub_view_sample_range(m->total, m->first, m->y->n, &jlo, &jhi);
-	for (size_t j = jlo; j < jhi; j++) {
-		size_t i = ub_view_sample_index(m->total, j) - m->first;
-		double e;
-		if (ub_ulp_error(m->y->dt, ub_array_get(m->y, i), ub_array_get(m->cr, i),
-				 &m->exact[i], &e))
-			e = -1;
-		offer(m, v, UB_VIEW_sample, i, e);
-	}
-}
-
-int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st,
-		     struct ub_view *v)
-{
-	stats_pass(m, v, st);
+	stats_pass(m, st);
 	for (int k = 0; k < m->nin; k++) {
 		if (st->ncomparable)
 			st->worst_in[k] = ub_array_get(&m->in[k], st->worst - m->first);
@@ -288,18 +246,14 @@ int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st,
 			st->undecided_in[k] = ub_array_get(&m->in[k],
 							   st->first_undecided - m->first);
 	}
-	if (v)
-		offer_samples(m, v);
-	return v && v->failed ? UB_RUNTIME : 0;
 }
 
 void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 		      const struct ub_exact *exact,
 		      const struct ub_array *torch, struct ub_stats *st)
 {
-	struct ub_measure m = {.y = y, .cr = cr, .torch = torch, .exact = exact,
-			       .total = y->n};
-	ub_stats_measure(&m, st, NULL);
+	struct ub_measure m = {.y = y, .cr = cr, .torch = torch, .exact = exact};
+	ub_stats_measure(&m, st);
 }
 
 /* The merge of each kind of figure (UB_STATS_FIELDS), over n values. */

@@ -56,7 +56,7 @@ extern const char *const ub_hist_labels[UB_HIST_BINS];
 				     (ub_exact_undecided): left out of every \
 				     figure against the reference (max_ulp, \
 				     mean, histogram, cr_mismatch, \
-				     nan_mismatch, the view), counted here */
+				     nan_mismatch), counted here */
 
 typedef size_t ub_stats_COUNT;
 typedef uint64_t ub_stats_MAXU;
@@ -75,29 +75,23 @@ struct ub_stats {
 
 /* What statistics are computed from: elements 0..n-1 of y (n = y->n)
  * against the reference (cr, exact) and, when torch is not NULL, the
- * torch plan's results; their inputs (nin of them, for worst_in and the
- * view; nin 0: none); where they are in the run (first: the run index of
- * element 0; total: the elements of the whole run, which places the
- * view's samples, view.h). */
+ * torch plan's results; their inputs (nin of them, for worst_in and
+ * undecided_in; nin 0: none); where they are in the run (first: the run
+ * index of element 0). */
 struct ub_measure {
 	const struct ub_array *y, *cr, *torch;
 	const struct ub_exact *exact;
 	int nin;
 	const struct ub_array *in;
-	size_t first, total;
+	size_t first;
 };
 
-struct ub_view;
-
-/* Computes into st (reset first) the statistics of m's elements, and adds
- * to v (NULL: none) the elements the view keeps.  worst is 0 when no
- * element is comparable; torch figures are over every element (undecided
- * ones too), their distances over pairs where neither is NaN (NaN against
- * a number still counts in torch_mismatch).
- * Returns 0, or UB_RUNTIME when v could not grow (out of memory). */
-int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st,
-		     struct ub_view *v);
-/* The same for one whole array (first 0, no inputs, no view). */
+/* Computes into st (reset first) the statistics of m's elements.  worst
+ * is 0 when no element is comparable; torch figures are over every
+ * element (undecided ones too), their distances over pairs where neither
+ * is NaN (NaN against a number still counts in torch_mismatch). */
+void ub_stats_measure(const struct ub_measure *m, struct ub_stats *st);
+/* The same for one whole array (first 0, no inputs). */
 void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 		      const struct ub_exact *exact,
 		      const struct ub_array *torch, struct ub_stats *st);

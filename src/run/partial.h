@@ -5,10 +5,10 @@
  *
  * A part holds, for every row of the run (each dtype's modes and its
  * torch row), every figure of struct ub_stats (UB_STATS_FIELDS), the
- * worst element, the approximate instructions run, and the row's view
- * (view.h: the elements the HTML report draws).  All of them merge
- * exactly and in any order (metrics.h, view.h), so the merge of all N
- * parts, in any order, is the single run's state bit for bit.
+ * worst element, the approximate instructions run, and the row's figures
+ * (figures.h: what the HTML page draws).  All of them merge exactly and
+ * in any order (metrics.h, figures.h), so the merge of all N parts, in
+ * any order, is the single run's state bit for bit.
  *
  * The file is text (docs/cluster.md shows one), one item a line:
  *
@@ -24,8 +24,12 @@
  *   worst MAX_ULP INDEX IN...           %a, decimal, hex per input
  *   first_undecided INDEX IN...         the first element the reference
  *                                       could not decide (stat undecided)
- *   list NAME COUNT                     each of UB_VIEW_LISTS, then COUNT of
- *   e INDEX ERR IN,... Y CR TORCH HI LO   (%a for the reals, hex encodings)
+ *   figs HAS_TORCH                      a row that applies: its figures,
+ *   fine BIN COUNT                      each fine bin not 0, in order
+ *   cell INPUT COL N NAN TORCH MAX_DIST MAX_ULP   each cell with N > 0
+ *   set NAME COUNT                      each of ub_partial_figsets, then
+ *   e INDEX ERR IN,... Y CR TORCH DIST EXACT   COUNT of, in index order
+ *                                       (%a for the reals, hex encodings)
  *   end
  *   checksum HEX                        ub_hash64 of every byte before this line
  *
@@ -38,7 +42,7 @@
 
 #include "metrics.h"
 #include "result.h"
-#include "view.h"
+#include "figures.h"
 
 #define UB_PARTIAL_MAGIC "ulpbench-partial"
 #define UB_PARTIAL_VERSION 1
@@ -70,7 +74,7 @@ struct ub_prow {
 	char na[256];           /* "" when the mode applies */
 	uint64_t approx;
 	struct ub_stats st;
-	struct ub_view view;    /* finished */
+	struct ub_figs *fig;    /* owned; NULL when na */
 };
 
 struct ub_partial {
@@ -86,6 +90,16 @@ struct ub_partial {
 };
 
 void ub_partial_free(struct ub_partial *p);
+
+/* The element sets of f as a part names them (sample, torch, nan,
+ * top0..top6), into set[UB_PARTIAL_NSETS]. */
+#define UB_PARTIAL_NSETS (3 + UB_FIG_BANDS)
+struct ub_figset {
+	char name[8];
+	struct ub_fig_elem *e;
+	size_t *n, cap;
+};
+void ub_partial_figsets(struct ub_figs *f, struct ub_figset *set);
 
 /* The part of res (a run of shard K of N: res->cfg->shard, nshards) with
  * identity id and options args (copied). */

@@ -2,8 +2,8 @@
  *
  * Two parts belong together when every field of their identity is the
  * same and they hold the same rows (dtypes, modes, the same reasons for a
- * mode that does not apply); then each row's statistics, view and
- * approximate instructions add up (metrics.h, view.h), in any order. */
+ * mode that does not apply); then each row's statistics, figures and
+ * approximate instructions add up (metrics.h, figures.h), in any order. */
 #include "partial.h"
 
 #include <stdio.h>
@@ -41,9 +41,11 @@ int ub_partial_merge(struct ub_partial *acc, const struct ub_partial *part,
 		const struct ub_prow *b = &part->rows[r];
 		ub_stats_merge(&a->st, &b->st);
 		a->approx |= b->approx;
-		int s = ub_view_merge(&a->view, &b->view, err);
-		if (s)
-			return ub_prefix(err, s, "row %s %s: ", ub_dtypes[a->dt].name, a->mode);
+		if (!a->fig != !b->fig || (a->fig && a->fig->has_torch != b->fig->has_torch))
+			return ub_fail(err, UB_USAGE, "row %s %s: the parts' figures "
+				       "differ in kind", ub_dtypes[a->dt].name, a->mode);
+		if (a->fig)
+			ub_figs_merge(a->fig, b->fig);
 	}
 	return 0;
 }

@@ -5,8 +5,8 @@
  * checksum of everything before it (else it is "damaged": cut short by a
  * killed job, edited, or a disk error); only then is it parsed, item by
  * item in the order partial.h lists, every number checked to its last
- * character.  The lists must be in their order (view.h), as the merge
- * relies on it. */
+ * character.  The sets of a row's figures must be in index order, as
+ * they are written: no element is in one twice. */
 #include "partial.h"
 
 #include <errno.h>
@@ -206,13 +206,14 @@ static int get_XSUM(struct rd *r, struct ub_xsum *v, size_t n)
 	return 0;
 }
 
-/* "e I ERR IN,... Y CR TORCH HI LO" */
-static int elem(struct rd *r, int nin, struct ub_elem *e)
+/* "e I ERR IN,... Y CR TORCH DIST EXACT" */
+static int elem(struct rd *r, int nin, struct ub_fig_elem *e)
 {
-	uint64_t v[3];
+	uint64_t v[4];
 	memset(e, 0, sizeof *e);
-	if (expect(r, "e", 8) || num(r, r->w[1], 10, &e->i) || real(r, r->w[2], &e->err))
+	if (expect(r, "e", 8) || num(r, r->w[1], 10, &e->idx) || real(r, r->w[2], &e->err))
 		return -1;
+	e->key = ub_fig_key(e->idx);
 	char *t = r->w[3];
 	for (int k = 0; k < nin; k++) {
 		char *comma = strchr(t, ',');
@@ -224,38 +225,98 @@ static int elem(struct rd *r, int nin, struct ub_elem *e)
 			return -1;
 		t = comma + 1;
 	}
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		if (num(r, r->w[4 + k], 16, &v[k]))
 			return -1;
-	e->y = v[0], e->cr = v[1], e->torch = v[2];
-	return real(r, r->w[7], &e->exact.hi) || real(r, r->w[8], &e->exact.lo) ? -1 : 0;
+	e->y = v[0], e->cr = v[1], e->torch = v[2], e->dist = v[3];
+	return real(r, r->w[8], &e->exact);
 }
 
-static int list(struct rd *r, int nin, size_t n_run, struct ub_view *v, int l)
+/* Set i of set[] (partial_write.c's figs()): its elements in index
+ * order, each one that could be in it. */
+static int figset(struct rd *r, int nin, size_t n_run, struct ub_figset *set, int i)
 {
-	const struct ub_view_info *info = &ub_view_lists[l];
-	struct ub_elist *e = &v->list[l];
 	uint64_t count;
-	if (expect(r, "list", 2) || strcmp(r->w[1], info->name) ||
+	if (expect(r, "set", 2) || strcmp(r->w[1], set[i].name) ||
 	    num(r, r->w[2], 10, &count))
-		return r->err->msg[0] ? -1 : bad(r, "expected another list");
-	if (count > info->max)
-		return bad(r, "list longer than its maximum");
-	if (count && !(e->e = calloc((size_t)count, sizeof *e->e)))
-		return ub_fail(r->err, UB_RUNTIME, "out of memory");
-	e->cap = (size_t)count;
-	for (; e->n < count; e->n++) {
-		struct ub_elem *x = &e->e[e->n];
+		return r->err->msg[0] ? -1 : bad(r, "expected another set");
+	if (count > set[i].cap)
+		return bad(r, "set larger than its maximum");
+	for (size_t j = 0; j < count; j++) {
+		struct ub_fig_elem *x = &set[i].e[j];
 		if (elem(r, nin, x))
 			return -1;
-		if (x->i >= n_run)
+		if (x->idx >= n_run)
 			return bad(r, "element index past the run's end");
-		const struct ub_elem *p = e->n ? x - 1 : NULL;
-		if (p && (info->order == UB_ORDER_INDEX ? p->i >= x->i :
-			  !(p->err > x->err || (p->err == x->err && p->i < x->i))))
-			return bad(r, "list out of order");
+		if (j && x[-1].idx >= x->idx)
+			return bad(r, "set out of order");
+		if (i == 2 ? x->err != -1 : i >= 3 ? !(x->err >= 0) || ub_fig_band(x->err) != i - 3
+						   : !(x->err >= 0 || x->err == -1))
+			return bad(r, "an element's error does not belong in its set");
+	}
+	*set[i].n = (size_t)count;
+	return 0;
+}
+
+/* "fine BIN COUNT" lines, bins increasing, then "cell K COL ..." lines,
+ * (K, COL) increasing, into g. */
+static int fine_cells(struct rd *r, struct ub_figs *g)
+{
+	uint64_t b, v[5];
+	long last = -1;
+	while (r->p < r->end && !strncmp(r->p, "fine ", 5)) {
+		if (expect(r, "fine", 2) || num(r, r->w[1], 10, &b) || num(r, r->w[2], 10, &v[0]))
+			return -1;
+		if (b >= UB_FINE_BINS || (long)b <= last || !v[0])
+			return bad(r, "bad fine bin");
+		g->fine[b] = v[0];
+		last = (long)b;
+	}
+	last = -1;
+	while (r->p < r->end && !strncmp(r->p, "cell ", 5)) {
+		uint64_t k, c;
+		if (expect(r, "cell", 7) || num(r, r->w[1], 10, &k) || num(r, r->w[2], 10, &c))
+			return -1;
+		for (int i = 0; i < 4; i++)
+			if (num(r, r->w[3 + i], 10, &v[i]))
+				return -1;
+		struct ub_fig_cell *x = &g->cell[k < UB_MAX_INPUTS ? k : 0][c < UB_FIG_COLS ? c : 0];
+		if (k >= (uint64_t)g->nin || c >= (uint64_t)ub_fig_ncols(g->dt) ||
+		    (long)(k * UB_FIG_COLS + c) <= last || !v[0])
+			return bad(r, "bad cell");
+		last = (long)(k * UB_FIG_COLS + c);
+		x->n = v[0], x->nan = v[1], x->torch = v[2], x->max_dist = v[3];
+		if (real(r, r->w[7], &x->max_ulp))
+			return -1;
+		if (!(x->max_ulp >= 0))
+			return bad(r, "bad cell");
 	}
 	return 0;
+}
+
+/* A row's figures: read as written, then added into an empty one, which
+ * makes its sets the heaps figures.h keeps (and the merge's input). */
+static int figs(struct rd *r, int nin, size_t n_run, struct ub_prow *pr)
+{
+	uint64_t t;
+	struct ub_figset set[UB_PARTIAL_NSETS];
+	if (expect(r, "figs", 1) || num(r, r->w[1], 10, &t))
+		return -1;
+	if (t > 1)
+		return bad(r, "bad 'figs'");
+	struct ub_figs *g = ub_figs_new(pr->dt, nin, (int)t);
+	if (!g || !(pr->fig = ub_figs_new(pr->dt, nin, (int)t))) {
+		free(g);
+		return ub_fail(r->err, UB_RUNTIME, "out of memory");
+	}
+	int s = fine_cells(r, g);
+	ub_partial_figsets(g, set);
+	for (int i = 0; !s && i < UB_PARTIAL_NSETS; i++)
+		s = figset(r, nin, n_run, set, i);
+	if (!s)
+		ub_figs_merge(pr->fig, g);
+	free(g);
+	return s;
 }
 
 static int row(struct rd *r, struct ub_partial *p, struct ub_prow *pr)
@@ -297,10 +358,7 @@ static int row(struct rd *r, struct ub_partial *p, struct ub_prow *pr)
 			return -1;
 	if (pr->st.n > n_run)
 		return bad(r, "more elements than the run has");
-	for (int l = 0; l < UB_VIEW_NLISTS; l++)
-		if (list(r, p->nin, n_run, &pr->view, l))
-			return -1;
-	return 0;
+	return pr->na[0] ? 0 : figs(r, p->nin, n_run, pr);
 }
 
 /* Everything after the first line and before the checksum. */

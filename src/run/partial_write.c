@@ -17,11 +17,27 @@ void ub_partial_free(struct ub_partial *p)
 		free(p->args[i]);
 	free(p->args);
 	for (int r = 0; r < p->nrows; r++)
-		ub_view_free(&p->rows[r].view);
+		free(p->rows[r].fig);
 	memset(p, 0, sizeof *p);
 }
 
-/* A row of res as a part keeps it (its view copied). */
+void ub_partial_figsets(struct ub_figs *f, struct ub_figset *set)
+{
+	snprintf(set[0].name, sizeof set[0].name, "sample");
+	set[0].e = f->sample, set[0].n = &f->nsample, set[0].cap = UB_FIG_SAMPLE;
+	snprintf(set[1].name, sizeof set[1].name, "torch");
+	set[1].e = f->torch, set[1].n = &f->ntorch, set[1].cap = UB_FIG_TORCH;
+	snprintf(set[2].name, sizeof set[2].name, "nan");
+	set[2].e = f->nan, set[2].n = &f->nnan, set[2].cap = UB_FIG_NANS;
+	for (int b = 0; b < UB_FIG_BANDS; b++) {
+		struct ub_figset *t = &set[3 + b];
+		snprintf(t->name, sizeof t->name, "top%d", b);
+		t->e = f->top[b], t->n = &f->ntop[b], t->cap = UB_FIG_TOP;
+	}
+}
+
+/* A row of res as a part keeps it (its figures copied, in index order:
+ * the file is then the same whatever order they came in). */
 static int copy_row(const struct ub_row *r, struct ub_prow *pr,
 		    struct ub_error *err)
 {
@@ -30,7 +46,13 @@ static int copy_row(const struct ub_row *r, struct ub_prow *pr,
 	snprintf(pr->na, sizeof pr->na, "%s", r->na ? r->na : "");
 	pr->approx = r->approx_mask;
 	pr->st = r->st;
-	return ub_view_merge(&pr->view, &r->view, err); /* into an empty one */
+	if (r->na)
+		return 0;
+	if (!r->fig) /* cfg->figures is set for a part (main.c) */
+		return ub_fail(err, UB_RUNTIME, "row %s %s has no figures for its part",
+			       ub_dtypes[r->dt].name, r->mode);
+	return (pr->fig = ub_figs_sorted(r->fig)) ? 0
+		: ub_fail(err, UB_RUNTIME, "out of memory");
 }
 
 int ub_partial_from_result(const struct ub_result *res,
@@ -78,14 +100,40 @@ static void text(FILE *f, const char *s)
 	}
 }
 
-static void elem(FILE *f, const struct ub_elem *e, int nin)
+static void elem(FILE *f, const struct ub_fig_elem *e, int nin)
 {
-	fprintf(f, "e %llu %a ", (unsigned long long)e->i, e->err);
+	fprintf(f, "e %llu %a ", (unsigned long long)e->idx, e->err);
 	for (int k = 0; k < nin; k++)
 		fprintf(f, "%s%llx", k ? "," : "", (unsigned long long)e->in[k]);
-	fprintf(f, "%s %llx %llx %llx %a %a\n", nin ? "" : "-",
+	fprintf(f, "%s %llx %llx %llx %llx %a\n", nin ? "" : "-",
 		(unsigned long long)e->y, (unsigned long long)e->cr,
-		(unsigned long long)e->torch, e->exact.hi, e->exact.lo);
+		(unsigned long long)e->torch, (unsigned long long)e->dist, e->exact);
+}
+
+/* A row's figures (figures.h), sorted: the fine bins and cells that are
+ * not empty, then every set. */
+static void figs(FILE *f, struct ub_figs *g, int nin)
+{
+	struct ub_figset set[UB_PARTIAL_NSETS];
+	fprintf(f, "figs %d\n", g->has_torch);
+	for (int b = 0; b < UB_FINE_BINS; b++)
+		if (g->fine[b])
+			fprintf(f, "fine %d %llu\n", b, (unsigned long long)g->fine[b]);
+	for (int k = 0; k < nin; k++)
+		for (int c = 0; c < UB_FIG_COLS; c++) {
+			const struct ub_fig_cell *x = &g->cell[k][c];
+			if (x->n)
+				fprintf(f, "cell %d %d %llu %llu %llu %llu %a\n", k, c,
+					(unsigned long long)x->n, (unsigned long long)x->nan,
+					(unsigned long long)x->torch,
+					(unsigned long long)x->max_dist, x->max_ulp);
+		}
+	ub_partial_figsets(g, set);
+	for (int i = 0; i < UB_PARTIAL_NSETS; i++) {
+		fprintf(f, "set %s %zu\n", set[i].name, *set[i].n);
+		for (size_t j = 0; j < *set[i].n; j++)
+			elem(f, &set[i].e[j], nin);
+	}
 }
 
 /* The figures of one kind (UB_STATS_FIELDS), count values. */
@@ -133,11 +181,8 @@ static void row(FILE *f, const struct ub_prow *r, int nin)
 	for (int k = 0; k < nin; k++)
 		fprintf(f, " %llx", (unsigned long long)r->st.undecided_in[k]);
 	fputc('\n', f);
-	for (int l = 0; l < UB_VIEW_NLISTS; l++) {
-		fprintf(f, "list %s %zu\n", ub_view_lists[l].name, r->view.list[l].n);
-		for (size_t j = 0; j < r->view.list[l].n; j++)
-			elem(f, &r->view.list[l].e[j], nin);
-	}
+	if (r->fig)
+		figs(f, r->fig, nin);
 }
 
 /* The text of p, without its checksum line. */

@@ -6,11 +6,11 @@
 #define UB_RESULT_H
 
 #include "catalog.h"
+#include "figures.h"
 #include "inputs.h"
 #include "metrics.h"
 #include "modes.h"
 #include "npy.h"
-#include "view.h"
 
 struct ub_backend;
 
@@ -40,7 +40,8 @@ struct ub_config {
 	struct ub_range range; /* --range: the part of the sweep */
 	int stream;          /* run in chunks on cfg->threads threads, keeping
 				no element (stream.h); res->data then holds
-				no arrays (no --dump, explain) */
+				no arrays (no --dump, explain; --html draws
+				from the rows' figures) */
 	size_t shard, nshards; /* --shard K/N: only the chunks c of the run
 				with c mod N = K (stream.h); nshards 0 or 1:
 				every chunk */
@@ -55,6 +56,13 @@ struct ub_config {
 	const struct ptx_trace *trace; /* NULL; explain traces its kernels */
 	const char *kernel_src; /* --kernel: the user's kernel source (op->kernel
 				   names its file); NULL: kernels/op->kernel */
+	int figures;         /* give every measured row its figures (row->fig,
+				figures.h), for the HTML page */
+	const char *explain_opts; /* the options an `ulpbench explain` of this
+				     run needs besides --op, --dtype and --at
+				     (--catalog, --fpcore, --kernel, ...),
+				     shell-quoted; "" none; NULL: not known
+				     (the page then shows no command) */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -82,8 +90,6 @@ struct ub_row {
 	const char *arch;    /* what its kernels were compiled for */
 	struct ub_stats st;  /* st.worst_in: the worst element's inputs;
 				st.undecided_in: the first undecided one's */
-	struct ub_view view; /* the elements reports show one by one
-				(view.h), finished */
 	int nin;
 	const char *in_names[UB_MAX_INPUTS];
 	int has_worst;
@@ -94,6 +100,8 @@ struct ub_row {
 	const char *na;      /* the mode does not apply to this kernel: why
 				(then st is empty; tables say n/a, CSV leaves
 				the metrics empty with status n/a) */
+	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
+				(owned; NULL for n/a rows) */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */

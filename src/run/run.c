@@ -130,20 +130,25 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
 	return ub_row_new(res, d, out, d->torch.data != NULL, mode, opts);
 }
 
-/* The row of results y, which are d's array out (result.h). */
+/* The row of results y, which are d's array out (result.h), and its
+ * figures when cfg asks for them. */
 static int add_row(struct ub_result *res, const struct ub_data *d, int out,
 		   const char *mode, const char *opts,
 		   const struct ub_array *y, uint64_t approx, struct ub_error *err)
 {
 	struct ub_row *r = new_row(res, d, out, mode, opts);
+	const struct ub_array *torch = r->has_torch ? &d->torch : NULL;
 	struct ub_measure m = {.y = y, .cr = &d->cr, .exact = d->exact,
-			       .torch = r->has_torch ? &d->torch : NULL,
-			       .nin = d->nin, .in = d->in, .total = y->n};
-	int s = ub_stats_measure(&m, &r->st, &r->view);
-	ub_view_finish(&r->view);
+			       .torch = torch, .nin = d->nin, .in = d->in};
+	ub_stats_measure(&m, &r->st);
 	r->has_worst = r->st.ncomparable > 0;
 	ub_row_set_approx(r, approx);
-	return s ? ub_fail(err, s, "out of memory") : 0;
+	if (!res->cfg->figures)
+		return 0;
+	if (!(r->fig = ub_figs_new(d->dt, d->nin, r->has_torch)))
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	ub_figs_add(r->fig, d->in, y, &d->cr, d->exact, torch, 0);
+	return 0;
 }
 
 /* Reports a finished stage to cfg->progress. */

@@ -142,37 +142,14 @@ static void progress(struct job *j, size_t c)
 			 UB_STATS_CHUNK, what);
 }
 
-/* A thread's views, finished, into the job's (under mu). */
-static void merge_views(struct job *j, struct ub_view *view, int *s,
-			struct ub_error *e)
-{
-	for (int r = 0; r < j->nrows; r++) {
-		ub_view_finish(&view[r]);
-		if (!*s && view[r].failed)
-			*s = ub_fail(e, UB_RUNTIME, "out of memory");
-		if (!*s)
-			*s = ub_view_merge(&j->view[r], &view[r], e);
-		ub_view_free(&view[r]);
-	}
-	if (*s && j->bad_chunk == SIZE_MAX) {
-		j->bad_chunk = j->nchunks;
-		j->bad_status = *s;
-		j->bad_err = *e;
-	}
-}
-
 /* Takes chunks until none is left or one failed.  A chunk more than
- * `win` ahead of the merge frontier waits, so memory stays bounded.  The
- * views are the thread's own until it ends: their merge does not depend
- * on which chunks each thread ran (view.h). */
+ * `win` ahead of the merge frontier waits, so memory stays bounded. */
 static void *worker(void *arg)
 {
 	struct job *j = arg;
 	struct wbuf w;
 	struct ub_error e = {{0}};
 	uint64_t approx[SK_MAX_ROWS] = {0};
-	struct ub_view view[SK_MAX_ROWS];
-	memset(view, 0, sizeof view);
 	int s = ub_wbuf_init(j, &w, &e);
 	pthread_mutex_lock(&j->mu);
 	for (;;) {
@@ -190,7 +167,7 @@ static void *worker(void *arg)
 		}
 		j->next++;
 		pthread_mutex_unlock(&j->mu);
-		s = ub_chunk_run(j, &w, c, approx, view, &e);
+		s = ub_chunk_run(j, &w, c, approx, &e);
 		pthread_mutex_lock(&j->mu);
 		if (s && c < j->bad_chunk) {
 			j->bad_chunk = c;
@@ -209,8 +186,6 @@ static void *worker(void *arg)
 	}
 	for (int r = 0; r < SK_MAX_ROWS; r++)
 		j->approx[r] |= approx[r];
-	s = 0;
-	merge_views(j, view, &s, &e);
 	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 	ub_wbuf_free(j, &w);
@@ -254,7 +229,8 @@ static void fill_row(struct ub_result *res, const struct ub_data *d,
 	if (na)
 		return;
 	row->st = j->acc[r].st;   /* every chunk, merged in order */
-	ub_view_move(&row->view, &j->view[r]);
+	row->fig = j->fig[r];     /* the row owns them now */
+	j->fig[r] = NULL;
 	row->has_worst = row->st.ncomparable > 0;
 }
 
@@ -326,6 +302,9 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s && (!(j->slots = calloc(j->win * (size_t)j->nrows, sizeof *j->slots)) ||
 		   !(j->ready = calloc(j->win, 1))))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
+	for (int r = 0; !s && cfg->figures && r < j->nrows; r++)
+		if (!(j->fig[r] = ub_figs_new(j->dt, j->nin, j->nsteps > 0)))
+			s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
 		s = compile_steps(j, err);
 	if (!s)
@@ -334,12 +313,12 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 		s = run_threads(j, err);
 	if (!s)
 		add_rows(res, d, j);
-	for (int r = 0; r < SK_MAX_ROWS; r++)
-		ub_view_free(&j->view[r]);
 	for (int k = 0; k < SK_MAX_STEPS; k++)
 		ptx_free(j->step[k].m);
 	for (int m = 0; m < UB_NMODES; m++)
 		ptx_free(j->mode[m].m);
+	for (int r = 0; r < SK_MAX_ROWS; r++)
+		free(j->fig[r]);
 	free(j->slots);
 	free(j->ready);
 	free(j);

@@ -5,7 +5,7 @@
 
 #include "stream.h"
 #include "sim.h"
-#include "view.h"
+#include "figures.h"
 
 #include <pthread.h>
 
@@ -54,8 +54,8 @@ struct job {
 	unsigned char *ready;     /* [c % win]: chunk c done, not merged */
 	size_t frontier;          /* chunks before it are merged into acc */
 	struct slot acc[SK_MAX_ROWS]; /* each row's figures so far */
-	struct ub_view view[SK_MAX_ROWS]; /* each row's view: the threads'
-					     views merged as they end */
+	struct ub_figs *fig[SK_MAX_ROWS]; /* cfg->figures: each row's, merged
+					     in any order (figures.h) */
 	size_t next, done, bad_chunk;
 	uint64_t elems_done, elems_total; /* for cfg->progress */
 	int bad_status;
@@ -69,16 +69,17 @@ struct wbuf {
 	struct ub_array env[UB_MAX_INPUTS + SK_MAX_STEPS];
 	struct ub_array cr, out;
 	struct ub_exact *exact;
+	struct ub_figs *fig;  /* cfg->figures: one row's of one chunk */
 };
 
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
 void ub_wbuf_free(const struct job *j, struct wbuf *w);
 
 /* Runs chunk number c of this process (its place in the window; the
- * run's chunk is ub_chunk_index): its rows' slots, approx[r] |= the row's
- * approximate instructions, view[r] offered the row's elements. */
+ * run's chunk is ub_chunk_index): its rows' slots and figures,
+ * approx[r] |= the row's approximate instructions. */
 int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
-		 struct ub_view *view, struct ub_error *err);
+		 struct ub_error *err);
 /* The run's chunk index of this process's chunk number c, and its first
  * element and length. */
 size_t ub_chunk_index(const struct job *j, size_t c);

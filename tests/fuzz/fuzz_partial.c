@@ -1,7 +1,7 @@
 /* fuzz_partial.c — partial files (src/run/partial_read.c): the input is
  * the file.  One that reads is written back (partial_write.c) and read
- * again, and must hold the same statistics and views: a difference is a
- * finding (abort). */
+ * again, and must hold the same statistics and figures: a difference is
+ * a finding (abort). */
 #include "fuzz.h"
 #include "partial.h"
 
@@ -21,6 +21,18 @@ static void same(const struct ub_partial *a, const struct ub_partial *b)
 		    a->rows[r].approx != b->rows[r].approx ||
 		    strcmp(a->rows[r].mode, b->rows[r].mode) || strcmp(a->rows[r].na, b->rows[r].na))
 			abort();
+	for (int r = 0; r < a->nrows; r++) {
+		const struct ub_figs *f = a->rows[r].fig, *g = b->rows[r].fig;
+		if (!f != !g)
+			abort();
+		if (!f)
+			continue;
+		struct ub_figs *x = ub_figs_sorted(f), *y = ub_figs_sorted(g);
+		if (x && y && memcmp(x, y, sizeof *x))
+			abort();
+		free(x);
+		free(y);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
