@@ -23,6 +23,9 @@ int ub_find_op(const struct ub_catalog *cat, const char *name,
 	*op = ub_catalog_find(cat, name);
 	if (*op)
 		return 0;
+	const struct ub_broken *b = ub_catalog_find_broken(cat, name);
+	if (b) /* the core is there but did not read: why */
+		return ub_fail(err, UB_USAGE, "op '%s' did not load: %s", name, b->msg);
 	for (int i = 0; i < cat->nops; i++)
 		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
 			 i ? ", " : "", cat->ops[i].name);
@@ -69,6 +72,10 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 	if (s)
 		return s;
 	*op = *found; /* a copy: --domain and --kernel change it for this run */
+	if (!cli->dtypes_given && op->precision >= 0) { /* :precision: the default */
+		cli->cfg.ndtypes = 1;
+		cli->cfg.dtypes[0] = (enum ub_dtype)op->precision;
+	}
 	if (cli->kernel && !uk)
 		return ub_fail(err, UB_USAGE, "--kernel is not supported here");
 	if (cli->kernel)
