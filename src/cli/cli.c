@@ -96,6 +96,7 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		for (int i = 0; !s && i < c->nmodes; i++)
 			c->modes[i] = (enum ub_mode)ids[i];
 	} else if (!strcmp(name, "dtype")) {
+		cli->dtypes_given = 1;
 		s = parse_list("dtype", arg, find_dtype, ub_dtype_names(valid, sizeof valid),
 			       ids, UB_NDTYPES, &c->ndtypes, err);
 		for (int i = 0; !s && i < c->ndtypes; i++)
@@ -135,6 +136,11 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (strcmp(arg, "fast") && strcmp(arg, "mpfr"))
 			return ub_fail(err, UB_USAGE, "unknown reference '%s' (valid: fast, mpfr)", arg);
 		c->ref_mpfr = !strcmp(arg, "mpfr");
+	} else if (!strcmp(name, "sample")) {
+		if (strcmp(arg, "encoding") && strcmp(arg, "value"))
+			return ub_fail(err, UB_USAGE, "unknown sampling '%s' (valid: "
+				       "encoding, value)", arg);
+		c->sample = !strcmp(arg, "value") ? UB_SAMPLE_VALUE : UB_SAMPLE_ENCODING;
 	} else if (!strcmp(name, "threads")) {
 		s = ub_subopt_count("threads", arg, 1, 256, &v, err);
 		c->threads = (int)v;
@@ -290,7 +296,7 @@ int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
 		if (!good)
 			return ub_fail(err, UB_USAGE, "--domain: '%s' is not NAME=LO:HI "
 				       "with LO <= HI (e.g. x=-1:1, x=0:inf)", spec);
-		op->dom[k] = (struct ub_domain){a, b};
+		op->dom[k] = (struct ub_domain){a, b, 0, 1}; /* :pre bounds of k untested */
 	}
 	return 0;
 }

@@ -11,11 +11,12 @@
 #define UB_OPTIONS(X)                                                         \
 	X("op", 0, 1, "NAME", "op to test (see --list-ops)")                  \
 	X("mode", 'm', 1, "LIST", "comma-separated compile modes (default: all; see --list-modes)") \
-	X("dtype", 't', 1, "LIST", "comma-separated dtypes (default: f32; see --list-dtypes)") \
+	X("dtype", 't', 1, "LIST", "comma-separated dtypes (default: the op's :precision, else f32; see --list-dtypes)") \
 	X("n", 'n', 1, "N", "random samples per dtype, special values first (default: 1000000)") \
 	X("seed", 0, 1, "S", "random seed (default: 1); printed with every report") \
 	X("input", 'i', 1, "NAME=FILE.npy", "take input NAME from a .npy file instead (repeatable)") \
 	X("domain", 0, 1, "NAME=LO:HI", "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
+	X("sample", 0, 1, "encoding|value", "draw samples uniformly over the encodings (default) or in value between the domain's ends") \
 	X("exhaustive", 0, 0, NULL, "every encoding as input instead of samples (one-input ops; f16/bf16: 65,536, f32: 2^32)") \
 	X("range", 0, 1, "LO:HI", "--exhaustive over values LO..HI (-1:0x1p3) or encodings LO..HI (0x3f800000:0x3fffffff)") \
 	X("reference", 0, 1, "fast|mpfr", "reference: decide in double with an error bound when safe, else MPFR (fast, default), or MPFR always") \
@@ -63,6 +64,7 @@ struct ub_cli {
 	int nfpcore;
 	const char *kernel, *entry, *args; /* --kernel, --entry, --args */
 	int modes_given;                   /* --mode was given */
+	int dtypes_given;                  /* --dtype was given */
 };
 
 /* Parses argv.  Errors: UB_USAGE with one line. */

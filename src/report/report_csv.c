@@ -107,6 +107,7 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	T(ulpbench_version, "%s", PACKAGE_VERSION);
 	T(status, "%s", r->na ? "n/a" : r->st.undecided ? "undecided" : "ok");
 	I(undecided, r->st.undecided);
+	I(rejected, r->rejected);
 	/* a mode that does not apply to the kernel measured nothing */
 	for (int c = UB_COL_n; r->na && c <= UB_COL_approx; c++)
 		v[c].absent = 1;

@@ -68,10 +68,13 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 		   int first, int und)
 {
 	const struct ub_config *cfg = res->cfg;
-	fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s  backend=%s  "
+	char rej[48] = "";
+	if (r->rejected) /* :pre's conditions beyond its bounds */
+		snprintf(rej, sizeof rej, " (:pre rejected %llu)", (unsigned long long)r->rejected);
+	fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s%s  backend=%s  "
 		"nvrtc %s %s\n", first ? "" : "\n", r->op,
 		ub_dtypes[r->dt].name, r->st.n,
-		(unsigned long long)cfg->seed, res->inputs, r->backend,
+		(unsigned long long)cfg->seed, res->inputs, rej, r->backend,
 		ub_nvrtc_version(), r->arch ? r->arch : cfg->arch);
 	fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %s%9s  %s\n",
 		"mode", "max_ulp", "mean_ulp", "cr_mismatch",

@@ -52,8 +52,18 @@ int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
 		d->shape.dim[0] = d->in[0].n;
 		return s;
 	}
-	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
-				  cfg->seed, d->in, err);
+	struct ub_sampling smp;
+	int s = ub_sampling_init(cfg->op, d->dt, (enum ub_sample)cfg->sample, &smp, err);
+	for (int k = 0; !s && k < d->nin; k++)
+		if (ub_array_alloc(&d->in[k], d->dt, cfg->n))
+			s = ub_fail(err, UB_RUNTIME, "out of memory for %zu inputs", cfg->n);
+	if (!s)
+		s = ub_inputs_sample_at(d->dt, d->nin, &smp, cfg->seed, 0, cfg->n,
+					d->in, &d->rejected, err);
+	if (s)
+		ub_prefix(err, s, "%s: ", cfg->op->name);
+	ub_sampling_free(&smp);
+	return s;
 }
 
 int ub_kernel_source(const struct ub_config *cfg, enum ub_dtype dt,
@@ -116,6 +126,7 @@ struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 	for (int k = 0; k < r->nin; k++)
 		r->in_names[k] = cfg->op->inputs[k];
 	r->sim_exact = 1;
+	r->rejected = d->rejected;
 	return r;
 }
 

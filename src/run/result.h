@@ -42,6 +42,7 @@ struct ub_config {
 				no arrays (no --dump, --html, explain) */
 	int threads;         /* --threads (0: one per online CPU) */
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
+	int sample;          /* --sample: enum ub_sample (inputs.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
 	 * each mode; for each dtype) with the stages done of total, the
 	 * elements per stage and what ended; NULL: none (progress.h). */
@@ -90,6 +91,7 @@ struct ub_row {
 	const char *na;      /* the mode does not apply to this kernel: why
 				(then st is empty; tables say n/a, CSV leaves
 				the metrics empty with status n/a) */
+	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */
@@ -102,6 +104,7 @@ struct ub_data {
 	struct ub_exact *exact;
 	int nmodes;
 	struct ub_array out[UB_NMODES];
+	uint64_t rejected;   /* candidate inputs :pre rejected (inputs.h) */
 };
 
 struct ub_result {

@@ -178,6 +178,7 @@ static void *worker(void *arg)
 	}
 	for (int r = 0; r < SK_MAX_ROWS; r++)
 		j->approx[r] |= approx[r];
+	j->rejected += w.rejected; /* a sum: the same in any thread order */
 	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 	ub_wbuf_free(j, &w);
@@ -256,6 +257,8 @@ static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
 		j->n = (size_t)j->sw.count;
 	} else {
 		j->n = cfg->n;
+		s = ub_sampling_init(cfg->op, j->dt, (enum ub_sample)cfg->sample,
+				     &j->smp, err);
 	}
 	d->shape.dim[0] = j->n;
 	return s;
@@ -291,8 +294,10 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 		s = compile_modes(j, src, err);
 	if (!s)
 		s = run_threads(j, err);
+	d->rejected = j->rejected;
 	if (!s)
 		add_rows(res, d, j);
+	ub_sampling_free(&j->smp);
 	for (int k = 0; k < SK_MAX_STEPS; k++)
 		ptx_free(j->step[k].m);
 	for (int m = 0; m < UB_NMODES; m++)

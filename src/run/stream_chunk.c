@@ -56,8 +56,9 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 		ub_sweep_fill(&j->sw, first, &w->env[0]); /* env[0].n is len */
 		return 0;
 	}
-	return ub_inputs_generate_at(j->dt, j->nin, cfg->op->dom, cfg->seed,
-				     first, len, w->env, err);
+	int s = ub_inputs_sample_at(j->dt, j->nin, &j->smp, cfg->seed, first, len,
+				    w->env, &w->rejected, err);
+	return s ? ub_prefix(err, s, "%s: ", cfg->op->name) : 0;
 }
 
 static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,

@@ -9,7 +9,7 @@
 #include <pthread.h>
 
 #define UB_MAX_THREADS 256
-#define SK_MAX_ARGS 32
+#define SK_MAX_ARGS UB_MAX_KARGS
 #define SK_MAX_STEPS 16
 #define SK_MAX_ROWS (UB_NMODES + 1)
 
@@ -41,6 +41,7 @@ struct job {
 	int nin, nsteps, nrows;   /* rows: each mode, then torch */
 	size_t n, nchunks;
 	struct ub_sweep sw;       /* --exhaustive */
+	struct ub_sampling smp;   /* samples */
 	const struct ub_array *files; /* --input: the whole arrays */
 	struct skern step[SK_MAX_STEPS], mode[UB_NMODES];
 	size_t win;               /* chunks in flight or waiting to merge */
@@ -53,6 +54,7 @@ struct job {
 	size_t frontier;          /* chunks before it are merged into acc */
 	struct slot acc[SK_MAX_ROWS]; /* each row's figures so far */
 	size_t next, done, bad_chunk;
+	uint64_t rejected;        /* candidates :pre rejected, every chunk */
 	int bad_status;
 	struct ub_error bad_err;
 	uint64_t approx[SK_MAX_ROWS];
@@ -64,6 +66,7 @@ struct wbuf {
 	struct ub_array env[UB_MAX_INPUTS + SK_MAX_STEPS];
 	struct ub_array cr, out;
 	struct ub_exact *exact;
+	uint64_t rejected;        /* this thread's chunks' rejected candidates */
 };
 
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
