@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ARGS 32
+#define MAX_ARGS UB_MAX_KARGS
 
 static int cuda_probe(struct ub_error *err)
 {

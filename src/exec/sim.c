@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ARGS 32
+#define MAX_ARGS UB_MAX_KARGS
 
 int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 	       int nargs, size_t n, struct ptx_run_info *info,

@@ -88,7 +88,7 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 		    uint64_t *approx, struct ub_error *err)
 {
 	const struct ub_op *op = cfg->op;
-	struct ub_karg args[32];
+	struct ub_karg args[UB_MAX_KARGS];
 	char what[48];
 	size_t n = d->in[0].n;
 	int s = ub_array_alloc(out, d->dt, n);
@@ -105,7 +105,7 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 				   UB_KERNEL_ENTRY, args, op->ninputs + 2, n,
 				   approx, err);
 	}
-	for (int a = 0; !s && a < op->nargs && a < 32; a++) {
+	for (int a = 0; !s && a < op->nargs && a < UB_MAX_KARGS; a++) {
 		const char *nm = op->args[a];
 		if (strcmp(nm, "out") == 0)
 			args[a] = (struct ub_karg){.arr = out, .writable = 1, .name = "out"};
