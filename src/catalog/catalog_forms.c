@@ -1,8 +1,9 @@
 /* catalog_forms.c — FPCore's forms beyond operators and let (FPCore 2.0,
  * fpbench.org/spec/fpcore-2.0.html):
  *   (! :precision P :round nearestEven ... e)  e read in rounding context P
- *     (binary16 binary32 binary64 bfloat16 (float E N) of those, real,
- *     integer as real); :round other than nearestEven is refused, other
+ *     (binary16 binary32 binary64 bfloat16 (float E N) of those, real);
+ *     integer is refused (its operations round to integers, which the
+ *     reference does not do), :round other than nearestEven too; other
  *     properties are read past;
  *   (cast e)              e rounded in the current context (a node of its
  *                         own: the reference rounds only where the
@@ -55,7 +56,7 @@ int ub_cat_precision(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		for (int i = 0; i < NFORMATS; i++)
 			if (!strcmp(x->text, formats[i].name))
 				return *prec = formats[i].dt, 0;
-		if (!strcmp(x->text, "real") || !strcmp(x->text, "integer"))
+		if (!strcmp(x->text, "real"))
 			return *prec = UB_PREC_REAL, 0;
 		return unsupported_precision(c, x, what, x->text);
 	}
