@@ -173,7 +173,10 @@ static void constant(const struct ub_cg *g, int n)
 		put(g->b, "%s", d != 0 ? "true" : "false");
 		return;
 	}
-	if (t == UB_CT_FLOAT && g->style == UB_CG_EVERY_OP && half(g->dt))
+	int p = g->d->node[n]->prec;
+	if (t != UB_CT_NATIVE && (p == UB_F16 || p == UB_BF16)) /* a 16-bit context's value */
+		d = ub_bits_to_double((enum ub_dtype)p, ub_codegen_round((enum ub_dtype)p, d));
+	else if (t == UB_CT_FLOAT && g->style == UB_CG_EVERY_OP && half(g->dt))
 		d = ub_bits_to_double(g->dt, ub_codegen_round(g->dt, d)); /* the dtype's value */
 	bits_of(g, t, d);
 }
@@ -438,9 +441,12 @@ void ub_cg_expr(struct ub_cg *g, int n)
 	if (is_loop(e))
 		return loop(g, n);
 	int fmt = -1;
-	if (g->style == UB_CG_PER_OP && !UB_EXPR_IS_BOOL(e->op) && e->op != UB_IF &&
-	    ub_cg_type(g, n) != UB_CT_NATIVE)
-		fmt = per_op_format(g, n);
+	if (!UB_EXPR_IS_BOOL(e->op) && e->op != UB_IF && ub_cg_type(g, n) != UB_CT_NATIVE) {
+		if (g->style == UB_CG_PER_OP)
+			fmt = per_op_format(g, n);
+		else if (e->op != UB_CAST && (e->prec == UB_F16 || e->prec == UB_BF16))
+			fmt = e->prec; /* (! :precision binary16 ...): every style rounds there */
+	}
 	int round = fmt >= 0 || (g->style == UB_CG_EVERY_OP && e->op != UB_IF &&
 				 e->op != UB_CAST && !UB_EXPR_IS_BOOL(e->op) && half(g->dt));
 	if (round && fmt >= 0 && fmt != (int)g->dt) /* an explicit 16-bit context */
