@@ -53,6 +53,8 @@ struct job {
 	unsigned char *ready;     /* [c % win]: chunk c done, not merged */
 	size_t frontier;          /* chunks before it are merged into acc */
 	struct slot acc[SK_MAX_ROWS]; /* each row's figures so far */
+	struct ub_figs *fig[SK_MAX_ROWS]; /* cfg->figures: each row's, merged
+					     in any order (figures.h) */
 	size_t next, done, bad_chunk;
 	uint64_t rejected;        /* candidates :pre rejected, every chunk */
 	int bad_status;
@@ -67,6 +69,7 @@ struct wbuf {
 	struct ub_array cr, out;
 	struct ub_exact *exact;
 	uint64_t rejected;        /* this thread's chunks' rejected candidates */
+	struct ub_figs *fig;  /* cfg->figures: one row's of one chunk */
 };
 
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
