@@ -16,6 +16,7 @@
 #include "report_svg.h"
 #include "modes.h"
 #include "nvrtc.h"
+#include "triton.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -148,13 +149,13 @@ static void summary_start(FILE *f, const struct ub_row *r, const struct series *
 
 /* Every row of the section, n/a ones too; s[k] are those with results. */
 static void summary_table(FILE *f, const struct ub_row *const *rows, int nr,
-			  const struct series *s)
+			  const struct series *s, int triton)
 {
 	char worst[256], approx[256];
-	fprintf(f, "<table><tr><th>mode</th><th>NVRTC options</th><th>max_ulp</th>"
+	fprintf(f, "<table><tr><th>mode</th><th>%s options</th><th>max_ulp</th>"
 		   "<th>mean_ulp</th><th>cr_mismatch</th><th>torch_mismatch</th>"
 		   "<th>torch_max_dist</th><th>nan_mismatch</th><th>sim_exact</th>"
-		   "<th>worst input</th></tr>\n");
+		   "<th>worst input</th></tr>\n", triton ? "Triton (torch: NVRTC)" : "NVRTC");
 	for (int i = 0, k = 0; i < nr; i++) {
 		const struct ub_row *r = rows[i];
 		if (r->na) {
@@ -350,7 +351,13 @@ static void section_body(FILE *f, const struct ub_result *res, const struct ub_d
 	ub_html_text(f, res->inputs);
 	fprintf(f, " &nbsp; backend=%s &nbsp; nvrtc %s %s</p>\n", res->cfg->backend,
 		ub_nvrtc_version(), res->cfg->arch);
-	summary_table(f, rows, nr, s);
+	if (res->cfg->triton) { /* the modes' kernel; NVRTC compiled the torch plan */
+		char about[1024];
+		fprintf(f, "<p class=\"meta\">kernel: ");
+		ub_html_text(f, ub_triton_about(res->cfg->triton, about, sizeof about));
+		fprintf(f, "</p>\n");
+	}
+	summary_table(f, rows, nr, s, res->cfg->triton != NULL);
 	if (ns) {
 		plots(f, res, d, s, ns, ps, id);
 		hist_table(f, s, ns);
