@@ -2,16 +2,19 @@
 computation of what the Triton kernels of tests/data/triton/atan_bwd.py
 must give, element by element.
 
-  triton_check.py make DIR     writes DIR/x.npy, g.npy (f32) and xb.npy,
-                               gb.npy (bf16 bits, <u2)
+  triton_check.py make DIR     writes DIR/x.npy, g.npy (f32), xb.npy,
+                               gb.npy (bf16 bits, <u2) and xh.npy, gh.npy (f16)
   triton_check.py check DIR    reads ulpbench's --dump files in DIR/f32 and
-                               DIR/bf16 and compares; prints one line per
+                               DIR/bf16-* and compares; prints one line per
                                finding, exit 1 on a mismatch
+  triton_check.py check16 DIR  the same for DIR/f16-once
 
 The host side uses only numpy float32 arithmetic (IEEE binary32, each
 operation correctly rounded: numpy neither contracts a*b+c nor keeps extra
 precision), exact rationals (fractions) for the one fused x*x + 1, and
-integer round-to-nearest-even for float32 -> bf16.  Nothing is taken from
+integer round-to-nearest-even for float32 -> bf16, and numpy's float32 ->
+float16 conversion (round to nearest even, subnormals and overflow as
+IEEE says).  Nothing is taken from
 ulpbench's own output except the values under test.
 """
 import sys
@@ -54,6 +57,10 @@ def make(d):
                          .astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
     np.save(d + "/xb.npy", xb)
     np.save(d + "/gb.npy", (sample(n, 15) >> 16).astype(np.uint16))
+    # f16: every encoding of x once in the first 65,536 elements' x
+    xh = np.arange(65536, dtype=np.uint32).astype(np.uint16)
+    np.save(d + "/xh.npy", xh.view(np.float16))
+    np.save(d + "/gh.npy", (sample(65536, 16) >> 16).astype(np.uint16).view(np.float16))
 
 
 def bits(a):
@@ -152,11 +159,32 @@ def check_bf16(c, d):
     print("once-vs-eager %d" % np.count_nonzero(~same16(once, eager)))
 
 
+def check_f16(c, d):
+    load = lambda name: np.load("%s/f16-once/atan_bwd.f16.%s.npy" % (d, name))
+    x, g = load("input.x").astype(np.float32), load("input.g").astype(np.float32)
+    one = np.float32(1)
+    once = (g / (x * x + one)).astype(np.float16).view(np.uint16)
+    # eager: each step correctly rounded to f16.  A float32 operation
+    # rounded again to f16 is that (24 bits >= 2 * 11 + 2: double rounding
+    # is harmless for + - * / at that margin).
+    h = lambda v: v.astype(np.float16).astype(np.float32)
+    eager = (g / h(h(x * x) + one)).astype(np.float16).view(np.uint16)
+    nan = lambda v: ((v & 0x7C00) == 0x7C00) & ((v & 0x3FF) != 0)
+    same = lambda a, b: (a == b) | (nan(a) & nan(b))
+    c.expect(same(load("nofma").view(np.uint16), once),
+             "f16 kernel, math in float, mode nofma = numpy, rounded to f16 once")
+    c.expect(same(load("torch").view(np.uint16), eager), "f16 torch plan = numpy, rounded every step")
+    print("f16-once-vs-eager %d" % np.count_nonzero(~same(once, eager)))
+
+
 def main(argv):
     if argv[1] == "make":
         make(argv[2])
         return 0
     c = Checker()
+    if argv[1] == "check16":
+        check_f16(c, argv[2])
+        return 1 if c.bad else 0
     check_f32(c, argv[2])
     check_bf16(c, argv[2])
     return 1 if c.bad else 0

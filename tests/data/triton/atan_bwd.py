@@ -5,8 +5,9 @@ Triton user writes it.
   atan_bwd_div       `/`: Triton's f32 division is div.full.f32, an
                      approximate instruction (2 ulp in the PTX ISA)
   atan_bwd_div_rn    tl.math.div_rn: IEEE division, rounded to nearest
-  atan_bwd_bf16      bf16 tensors, math in float, one rounding at the end
-                     (as torch.compile's Inductor writes bf16 kernels)
+  atan_bwd_half      bf16 or f16 tensors, math in float, one rounding at
+                     the end to the output's type (as torch.compile's
+                     Inductor writes bf16 and f16 kernels)
   atan_bwd_bf16_eager bf16 tensors rounded to bf16 after every step, as
                      PyTorch eager's separate kernels round
 
@@ -37,13 +38,13 @@ def atan_bwd_div_rn(x_ptr, g_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def atan_bwd_bf16(x_ptr, g_ptr, out_ptr, n, BLOCK: tl.constexpr):
+def atan_bwd_half(x_ptr, g_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
     g = tl.load(g_ptr + offs, mask=mask).to(tl.float32)
     y = tl.math.div_rn(g, x * x + 1)
-    tl.store(out_ptr + offs, y.to(tl.bfloat16), mask=mask)
+    tl.store(out_ptr + offs, y.to(out_ptr.dtype.element_ty), mask=mask)
 
 
 @triton.jit
