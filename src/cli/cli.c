@@ -167,6 +167,20 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->entry = arg;
 	} else if (!strcmp(name, "args")) {
 		cli->args = arg;
+	} else if (!strcmp(name, "triton")) {
+		cli->triton = arg;
+	} else if (!strcmp(name, "constexpr")) {
+		cli->constexprs = arg;
+	} else if (!strcmp(name, "grid")) {
+		cli->grid = arg;
+	} else if (!strcmp(name, "python")) {
+		cli->python = arg;
+	} else if (!strcmp(name, "num-warps")) {
+		s = ub_subopt_count("num-warps", arg, 1, 32, &v, err);
+		if (!s && (v & (v - 1)))
+			return ub_fail(err, UB_USAGE, "--num-warps: %s is not a power of "
+				       "two (1, 2, 4, 8, 16 or 32)", arg);
+		cli->num_warps = (unsigned)v;
 	} else {
 		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
 			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},
@@ -232,9 +246,15 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 			       argv[optind]);
 	if (cli->action == UB_ACT_RUN && !cli->op)
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
-	if (!cli->kernel && (cli->entry || cli->args))
+	if (cli->kernel && cli->triton)
+		return ub_fail(err, UB_USAGE, "--kernel and --triton: test one kernel at a time");
+	if (!cli->kernel && (cli->entry || (cli->args && !cli->triton)))
 		return ub_fail(err, UB_USAGE, "--%s needs --kernel FILE.cu",
 			       cli->entry ? "entry" : "args");
+	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps || cli->python))
+		return ub_fail(err, UB_USAGE, "--%s needs --triton FILE.py:KERNEL",
+			       cli->constexprs ? "constexpr" : cli->grid ? "grid" :
+			       cli->num_warps ? "num-warps" : "python");
 	return ub_cli_check_outputs(cli, err);
 }
 

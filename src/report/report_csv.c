@@ -99,7 +99,10 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	ub_format_approx(r->approx_mask, v[UB_COL_approx].text, sizeof v->text);
 	I(seed, cfg->seed);
 	T(inputs, "%s", res->inputs);
-	T(toolkit, "nvrtc %s", ub_nvrtc_version());
+	if (r->toolkit) /* a --triton mode row */
+		T(toolkit, "%s", r->toolkit);
+	else
+		T(toolkit, "nvrtc %s", ub_nvrtc_version());
 	T(arch, "%s", r->arch ? r->arch : cfg->arch);
 	T(options, "%s", r->options);
 	format_domain(cfg, v[UB_COL_domain].text, sizeof v->text);

@@ -4,6 +4,7 @@
 #include "codegen.h"
 #include "kernel_sig.h"
 #include "paths.h"
+#include "triton.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,8 @@ const char *ub_mode_na(const struct ub_config *cfg, enum ub_mode mode,
 {
 	/* a kernel file without the UB_ macros compiled with -DUB_MODE_RN is
 	 * the fma mode over again */
+	if (cfg->triton)
+		return ub_triton_mode_na(mode);
 	if (mode == UB_MODE_RN && cfg->op->kernel && !ub_ksig_uses_macros(src))
 		return UB_NA_NO_MACROS;
 	return NULL;
@@ -127,6 +130,8 @@ struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 		r->in_names[k] = cfg->op->inputs[k];
 	r->sim_exact = 1;
 	r->rejected = d->rejected;
+	if (cfg->triton && strcmp(mode, "torch") != 0)
+		ub_triton_row(cfg->triton, r);
 	return r;
 }
 

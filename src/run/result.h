@@ -15,6 +15,7 @@
 struct ub_backend;
 
 struct ptx_trace;
+struct ub_triton;
 
 struct ub_input_file {
 	int input;         /* index into op->inputs */
@@ -61,6 +62,8 @@ struct ub_config {
 				     (--catalog, --fpcore, --kernel, ...),
 				     shell-quoted; "" none; NULL: not known
 				     (the page then shows no command) */
+	const struct ub_triton *triton; /* --triton: the kernel is Triton's,
+				   compiled by ub_triton_compile; NULL: CUDA */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -83,7 +86,9 @@ struct ub_row {
 	int out;             /* its results in that data: a mode index,
 				UB_ROW_TORCH or UB_ROW_NONE (ub_row_output) */
 	const char *mode;    /* mode name or "torch" */
-	const char *options; /* NVRTC options it was compiled with */
+	const char *options; /* NVRTC options it was compiled with (Triton's
+				for a --triton mode row) */
+	const char *toolkit; /* what compiled it: NULL: NVRTC; "triton 3.9.0" */
 	const char *backend; /* the backend that ran it: "sim" or "cuda" */
 	const char *arch;    /* what its kernels were compiled for */
 	struct ub_stats st;

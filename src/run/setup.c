@@ -2,6 +2,7 @@
 #include "setup.h"
 #include "applicable.h"
 #include "paths.h"
+#include "triton.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -124,7 +125,13 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 	}
 	if (cli->kernel && !uk)
 		return ub_fail(err, UB_USAGE, "--kernel is not supported here");
-	if (cli->kernel)
+	if (cli->triton && !uk)
+		return ub_fail(err, UB_USAGE, "--triton is not supported here");
+	if (cli->triton) {
+		struct ub_triton_req req = { cli->triton, cli->args, cli->constexprs,
+					     cli->grid, cli->python, cli->num_warps };
+		s = ub_user_kernel_triton(&req, op, &cli->cfg, uk, err);
+	} else if (cli->kernel)
 		s = ub_user_kernel_bind(cli->kernel, cli->entry, cli->args, op,
 					&cli->cfg, uk, err);
 	if (!s)

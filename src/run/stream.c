@@ -12,6 +12,7 @@
 #include "codegen.h"
 #include "nvrtc.h"
 #include "reference.h"
+#include "triton.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -85,6 +86,43 @@ static int compile_steps(struct job *j, struct ub_error *err)
 	return s;
 }
 
+/* A --triton kernel in one mode: Triton's PTX parsed, its parameters as
+ * run.c binds them (numbers and the null pointers Triton appends as
+ * values), the launch as Triton's launcher's. */
+static int compile_triton(const struct job *j, enum ub_mode mode,
+			  struct skern *k, struct ub_error *err)
+{
+	const struct ub_triton *t = j->cfg->triton;
+	struct ub_triton_ptx p;
+	size_t n = j->n;
+	int s = ub_triton_compile(t, mode, j->dt, n > INT32_MAX, &p, err);
+	if (!s)
+		s = ub_triton_geom(t, &p, n, &k->geom, err);
+	if (!s && t->nargs + p.hidden > SK_MAX_ARGS)
+		s = ub_fail(err, UB_USAGE, "%s: %s has more than %d parameters",
+			    t->file, t->kernel, SK_MAX_ARGS);
+	k->entry = t->kernel;
+	k->nargs = s ? 0 : t->nargs + p.hidden;
+	for (int a = 0; a < k->nargs; a++) {
+		const char *nm = a < t->nargs ? t->args[a] : "=0";
+		k->bind[a] = SK_VALUE;
+		if (!strcmp(nm, "out"))
+			k->bind[a] = SK_OUT;
+		else if (!strcmp(nm, "n"))
+			k->bind[a] = SK_N;
+		else if (nm[0] == '=')
+			k->value[a] = strtoull(nm + 1, NULL, 16);
+		else
+			for (int i = 0; i < j->cfg->op->ninputs; i++)
+				if (!strcmp(nm, j->cfg->op->inputs[i]))
+					k->bind[a] = i;
+	}
+	if (!s && (s = ptx_parse(p.ptx, &k->m, err)) != 0)
+		ub_prefix(err, s, "%s: ", k->ctx);
+	free(p.ptx);
+	return s;
+}
+
 static int compile_modes(struct job *j, const char *src,
 			 struct ub_error *err)
 {
@@ -104,6 +142,10 @@ static int compile_modes(struct job *j, const char *src,
 		snprintf(k->ctx, sizeof k->ctx, "%s: kernel %s, mode %s",
 			 op->kernel ? op->kernel : name, k->entry,
 			 ub_modes[cfg->modes[m]].name);
+		if (cfg->triton) {
+			s = compile_triton(j, cfg->modes[m], k, err);
+			continue;
+		}
 		if (op->kernel)
 			bind_named(k, op);
 		else
