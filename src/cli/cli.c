@@ -137,6 +137,7 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		for (int i = 0; !s && i < c->nmodes; i++)
 			c->modes[i] = (enum ub_mode)ids[i];
 	} else if (!strcmp(name, "dtype")) {
+		cli->dtypes_given = 1;
 		s = parse_list("dtype", arg, find_dtype, ub_dtype_names(valid, sizeof valid),
 			       ids, UB_NDTYPES, &c->ndtypes, err);
 		for (int i = 0; !s && i < c->ndtypes; i++)
@@ -176,6 +177,11 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (strcmp(arg, "fast") && strcmp(arg, "mpfr"))
 			return ub_fail(err, UB_USAGE, "unknown reference '%s' (valid: fast, mpfr)", arg);
 		c->ref_mpfr = !strcmp(arg, "mpfr");
+	} else if (!strcmp(name, "sample")) {
+		if (strcmp(arg, "encoding") && strcmp(arg, "value"))
+			return ub_fail(err, UB_USAGE, "unknown sampling '%s' (valid: "
+				       "encoding, value)", arg);
+		c->sample = !strcmp(arg, "value") ? UB_SAMPLE_VALUE : UB_SAMPLE_ENCODING;
 	} else if (!strcmp(name, "threads")) {
 		s = ub_subopt_count("threads", arg, 1, 256, &v, err);
 		c->threads = (int)v;
@@ -219,6 +225,20 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (cli->nsbatch == UB_MAX_FPCORE)
 			return ub_fail(err, UB_USAGE, "--sbatch: at most %d", UB_MAX_FPCORE);
 		cli->sbatch[cli->nsbatch++] = arg;
+	} else if (!strcmp(name, "triton")) {
+		cli->triton = arg;
+	} else if (!strcmp(name, "constexpr")) {
+		cli->constexprs = arg;
+	} else if (!strcmp(name, "grid")) {
+		cli->grid = arg;
+	} else if (!strcmp(name, "python")) {
+		cli->python = arg;
+	} else if (!strcmp(name, "num-warps")) {
+		s = ub_subopt_count("num-warps", arg, 1, 32, &v, err);
+		if (!s && (v & (v - 1)))
+			return ub_fail(err, UB_USAGE, "--num-warps: %s is not a power of "
+				       "two (1, 2, 4, 8, 16 or 32)", arg);
+		cli->num_warps = (unsigned)v;
 	} else {
 		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
 			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},
@@ -287,9 +307,15 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 			       argv[optind]);
 	if (cli->action == UB_ACT_RUN && !cli->op)
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
-	if (!cli->kernel && (cli->entry || cli->args))
+	if (cli->kernel && cli->triton)
+		return ub_fail(err, UB_USAGE, "--kernel and --triton: test one kernel at a time");
+	if (!cli->kernel && (cli->entry || (cli->args && !cli->triton)))
 		return ub_fail(err, UB_USAGE, "--%s needs --kernel FILE.cu",
 			       cli->entry ? "entry" : "args");
+	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps || cli->python))
+		return ub_fail(err, UB_USAGE, "--%s needs --triton FILE.py:KERNEL",
+			       cli->constexprs ? "constexpr" : cli->grid ? "grid" :
+			       cli->num_warps ? "num-warps" : "python");
 	return ub_cli_check_outputs(cli, err);
 }
 
@@ -322,6 +348,9 @@ int ub_cli_check_shard(const struct ub_cli *cli, struct ub_error *err)
 	if (cli->partial && cli->ninputs)
 		return ub_fail(err, UB_USAGE, "--partial splits sampled and --exhaustive "
 			       "runs; --input files are read whole (run them in one process)");
+	if (cli->partial && cli->triton)
+		return ub_fail(err, UB_USAGE, "--partial: not with --triton (a part "
+			       "does not identify a Triton kernel; run it in one process)");
 	for (int i = 0; cli->partial && i < cli->ngiven; i++)
 		if (opts[cli->given[i].opt].role == UB_ROLE_REPORT)
 			return ub_fail(err, UB_USAGE, "--%s: a run with --partial writes its "
@@ -371,7 +400,7 @@ int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
 		if (!good)
 			return ub_fail(err, UB_USAGE, "--domain: '%s' is not NAME=LO:HI "
 				       "with LO <= HI (e.g. x=-1:1, x=0:inf)", spec);
-		op->dom[k] = (struct ub_domain){a, b};
+		op->dom[k] = (struct ub_domain){a, b, 0, 1}; /* :pre bounds of k untested */
 	}
 	return 0;
 }

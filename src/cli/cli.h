@@ -15,11 +15,12 @@
 #define UB_OPTIONS(X)                                                         \
 	X("op", 0, 1, "NAME", RUN, "op to test (see --list-ops)")                  \
 	X("mode", 'm', 1, "LIST", RUN, "comma-separated compile modes (default: all; see --list-modes)") \
-	X("dtype", 't', 1, "LIST", RUN, "comma-separated dtypes (default: f32; see --list-dtypes)") \
+	X("dtype", 't', 1, "LIST", RUN, "comma-separated dtypes (default: the op's :precision, else f32; see --list-dtypes)") \
 	X("n", 'n', 1, "N", RUN, "random samples per dtype, special values first (default: 1000000)") \
 	X("seed", 0, 1, "S", RUN, "random seed (default: 1); printed with every report") \
 	X("input", 'i', 1, "NAME=FILE.npy", RUN, "take input NAME from a .npy file instead (repeatable)") \
 	X("domain", 0, 1, "NAME=LO:HI", RUN, "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
+	X("sample", 0, 1, "encoding|value", RUN, "draw samples uniformly over the encodings (default) or in value between the domain's ends") \
 	X("exhaustive", 0, 0, NULL, RUN, "every encoding as input instead of samples (one input: f16/bf16 65,536, f32 2^32; two f16/bf16 inputs: 2^32 pairs)") \
 	X("range", 0, 1, "LO:HI", RUN, "--exhaustive over values LO..HI (-1:0x1p3), encodings LO..HI (0x3f800000:0x3fffffff) or pair indices") \
 	X("reference", 0, 1, "fast|mpfr", RUN, "reference: decide in double with an error bound when safe, else MPFR (fast, default), or MPFR always") \
@@ -45,7 +46,12 @@
 	X("fpcore", 0, 1, "FILE", RUN, "add the ops of an FPCore file to the catalog (repeatable)") \
 	X("kernel", 0, 1, "FILE.cu", RUN, "test your own kernel file instead of the op's kernel") \
 	X("entry", 0, 1, "NAME", RUN, "the --kernel's extern \"C\" __global__ function (default: the only one)") \
-	X("args", 0, 1, "P=NAME,...", RUN, "bind --kernel's parameters to the op's inputs, out and n (default: by name)") \
+	X("args", 0, 1, "P=NAME,...", RUN, "bind --kernel's or --triton's parameters to the op's inputs, out, n or a number (default: by name)") \
+	X("triton", 0, 1, "FILE.py:KERNEL", RUN, "test your own @triton.jit kernel instead (compiled by your Triton, run on sim; docs/triton.md)") \
+	X("constexpr", 0, 1, "NAME=V,...", RUN, "values of the --triton kernel's tl.constexpr parameters (default: their defaults)") \
+	X("grid", 0, 1, "N|n/NAME", RUN, "--triton's programs: N, or ceil(n / constexpr NAME) (default: the constexpr named like BLOCK)") \
+	X("num-warps", 0, 1, "W", RUN, "--triton's num_warps: 32*W threads a program (default: 4)") \
+	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton (default: $ULPBENCH_PYTHON, else python3)") \
 	X("list-ops", 0, 0, NULL, ACTION, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, ACTION, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, ACTION, "list the dtypes")                      \
@@ -96,6 +102,8 @@ struct ub_cli {
 	const char *fpcore[UB_MAX_FPCORE]; /* --fpcore files, in order */
 	int nfpcore;
 	const char *kernel, *entry, *args; /* --kernel, --entry, --args */
+	const char *triton, *constexprs, *grid, *python; /* --triton ... */
+	unsigned num_warps;                /* --num-warps (0: not given) */
 	int modes_given;                   /* --mode was given */
 	size_t shard, nshards;             /* --shard K/N (nshards 0: none) */
 	const char *partial;               /* --partial FILE */
@@ -107,6 +115,7 @@ struct ub_cli {
 	int nsbatch;
 	struct ub_given given[UB_MAX_GIVEN]; /* every option, in order */
 	int ngiven;
+	int dtypes_given;                  /* --dtype was given */
 };
 
 /* The options of cli of role `role`, as arguments ("--mode", "fma,rn",

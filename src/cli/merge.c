@@ -149,6 +149,7 @@ static int rows(const struct ub_config *cfg, struct ub_partial *acc,
 		struct ub_data *d = &res->data[res->ndata++];
 		d->dt = acc->data[t].dt;
 		d->n = acc->data[t].n;
+		d->rejected = acc->data[t].rejected;
 		d->nin = cfg->op->ninputs;
 		d->shape.ndim = 1;
 		d->shape.dim[0] = d->n;

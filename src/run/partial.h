@@ -16,7 +16,8 @@
  *   shard K N
  *   id NAME VALUE                       each of UB_RUN_ID, in that order
  *   arg ARG                             the run's options (UB_ROLE_RUN), in order
- *   data DTYPE N                        each dtype: the run's elements
+ *   data DTYPE N REJECTED               each dtype: the run's elements, the
+ *                                       candidates :pre rejected (the part's)
  *   row DTYPE MODE                      each row, then its items:
  *   na REASON|-                         the mode does not apply (why)
  *   approx HEX                          approximate instructions run (ptx.h)
@@ -84,7 +85,7 @@ struct ub_partial {
 	int nargs;
 	char **args;            /* the run's options, owned */
 	int ndata;
-	struct { enum ub_dtype dt; size_t n; } data[UB_NDTYPES];
+	struct { enum ub_dtype dt; size_t n; uint64_t rejected; } data[UB_NDTYPES];
 	int nrows;
 	struct ub_prow rows[UB_NDTYPES * (UB_NMODES + 1)];
 };

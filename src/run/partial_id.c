@@ -12,7 +12,8 @@
  *                              of the source compiled for each dtype
  *   dtypes, modes, n, seed, inputs, domain, reference, backend, arch
  *                              what was asked: the inputs as the reports
- *                              describe them (exhaustive and its range),
+ *                              describe them (exhaustive and its range;
+ *                              --sample value marked),
  *                              each input's sampling domain (%a, exact)
  *   shards                     N of --shard K/N (1 without)
  * Nothing here grows with the run: the files are read once. */
@@ -124,6 +125,9 @@ int ub_run_id_make(const struct ub_cli *cli, const struct ub_config *cfg,
 	snprintf(v[UB_ID_n], sizeof v[0], "%zu", cfg->n);
 	snprintf(v[UB_ID_seed], sizeof v[0], "%llu", (unsigned long long)cfg->seed);
 	ub_describe_inputs(cfg, v[UB_ID_inputs], sizeof v[0]);
+	if (cfg->sample == UB_SAMPLE_VALUE && !cfg->nfiles && !cfg->exhaustive)
+		snprintf(v[UB_ID_inputs] + strlen(v[UB_ID_inputs]),
+			 sizeof v[0] - strlen(v[UB_ID_inputs]), " (--sample value)");
 	size_t used = 0;
 	for (int k = 0; k < op->ninputs && used < sizeof v[0]; k++)
 		used += (size_t)snprintf(v[UB_ID_domain] + used, sizeof v[0] - used,

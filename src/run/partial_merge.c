@@ -36,6 +36,8 @@ int ub_partial_compatible(const struct ub_partial *acc, const char *accname,
 int ub_partial_merge(struct ub_partial *acc, const struct ub_partial *part,
 		     struct ub_error *err)
 {
+	for (int t = 0; t < acc->ndata; t++) /* each part's own draws */
+		acc->data[t].rejected += part->data[t].rejected;
 	for (int r = 0; r < acc->nrows; r++) {
 		struct ub_prow *a = &acc->rows[r];
 		const struct ub_prow *b = &part->rows[r];

@@ -389,10 +389,12 @@ static int parse(struct rd *r, struct ub_partial *p)
 		return r->err->msg[0] ? -1 : bad(r, "expected 'inputs'");
 	p->nin = (int)a;
 	while (r->p < r->end && !strncmp(r->p, "data ", 5)) {
-		int t = expect(r, "data", 2) ? -2 : ub_dtype_find(r->w[1]);
-		if (t < 0 || p->ndata == UB_NDTYPES || num(r, r->w[2], 10, &a))
+		int t = expect(r, "data", 3) ? -2 : ub_dtype_find(r->w[1]);
+		if (t < 0 || p->ndata == UB_NDTYPES || num(r, r->w[2], 10, &a) ||
+		    num(r, r->w[3], 10, &b))
 			return r->err->msg[0] ? -1 : bad(r, "bad 'data'");
 		p->data[p->ndata].dt = (enum ub_dtype)t;
+		p->data[p->ndata].rejected = b;
 		p->data[p->ndata++].n = (size_t)a;
 	}
 	while (r->p < r->end && strncmp(r->p, "end\n", 4)) {

@@ -75,6 +75,7 @@ int ub_partial_from_result(const struct ub_result *res,
 	for (int t = 0; t < res->ndata; t++) {
 		p->data[t].dt = res->data[t].dt;
 		p->data[t].n = res->data[t].n;
+		p->data[t].rejected = res->data[t].rejected;
 	}
 	for (int r = 0; !s && r < res->nrows; r++)
 		s = copy_row(&res->rows[r], &p->rows[p->nrows++], err);
@@ -202,7 +203,8 @@ static void body(FILE *f, const struct ub_partial *p, int nin)
 	}
 	fprintf(f, "inputs %d\n", nin);
 	for (int t = 0; t < p->ndata; t++)
-		fprintf(f, "data %s %zu\n", ub_dtypes[p->data[t].dt].name, p->data[t].n);
+		fprintf(f, "data %s %zu %llu\n", ub_dtypes[p->data[t].dt].name, p->data[t].n,
+			(unsigned long long)p->data[t].rejected);
 	for (int r = 0; r < p->nrows; r++)
 		row(f, &p->rows[r], nin);
 	fputs("end\n", f);
