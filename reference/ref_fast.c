@@ -5,7 +5,8 @@
  * MPFR.  The argument is written out in docs/reference.md.
  *
  * Each node yields a double v and a bound e with |v - X| <= e, X the exact
- * value of the node at the inputs.  Inputs are exact (e = 0); a literal is
+ * value of the node at the inputs; the distinct nodes are computed once
+ * each, arguments first (dag.h), so a shared let binding costs one node.  Inputs are exact (e = 0); a literal is
  * strtod's correctly rounded double (e = 0 for integers below 2^53, else
  * u|v|, u = 2^-53).  Each operation adds its own rounding error, at most
  * u|v| / (1 - u) for a result v of a round-to-nearest operation on
@@ -26,6 +27,8 @@
  * moves by at most 2^24 * 2^-45 = 2^-21 ulp against MPFR's.  Only f32 takes
  * this path (f16/bf16 would need a one-rounding conversion from double;
  * f64 a double-double). */
+#include "dag.h"
+#include "ref_internal.h"
 #include "reference.h"
 #include "ub_bits.h"
 
@@ -62,8 +65,6 @@ static int literal(const struct ub_expr *x, struct val *r)
 	return r->v == 0 ? r->e == 0 : in_range(r->v);
 }
 
-static int node(const struct ub_expr *x, const double *in, struct val *r);
-
 /* nextafter(x, dir) for a finite x other than 0 and dir = +-inf, by the
  * encoding: one step away from 0 adds 1 to the magnitude bits, one step
  * toward it subtracts 1 (libm's nextafter is a call per element). */
@@ -76,16 +77,15 @@ static double step(double x, double dir)
 	return x;
 }
 
-static int binary(const struct ub_expr *x, const double *in, struct val *r)
+static int binary(enum ub_expr_op op, const struct val *pa,
+		  const struct val *pb, struct val *r)
 {
-	struct val a, b;
-	if (!node(x->args[0], in, &a) || !node(x->args[1], in, &b))
-		return 0;
+	struct val a = *pa, b = *pb;
 	double aa = fabs(a.v), ab = fabs(b.v);
-	switch (x->op) {
+	switch (op) {
 	case UB_ADD: /* |(A+B) - (a+b)| <= ea + eb */
 	case UB_SUB:
-		r->v = x->op == UB_ADD ? a.v + b.v : a.v - b.v;
+		r->v = op == UB_ADD ? a.v + b.v : a.v - b.v;
 		r->e = (a.e + b.e + RND(r->v)) * SAFE;
 		return 1;
 	case UB_MUL: /* |AB - ab| <= |a| eb + |b| ea + ea eb */
@@ -104,12 +104,10 @@ static int binary(const struct ub_expr *x, const double *in, struct val *r)
 	}
 }
 
-static int unary(const struct ub_expr *x, const double *in, struct val *r)
+static int unary(enum ub_expr_op op, const struct val *pa, struct val *r)
 {
-	struct val a;
-	if (!node(x->args[0], in, &a))
-		return 0;
-	switch (x->op) {
+	struct val a = *pa;
+	switch (op) {
 	case UB_NEG:
 		r->v = -a.v;
 		r->e = a.e;
@@ -127,7 +125,7 @@ static int unary(const struct ub_expr *x, const double *in, struct val *r)
 		 * propagates 0 */
 		r->e = ((a.e != 0 ? a.e / (r->v * (1 - U)) : 0) + RND(r->v)) *
 		       SAFE * SAFE;
-		if (x->op == UB_RSQRT) { /* 1 / s, as UB_DIV with a = 1 exact */
+		if (op == UB_RSQRT) { /* 1 / s, as UB_DIV with a = 1 exact */
 			double s = r->v, es = r->e;
 			if (!(s > es * SAFE))
 				return 0;
@@ -140,37 +138,75 @@ static int unary(const struct ub_expr *x, const double *in, struct val *r)
 	}
 }
 
-static int fused(const struct ub_expr *x, const double *in, struct val *r)
+static int fused(const struct val *a, const struct val *b, const struct val *c,
+		 struct val *r)
 {
-	struct val a, b, c;
-	if (!node(x->args[0], in, &a) || !node(x->args[1], in, &b) ||
-	    !node(x->args[2], in, &c))
-		return 0;
-	r->v = fma(a.v, b.v, c.v); /* one rounding */
-	r->e = (fabs(a.v) * b.e + fabs(b.v) * a.e + a.e * b.e + c.e +
+	r->v = fma(a->v, b->v, c->v); /* one rounding */
+	r->e = (fabs(a->v) * b->e + fabs(b->v) * a->e + a->e * b->e + c->e +
 		RND(r->v)) * SAFE;
 	return 1;
 }
 
-static int node(const struct ub_expr *x, const double *in, struct val *r)
+/* Node i of d from its arguments' values (computed before it: dag.h). */
+static int node(const struct ub_dag *d, int i, const double *in, int nin,
+		struct val *val)
 {
+	const struct ub_expr *x = d->node[i];
+	struct val *r = &val[i];
 	int ok;
 	if (x->kind == UB_E_VAR) {
+		if (x->var < 0 || x->var >= nin)
+			return 0;
 		r->v = in[x->var];
 		r->e = 0;
 		return r->v == 0 || in_range(r->v);
 	}
 	if (x->kind == UB_E_NUM)
 		return literal(x, r);
+	const struct val *a = &val[ub_dag_arg(d, i, 0)];
 	if (x->nargs == 1)
-		ok = unary(x, in, r);
+		ok = unary(x->op, a, r);
 	else if (x->nargs == 2)
-		ok = binary(x, in, r);
+		ok = binary(x->op, a, &val[ub_dag_arg(d, i, 1)], r);
 	else
-		ok = x->op == UB_FMA && fused(x, in, r);
+		ok = x->op == UB_FMA && fused(a, &val[ub_dag_arg(d, i, 1)],
+					      &val[ub_dag_arg(d, i, 2)], r);
 	/* a zero result has no relative bound; the rounding error terms
 	 * assume normal doubles */
 	return ok && in_range(r->v) && isfinite(r->e);
+}
+
+/* The calling thread's values, one per node (dag.h), grown as needed and
+ * freed by ub_ref_release. */
+static _Thread_local struct val *vals;
+static _Thread_local int nvals;
+
+void ub_ref_fast_release(void)
+{
+	free(vals);
+	vals = NULL;
+	nvals = 0;
+}
+
+/* The root's value and bound: every node in order, each once. */
+static int eval(const struct ub_expr *e, const double *in, int nin,
+		struct val *r)
+{
+	const struct ub_dag *d;
+	if (ub_expr_dag(e, &d, NULL))
+		return 0;
+	if (d->n > nvals) {
+		struct val *v = realloc(vals, (size_t)d->n * sizeof *v);
+		if (!v)
+			return 0;
+		vals = v;
+		nvals = d->n;
+	}
+	for (int i = 0; i < d->n; i++)
+		if (!node(d, i, in, nin, vals))
+			return 0;
+	*r = vals[d->n - 1];
+	return 1;
 }
 
 int ub_ref_eval_fast(const struct ub_expr *e, enum ub_dtype dt,
@@ -186,7 +222,7 @@ int ub_ref_eval_fast(const struct ub_expr *e, enum ub_dtype dt,
 		if (!isfinite(x[k]))
 			return 0;
 	}
-	if (!node(e, x, &r) || !(r.e <= fabs(r.v) * 0x1p-45))
+	if (!eval(e, x, nin, &r) || !(r.e <= fabs(r.v) * 0x1p-45))
 		return 0;
 	/* r.e <= 2^-45 |r.v| and 2^-960 <= |r.v| <= 2^960: neither end is 0
 	 * or beyond the doubles */

@@ -1,8 +1,9 @@
-/* ref_internal.h — interval arithmetic for the MPFR reference (see the
- * argument at the top of ref_mpfr.c). */
+/* ref_internal.h — what the reference's files share: interval arithmetic
+ * for the MPFR reference (see the argument at the top of ref_mpfr.c). */
 #ifndef UB_REF_INTERNAL_H
 #define UB_REF_INTERNAL_H
 
+#include <gmp.h>
 #include <mpfr.h>
 
 #include "expr.h"
@@ -42,5 +43,25 @@ int ub_iv_is_logic(enum ub_expr_op op);
 /* r = op(a...) for such an op; always 0. */
 int ub_iv_logic(enum ub_expr_op op, struct ub_ival *r,
 		const struct ub_ival *const *a);
+
+/* Rounding once to a format (ref_round.c): d's encoding in dt (d exact in
+ * dt; NaN gives the canonical quiet NaN); y, at dt's precision, holding
+ * RN(v) with ternary t from a rounding in MPFR's widest exponent range,
+ * rounded on to dt's range (y is clobbered); the rational q (negzero: the
+ * sign of a zero q) rounded to dt; q as a double-double exact value. */
+uint64_t ub_ref_encode(enum ub_dtype dt, double d);
+uint64_t ub_ref_round(enum ub_dtype dt, mpfr_ptr y, int t);
+uint64_t ub_ref_round_q(enum ub_dtype dt, mpq_srcptr q, int negzero);
+void ub_ref_exact_q(mpq_srcptr q, int negzero, struct ub_exact *x);
+
+/* The exact evaluation (ref_exact.c): when the rules of ref_poly.h find
+ * the root of d rational at the inputs, 0 with *cr its rounding to dt and
+ * *exact (NULL allowed) its value; otherwise -1 (nothing is set). */
+struct ub_dag;
+int ub_ref_exact(const struct ub_dag *d, enum ub_dtype dt, const uint64_t *in,
+		 int nin, uint64_t *cr, struct ub_exact *exact);
+
+/* Frees the calling thread's buffers of the fast path (ref_fast.c). */
+void ub_ref_fast_release(void);
 
 #endif

@@ -19,16 +19,16 @@
  *    an interval around 0 is decided only once its sign is known.
  * 3. Termination.  Otherwise p doubles: 127, 255, ... 8191 bits (2^k - 1:
  *    MPFR's fast paths for one or two limbs fit 127).  Endpoint errors
- *    shrink like 2^-p, so a v
- *    that is not a rounding boundary (a midpoint between two neighbours,
- *    or 0) is decided at some p.  A boundary v is decided only when the
- *    interval collapses to the point v: this happens when every operation
- *    becomes exact, which for + - * / fma of floats is always the case at a
- *    p of a few thousand bits (f64 exponents span under 2200 bits, so
- *    x*x+1 is exact at 4096), and for transcendental functions only at
- *    their exact cases (exp(0), log(1), ...), where MPFR is exact.  Should a
- *    boundary be reached otherwise (exp(x) - exp(x)), the result is
- *    UB_RUNTIME with a message, never a guess.
+ *    shrink like 2^-p, so a v that is not a rounding boundary (a midpoint
+ *    between two neighbours, or 0) is decided at some p.  A boundary v is
+ *    decided only when the interval collapses to the point v, when every
+ *    operation becomes exact: for + - * / fma of floats at a p of a few
+ *    thousand bits (f64 exponents span under 2200 bits, so x*x+1 is exact
+ *    at 4096), never through an inexact step (1/14, rsqrt 9, sin 1).  So
+ *    once the rounding is still open at EXACT_FROM bits, the exact
+ *    evaluation (ref_exact.c) is asked: a rational value it finds is the
+ *    exact value, rounded once.  An element neither decides by PREC_MAX is
+ *    UB_REF_UNDECIDED, marked and counted by the caller, never a guess.
  * The exact value reported is the double-double nearest to the midpoint of
  * the last interval; when it is asked for, p also grows until that
  * interval is narrower than 2^-110 relative (ill-conditioned cases such as
@@ -37,8 +37,12 @@
  * 2^-111 |v| of a midpoint between doubles; lo is RN(v - hi) only as far as
  * the width allows (v = 1 + 2^-122 gives lo to a few bits).
  *
- * Speed: MPFR variables live in a per-thread cache, sized to the deepest
- * tree seen and kept across calls, so the common call allocates nothing;
+ * Evaluation walks the expression's distinct nodes (dag.h) on demand: a
+ * shared node (a let binding) is computed once per step, and an if
+ * evaluates only the branch its condition picks.
+ *
+ * Speed: MPFR variables live in a per-thread cache, one per node of the
+ * largest expression seen, kept across calls, so the common call allocates nothing;
  * exact arguments (inputs, and most intermediate results of float
  * arithmetic at 127 bits) cost one MPFR call per node: about 0.5 us per
  * evaluation of g/(x*x+1) for random f32 bits on a 2020s x86 core. */
@@ -49,16 +53,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dag.h"
 #include "ref_internal.h"
 
 #define PREC_START 127
-#define PREC_MAX 8191
+#define PREC_MAX UB_REF_PREC_MAX
+#define EXACT_FROM 255 /* the exact evaluation is asked from here */
 #define EXACT_BITS 110 /* relative width wanted for the exact value */
 
 struct cache {
 	mpfr_prec_t prec;          /* of slot[] and t */
 	int nslot;
-	struct ub_ival *slot;      /* node results, a stack by tree position */
+	struct ub_ival *slot;      /* node i's result (dag.h) */
+	const struct ub_ival **val; /* node i's enclosure: its slot, an input's,
+				      or an if's chosen branch's */
+	const struct ub_ival *root; /* the last attempt's result, if any */
+	uint64_t cand[2];          /* its ends rounded to the format */
+	struct ub_walk walk;
 	struct ub_ival in[UB_MAX_INPUTS];
 	mpfr_t t, mid, y[UB_NDTYPES];
 };
@@ -84,6 +95,7 @@ static struct cache *cache_get(void)
 void ub_ref_release(void)
 {
 	struct cache *c = tls;
+	ub_ref_fast_release();
 	if (!c)
 		return;
 	for (int i = 0; i < c->nslot; i++)
@@ -94,22 +106,14 @@ void ub_ref_release(void)
 	for (int d = 0; d < UB_NDTYPES; d++)
 		mpfr_clear(c->y[d]);
 	free(c->slot);
+	free(c->val);
+	ub_walk_free(&c->walk);
 	free(c);
 	tls = NULL;
 	mpfr_free_cache();
 }
 
-/* Slots the evaluation of e needs: child i of a node in slot s uses s+1+i. */
-static int need(const struct ub_expr *e)
-{
-	int n = 1;
-	for (int i = 0; e->kind == UB_E_OP && i < e->nargs; i++) {
-		int k = 1 + i + need(e->args[i]);
-		n = k > n ? k : n;
-	}
-	return n;
-}
-
+/* Room for n nodes' results. */
 static int grow(struct cache *c, int n)
 {
 	if (n <= c->nslot)
@@ -117,9 +121,13 @@ static int grow(struct cache *c, int n)
 	struct ub_ival *s = realloc(c->slot, (size_t)n * sizeof *s);
 	if (!s)
 		return UB_RUNTIME;
+	c->slot = s;
+	const struct ub_ival **v = realloc(c->val, (size_t)n * sizeof *v);
+	if (!v)
+		return UB_RUNTIME;
+	c->val = v;
 	for (int i = c->nslot; i < n; i++)
 		mpfr_inits2(c->prec, s[i].lo, s[i].hi, (mpfr_ptr)0);
-	c->slot = s;
 	c->nslot = n;
 	return 0;
 }
@@ -222,94 +230,70 @@ static void number(struct ub_ival *r, const char *s)
 	}
 }
 
-static int eval(struct cache *c, const struct ub_expr *e, int nin, int s,
-		const struct ub_ival **out);
+struct walk {
+	struct cache *c;
+	const struct ub_dag *d;
+	int nin;
+};
 
-/* (if cond a b) into slot s: only the branch the condition picks is
- * evaluated; a condition the enclosures cannot decide yet (not a point)
- * asks for more precision, never for a guess.  The branch's result is
- * copied (exactly: same or lower precision) because a sibling evaluated
- * later reuses the slots above s. */
-static int branch(struct cache *c, const struct ub_expr *e, int nin, int s)
+/* (if cond a b): only the branch the condition picks is evaluated (dag.h's
+ * walk); a condition the enclosures cannot decide yet (not a point) asks
+ * for more precision, never for a guess. */
+static int choose(void *ctx, int i, int *branch)
 {
-	const struct ub_ival *cond, *v;
-	int st = eval(c, e->args[0], nin, s + 1, &cond);
-	if (st)
-		return st;
+	struct walk *w = ctx;
+	const struct ub_ival *cond = w->c->val[ub_dag_arg(w->d, i, 0)];
 	if (!ub_iv_point(cond))
 		return UB_IV_REFINE;
-	int k = mpfr_zero_p(cond->lo) ? 2 : 1;
-	if ((st = eval(c, e->args[k], nin, s + 1 + k, &v)) != 0)
-		return st;
-	mpfr_set(c->slot[s].lo, v->lo, MPFR_RNDN);
-	mpfr_set(c->slot[s].hi, v->hi, MPFR_RNDN);
+	*branch = mpfr_zero_p(cond->lo) ? 2 : 1;
 	return 0;
 }
 
-/* Evaluates e into slot s (or points *out at an input): 0, UB_IV_REFINE,
- * or UB_USAGE for a variable without an input. */
-static int eval(struct cache *c, const struct ub_expr *e, int nin, int s,
-		const struct ub_ival **out)
+/* Node i's enclosure from its arguments': 0, UB_IV_REFINE, or UB_USAGE
+ * for a variable without an input. */
+static int apply(void *ctx, int i, int branch)
 {
-	if (e->kind == UB_E_VAR) {
-		if (e->var < 0 || e->var >= nin)
-			return UB_USAGE;
-		*out = &c->in[e->var];
-		return 0;
-	}
-	*out = &c->slot[s];
-	if (e->kind == UB_E_NUM) {
-		number(&c->slot[s], e->num);
-		return 0;
-	}
-	if (e->op == UB_IF)
-		return branch(c, e, nin, s);
+	struct walk *w = ctx;
+	struct cache *c = w->c;
+	const struct ub_expr *e = w->d->node[i];
 	const struct ub_ival *a[3];
-	for (int i = 0; i < e->nargs; i++) {
-		int st = eval(c, e->args[i], nin, s + 1 + i, &a[i]);
-		if (st)
-			return st;
+	switch (e->kind) {
+	case UB_E_VAR:
+		if (e->var < 0 || e->var >= w->nin)
+			return UB_USAGE;
+		c->val[i] = &c->in[e->var];
+		return 0;
+	case UB_E_NUM:
+		number(&c->slot[i], e->num);
+		c->val[i] = &c->slot[i];
+		return 0;
+	default:
+		if (e->op == UB_IF) {
+			c->val[i] = c->val[ub_dag_arg(w->d, i, branch)];
+			return 0;
+		}
+		for (int k = 0; k < e->nargs; k++)
+			a[k] = c->val[ub_dag_arg(w->d, i, k)];
+		c->val[i] = &c->slot[i];
+		return ub_iv_apply(e->op, &c->slot[i], a, c->t);
 	}
-	return ub_iv_apply(e->op, &c->slot[s], a, c->t);
 }
 
-/* RN(v) in format dt, as its encoding. */
-static uint64_t encode(enum ub_dtype dt, double d)
+/* The root's enclosure at the cache's precision into *out. */
+static int eval(struct cache *c, const struct ub_dag *d, int nin,
+		const struct ub_ival **out)
 {
-	const struct ub_dtype_info *f = &ub_dtypes[dt];
-	int mb = f->prec - 1, bias = f->emax, e;
-	uint64_t sign = (uint64_t)(signbit(d) != 0) << (f->bits - 1);
-	uint64_t inf = (uint64_t)(2 * bias + 1) << mb;
-	double a = fabs(d);
-	if (isnan(d)) /* the canonical quiet NaN: every bit but the sign */
-		return ((uint64_t)1 << (f->bits - 1)) - 1;
-	if (isinf(d))
-		return sign | inf;
-	if (a == 0)
-		return sign;
-	frexp(a, &e);
-	e -= 1; /* a = 1.m * 2^e */
-	if (e < f->emin) /* subnormal: a / 2^(emin - mb) is an integer */
-		return sign | (uint64_t)ldexp(a, mb - f->emin);
-	return sign | (uint64_t)(e + bias) << mb |
-	       ((uint64_t)ldexp(a, mb - e) - ((uint64_t)1 << mb));
+	static const struct ub_walk_fns fns = {choose, apply};
+	struct walk w = {c, d, nin};
+	int st = ub_dag_walk(d, &c->walk, &fns, &w);
+	if (!st)
+		*out = c->val[d->n - 1];
+	return st;
 }
 
 static uint64_t round_to(struct cache *c, enum ub_dtype dt, mpfr_srcptr v)
 {
-	const struct ub_dtype_info *f = &ub_dtypes[dt];
-	mpfr_ptr y = c->y[dt];
-	mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
-	int t = mpfr_set(y, v, MPFR_RNDN);
-	/* MPFR writes 0.1b * 2^e: the format's smallest subnormal 2^(emin-p+1)
-	 * has e = emin - p + 2, its largest finite number e = emax + 1. */
-	mpfr_set_emin(f->emin - f->prec + 2);
-	mpfr_set_emax(f->emax + 1);
-	t = mpfr_check_range(y, t, MPFR_RNDN);
-	mpfr_subnormalize(y, t, MPFR_RNDN);
-	mpfr_set_emin(emin);
-	mpfr_set_emax(emax);
-	return encode(dt, mpfr_get_d(y, MPFR_RNDN)); /* exact: y fits a double */
+	return ub_ref_round(dt, c->y[dt], mpfr_set(c->y[dt], v, MPFR_RNDN));
 }
 
 /* hi + lo nearest to the midpoint of r. */
@@ -345,41 +329,78 @@ static int narrow(struct cache *c, const struct ub_ival *r)
 }
 
 /* One Ziv step at the cache's precision: 0 with *cr and *x set when
- * decided, UB_IV_REFINE when not (or when the exact value wants a
- * narrower interval), or an error status. */
-static int attempt(struct cache *c, const struct ub_expr *e, enum ub_dtype dt,
-		   int nin, uint64_t *cr, struct ub_exact *x)
+ * decided; UB_IV_REFINE when not, with *rounded set when the rounding is
+ * decided (and *x too: only the exact value wants a narrower interval);
+ * or an error status.  c->cand holds RN(lo) and RN(hi) of the root. */
+static int attempt(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
+		   int nin, uint64_t *cr, struct ub_exact *x, int *rounded)
 {
 	const struct ub_ival *r;
-	int st = eval(c, e, nin, 0, &r);
+	int st = eval(c, d, nin, &r);
+	*rounded = 0;
+	c->root = st ? NULL : r;
 	if (st)
 		return st;
 	if (mpfr_nan_p(r->lo)) {
-		*cr = encode(dt, NAN);
+		*cr = ub_ref_encode(dt, NAN);
 	} else {
-		*cr = round_to(c, dt, r->lo);
-		if (round_to(c, dt, r->hi) != *cr)
+		*cr = c->cand[0] = round_to(c, dt, r->lo);
+		if ((c->cand[1] = round_to(c, dt, r->hi)) != *cr)
 			return UB_IV_REFINE;
 	}
+	*rounded = 1;
 	if (!x)
 		return 0;
 	exact_value(c, r, x);
-	return narrow(c, r) || c->prec >= PREC_MAX ? 0 : UB_IV_REFINE;
+	return narrow(c, r) ? 0 : UB_IV_REFINE;
 }
 
-static int undecided(const struct ub_expr *e, enum ub_dtype dt,
-		     const uint64_t *in, int nin, struct ub_error *err)
+/* An element no precision up to the cap decided: no value (the canonical
+ * NaN), the exact value marked (ub.h), err saying between what. */
+static int undecided(struct cache *c, enum ub_dtype dt, uint64_t *cr,
+		     struct ub_exact *x, struct ub_error *err)
 {
-	char text[300], at[300] = "";
-	size_t used = 0;
-	ub_expr_print(e, NULL, text, sizeof text);
-	for (int k = 0; k < nin && used < sizeof at; k++)
-		used += (size_t)snprintf(at + used, sizeof at - used, " v%d=%a (0x%llx)",
-					 k, ub_bits_to_double(dt, in[k]),
-					 (unsigned long long)in[k]);
-	return ub_fail(err, UB_RUNTIME, "reference: cannot decide the %s rounding "
-		       "of %s at%s within %d bits", ub_dtypes[dt].name, text, at,
-		       PREC_MAX);
+	int hex = ub_dtypes[dt].bits / 4;
+	*cr = ub_ref_encode(dt, NAN);
+	if (x) {
+		if (c->root)
+			exact_value(c, c->root, x);
+		else
+			x->hi = NAN;
+		x->lo = NAN;
+	}
+	if (!c->root)
+		return ub_fail(err, UB_REF_UNDECIDED, "reference: cannot decide the %s "
+			       "rounding within %d bits", ub_dtypes[dt].name, PREC_MAX);
+	return ub_fail(err, UB_REF_UNDECIDED, "reference: cannot decide the %s "
+		       "rounding within %d bits: the exact value is too close to the "
+		       "rounding boundary between 0x%0*llx and 0x%0*llx",
+		       ub_dtypes[dt].name, PREC_MAX, hex, (unsigned long long)c->cand[0],
+		       hex, (unsigned long long)c->cand[1]);
+}
+
+/* Ziv's loop from PREC_START to PREC_MAX; once the rounding is still open
+ * at EXACT_FROM bits, the exact evaluation is asked (ref_exact.c): a value
+ * on a rounding boundary reached through inexact steps never decides by
+ * precision alone.  The caller sets the inputs and the exponent range. */
+static int ziv(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
+	       const uint64_t *in, int nin, uint64_t *cr, struct ub_exact *exact)
+{
+	int st = UB_IV_REFINE, rounded = 0, asked = 0;
+	c->root = NULL;
+	for (mpfr_prec_t p = PREC_START; st == UB_IV_REFINE && p <= PREC_MAX;
+	     p = 2 * p + 1) {
+		set_prec(c, p);
+		st = attempt(c, d, dt, nin, cr, exact, &rounded);
+		if (st == UB_IV_REFINE && !rounded && !asked && p >= EXACT_FROM) {
+			asked = 1;
+			if (ub_ref_exact(d, dt, in, nin, cr, exact) == 0)
+				st = 0;
+		}
+	}
+	/* at the cap with the rounding decided: the exact value is as narrow
+	 * as PREC_MAX allows (attempt set it) */
+	return st == UB_IV_REFINE && rounded ? 0 : st;
 }
 
 int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
@@ -387,10 +408,15 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 		struct ub_exact *exact, struct ub_error *err)
 {
 	struct cache *c = cache_get();
+	struct ub_error derr;
 	if (nin < 0 || nin > UB_MAX_INPUTS)
 		return ub_fail(err, UB_USAGE, "reference: %d inputs (at most %d)",
 			       nin, UB_MAX_INPUTS);
-	if (!c || grow(c, need(e)))
+	const struct ub_dag *d;
+	int ds = ub_expr_dag(e, &d, &derr);
+	if (ds)
+		return ub_fail(err, ds, "reference: %s", derr.msg);
+	if (!c || grow(c, d->n))
 		return ub_fail(err, UB_RUNTIME, "reference: out of memory");
 	for (int k = 0; k < nin; k++) {
 		mpfr_set_d(c->in[k].lo, ub_bits_to_double(dt, in[k]), MPFR_RNDN);
@@ -399,18 +425,17 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 	mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
 	mpfr_set_emin(mpfr_get_emin_min());
 	mpfr_set_emax(mpfr_get_emax_max());
-	int st = UB_IV_REFINE;
-	for (mpfr_prec_t p = PREC_START;
-	     st == UB_IV_REFINE && p <= PREC_MAX; p = 2 * p + 1) {
-		set_prec(c, p);
-		st = attempt(c, e, dt, nin, cr, exact);
-	}
+	int st = ziv(c, d, dt, in, nin, cr, exact);
+	if (st == UB_IV_REFINE)
+		st = undecided(c, dt, cr, exact, err);
 	mpfr_set_emin(emin);
 	mpfr_set_emax(emax);
 	if (st == UB_USAGE)
 		return ub_fail(err, UB_USAGE, "reference: the expression uses a "
 			       "variable beyond its %d inputs", nin);
-	return st ? undecided(e, dt, in, nin, err) : 0;
+	if (st == UB_RUNTIME)
+		return ub_fail(err, UB_RUNTIME, "reference: out of memory");
+	return st;
 }
 
 int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
@@ -434,6 +459,15 @@ int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
 			in[k] = ub_array_get(&inputs[k], i);
 		int st = ub_ref_eval_auto(e, dt, in, nin, fast, &y,
 					  exact ? &exact[i] : NULL, err);
+		if (st == UB_REF_UNDECIDED && exact) {
+			st = 0; /* marked in exact[i], counted by the metrics */
+		} else if (st == UB_REF_UNDECIDED) {
+			size_t l = strlen(err ? err->msg : "");
+			if (err)
+				snprintf(err->msg + l, sizeof err->msg - l,
+					 " (element %zu)", i);
+			st = UB_RUNTIME;
+		}
 		if (st) {
 			ub_array_free(cr);
 			return st;

@@ -6,19 +6,31 @@
 
 #include "expr.h"
 
+/* The precision cap of Ziv's loop, in bits (docs/reference.md). */
+#define UB_REF_PREC_MAX 8191
+
+/* ub_ref_eval's answer for an element whose rounding it could not decide
+ * within UB_REF_PREC_MAX bits, neither by precision nor by the exact
+ * evaluation (docs/reference.md): *cr is the canonical quiet NaN (no
+ * value), *exact is marked undecided (ub_exact_undecided), err says
+ * between which two encodings.  Not an exit status: such an element is
+ * counted and shown, never guessed, and never stops a run. */
+#define UB_REF_UNDECIDED (-2)
+
 /* Evaluates e with variable k bound to the value of in[k] (bits of dtype
  * dt).  Writes the correctly rounded result's encoding to *cr (NaN as the
  * canonical quiet NaN of dt) and the exact value to *exact (NULL allowed:
- * faster when the rounding is decided early).  Returns 0, UB_USAGE when e
- * uses a variable >= nin, or UB_RUNTIME when the rounding could not be
- * decided within the precision cap (never expected for the catalog's
- * expressions; reported, not guessed: exp(x) - exp(x) is one such case). */
+ * faster when the rounding is decided early).  Returns 0,
+ * UB_REF_UNDECIDED, UB_USAGE when e uses a variable >= nin or is deeper
+ * than dag.h allows, or UB_RUNTIME when out of memory. */
 int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 		const uint64_t *in, int nin, uint64_t *cr,
 		struct ub_exact *exact, struct ub_error *err);
 
 /* The same over arrays: inputs[k] all of dtype dt and length n; cr is
- * allocated (n elements of dt); exact, when not NULL, has room for n. */
+ * allocated (n elements of dt); exact, when not NULL, has room for n.  An
+ * undecided element is marked in exact and the rest go on; without exact
+ * it is an error (UB_RUNTIME naming the element). */
 int ub_ref_eval_array(const struct ub_expr *e, enum ub_dtype dt,
 		      const struct ub_array *inputs, int nin,
 		      struct ub_array *cr, struct ub_exact *exact,

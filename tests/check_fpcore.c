@@ -267,9 +267,12 @@ START_TEST(test_softplus_reference)
 }
 END_TEST
 
-/* An if whose condition no precision decides (exp(x) - exp(x) is never
- * an exact 0 in interval arithmetic) is an error, never a guess; one that
- * is merely close is decided: x = 0x3f317218 is the float nearest log 2,
+/* An if whose condition no precision decides (log x + log 3 - log 3x is
+ * never an exact 0 in interval arithmetic, nor for the exact evaluation,
+ * which does not know log(3x) = log 3 + log x) is undecided, never a
+ * guess; exp(x) - exp(x) is the zero polynomial of the exact evaluation
+ * (one atom exp x), so (== ... 0) holds; one that is merely close is
+ * decided: x = 0x3f317218 is the float nearest log 2,
  * e^x = 2 - 2^-25.6 or so, so (< (exp x) 2) holds (MPFR: exp at 300 bits). */
 START_TEST(test_if_precision)
 {
@@ -283,13 +286,17 @@ START_TEST(test_if_precision)
 	int below = mpfr_cmp_ui(e, 2) < 0;
 	mpfr_clear(e);
 	ck_assert_int_eq(ub_catalog_parse("(FPCore a (x) (if (< (exp x) 2) 1 3))\n"
-					  "(FPCore b (x) (if (== (- (exp x) (exp x)) 0) 1 3))",
+					  "(FPCore b (x) (if (== (- (+ (log x) (log 3)) "
+					  "(log (* 3 x))) 0) 1 3))\n"
+					  "(FPCore c (x) (if (== (- (exp x) (exp x)) 0) 1 3))",
 					  "u.fpcore", &cat, &err), 0);
 	ck_assert_int_eq(ub_ref_eval(cat.ops[0].math, UB_F32, in, 1, &cr, NULL, &err), 0);
 	ck_assert_uint_eq(cr, below ? 0x3f800000 : 0x40400000);
 	ck_assert_int_eq(ub_ref_eval(cat.ops[1].math, UB_F32, in, 1, &cr, NULL, &err),
-			 UB_RUNTIME);
+			 UB_REF_UNDECIDED);
 	ck_assert_msg(strstr(err.msg, "cannot decide"), "%s", err.msg);
+	ck_assert_int_eq(ub_ref_eval(cat.ops[2].math, UB_F32, in, 1, &cr, NULL, &err), 0);
+	ck_assert_uint_eq(cr, 0x3f800000);
 	ub_catalog_free(&cat);
 }
 END_TEST

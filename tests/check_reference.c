@@ -422,12 +422,19 @@ START_TEST(test_errors)
 	struct ub_catalog cat;
 	struct ub_error err = {""};
 	uint64_t in[1] = {0x3f800000}, cr;
-	/* exp(1) - exp(1) is exactly 0, but no finite precision proves that
-	 * from enclosures: reported, never guessed */
-	const struct ub_expr *e = math("(- (exp a) (exp a))", &cat);
-	ck_assert_int_eq(ub_ref_eval(e, UB_F32, in, 1, &cr, NULL, &err), UB_RUNTIME);
-	ck_assert_msg(strstr(err.msg, "cannot decide") && strstr(err.msg, "0x3f800000"),
-		      "%s", err.msg);
+	struct ub_exact x;
+	/* at a = 2, log 2 + log 3 - log 6 is exactly 0, but no finite
+	 * precision proves that from enclosures, and the exact evaluation has
+	 * log 2, log 3 and log 6 as three atoms (it does not know log 6 = log
+	 * 2 + log 3).  Undecided, never guessed: no value, the exact value
+	 * marked, the two candidates named. */
+	const struct ub_expr *e = math("(- (+ (log a) (log 3)) (log (* 3 a)))", &cat);
+	in[0] = 0x40000000; /* a = 2: log 2 + log 3 - log 6 */
+	ck_assert_int_eq(ub_ref_eval(e, UB_F32, in, 1, &cr, &x, &err), UB_REF_UNDECIDED);
+	ck_assert_msg(strstr(err.msg, "cannot decide") &&
+		      strstr(err.msg, "between 0x80000000 and 0x00000000"), "%s", err.msg);
+	ck_assert_uint_eq(cr, 0x7fffffff);
+	ck_assert(ub_exact_undecided(&x));
 	ub_catalog_free(&cat);
 	e = math("(+ a b)", &cat); /* b without an input */
 	ck_assert_int_eq(ub_ref_eval(e, UB_F32, in, 1, &cr, NULL, &err), UB_USAGE);

@@ -21,6 +21,8 @@
 	X(ew_host)        \
 	X(stats)          \
 	X(ew)             \
+	X(dag)            \
+	X(exact)          \
 	X(tmpfiles)       \
 	X(cli)
 

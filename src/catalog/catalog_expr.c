@@ -2,12 +2,14 @@
  * the ub_expr_ops table (+ * and or fold left over more arguments, a
  * comparison chain (< a b c) becomes (and (< a b) (< b c)), (!= a b c)
  * every pair, (- x) is negation), the named constants of UB_EXPR_CONSTS
- * (kept as number nodes with that text), let and let* by substitution,
- * and the torch plan (a top-level let*: one step per binding, then
+ * (kept as number nodes with that text), let and let* by sharing (every
+ * use of a bound name is the binding's one node: dag.h), no expression
+ * deeper than UB_EXPR_MAX_DEPTH, and the torch plan (a top-level let*: one step per binding, then
  * "out").  Conditions and numbers are checked where they meet: if wants a
  * condition first, arithmetic wants numbers, an op's body and every plan
  * step is a number. */
 #include "catalog_internal.h"
+#include "dag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +79,7 @@ static int symbol(const struct ub_cat_ctx *c, const struct ub_sx *x,
 			break;
 	double v;
 	if (sc && sc->val)
-		*out = ub_expr_copy(sc->val);
+		*out = ub_expr_ref(sc->val);
 	else if (sc)
 		*out = ub_expr_new_var(sc->var);
 	else if (ub_expr_const(x->text, &v))
@@ -97,7 +99,8 @@ static int binding(const struct ub_cat_ctx *c, const struct ub_sx *b)
 			  "expected a binding [name expr]");
 }
 
-/* (let ([n e] ...) body) and let*: each binding's tree replaces its name. */
+/* (let ([n e] ...) body) and let*: each use of a name is its binding's
+ * node, shared. */
 static int let(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	       const struct ub_scope *sc, int seq, struct ub_expr **out)
 {
@@ -205,7 +208,7 @@ static struct ub_expr *build(int op, struct ub_expr **a, int n)
 	int first = 1; /* != compares every pair, the others neighbours */
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n && (op == UB_NE || j == i + 1); j++) {
-			struct ub_expr *pair[2] = {ub_expr_copy(a[i]), ub_expr_copy(a[j])};
+			struct ub_expr *pair[2] = {ub_expr_ref(a[i]), ub_expr_ref(a[j])};
 			struct ub_expr *cmp = ub_expr_new_op((enum ub_expr_op)op, 2, pair);
 			struct ub_expr *both[2] = {acc, cmp};
 			acc = first ? cmp : ub_expr_new_op(UB_AND, 2, both);
@@ -239,7 +242,14 @@ static int call(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	}
 	*out = build(op, a, n);
 	free(a);
-	return *out ? 0 : ub_cat_oom(c);
+	if (!*out)
+		return ub_cat_oom(c);
+	if ((*out)->depth <= UB_EXPR_MAX_DEPTH)
+		return 0;
+	ub_expr_free(*out);
+	*out = NULL;
+	return ub_sx_fail(c->err, c->file, x->line, x->col,
+			  "expression nested deeper than %d", UB_EXPR_MAX_DEPTH);
 }
 
 int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,

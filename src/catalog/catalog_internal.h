@@ -11,8 +11,8 @@ struct ub_cat_ctx {
 	struct ub_error *err;
 };
 
-/* A name in scope: a variable (val NULL) or a let binding whose tree is
- * copied where the name is used.  Innermost first, linked outward. */
+/* A name in scope: a variable (val NULL) or a let binding, whose node is
+ * shared by every use of the name.  Innermost first, linked outward. */
 struct ub_scope {
 	const char *name;
 	int var;

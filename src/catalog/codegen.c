@@ -9,7 +9,10 @@
  *       float a2 = v2[i];
  *       out[i] = (a2 + __int_as_float(0x3f800000));  } }
  * Constants are written as bit patterns so no decimal-to-binary
- * conversion by the CUDA front end can differ from ours.
+ * conversion by the CUDA front end can differ from ours.  An operation
+ * used in several places (a let binding, dag.h) is computed once into a
+ * temporary (float t3 = ...;) before the store; the rest is written
+ * inline.
  *
  * Three ways to compute (enum style):
  *   ONCE      operands widened to float (double for f64), one rounding to
@@ -26,6 +29,7 @@
  *             intrinsics (hsqrt, ...), other functions go through float and
  *             round back; constants are rounded once from double. */
 #include "codegen.h"
+#include "dag.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -73,7 +77,18 @@ struct gen {
 	enum ub_dtype dt;
 	enum style style;
 	int macros;   /* + - * / through ulpbench.h's UB_ macros */
+	const struct ub_dag *d;
+	int body;     /* the node being defined: a temporary's own text */
 };
+
+/* Whether node i of the dag is computed once into a temporary t<i>: an
+ * operation used in more than one place (a let binding's node).  Every
+ * other node is written inline where it is used, as before sharing
+ * existed, so that the compiler sees the same expressions. */
+static int temp(const struct gen *g, int i)
+{
+	return g->d->node[i]->kind == UB_E_OP && g->d->uses[i] > 1;
+}
 
 /* Value of an FPCore constant literal, as a double. */
 static double literal(const char *t)
@@ -159,39 +174,53 @@ static const char *const native_fn[UB_NOPS] = {
 	[UB_FMIN] = "__hmin", [UB_FMAX] = "__hmax",
 };
 
-static void expr(const struct gen *g, const struct ub_expr *e);
+static void expr(const struct gen *g, int i);
 
-static void args(const struct gen *g, const struct ub_expr *e, const char *wrap)
+static void arg(const struct gen *g, int i, int k)
 {
+	expr(g, ub_dag_arg(g->d, i, k));
+}
+
+static void args(const struct gen *g, int n, const char *wrap)
+{
+	const struct ub_expr *e = g->d->node[n];
 	for (int i = 0; i < e->nargs; i++) {
 		put(g->b, i ? ", %s" : "%s", wrap);
-		expr(g, e->args[i]);
+		arg(g, n, i);
 		put(g->b, "%s", wrap[0] ? ")" : "");
 	}
 }
 
 /* A function call: float (double) math library, a native 16-bit
  * intrinsic, or the float function between conversions. */
-static void call(const struct gen *g, const struct ub_expr *e)
+static void call(const struct gen *g, int n)
 {
+	const struct ub_expr *e = g->d->node[n];
 	const char *f = ub_expr_ops[e->op].cfun;
 	if (g->style == NATIVE && native_fn[e->op]) {
 		put(g->b, "%s(", native_fn[e->op]);
-		args(g, e, "");
+		args(g, n, "");
 	} else if (g->style == NATIVE) {
 		int bf = g->dt == UB_BF16;
 		put(g->b, "%s(%s(", bf ? "__float2bfloat16_rn" : "__float2half_rn", f);
-		args(g, e, bf ? "__bfloat162float(" : "__half2float(");
+		args(g, n, bf ? "__bfloat162float(" : "__half2float(");
 		put(g->b, ")");
 	} else { /* the double function drops the trailing 'f' */
 		put(g->b, "%.*s(", (int)(strlen(f) - (g->dt == UB_F64)), f);
-		args(g, e, "");
+		args(g, n, "");
 	}
 	put(g->b, ")");
 }
 
-static void expr(const struct gen *g, const struct ub_expr *e)
+/* The text of node n: its temporary's name, or the expression itself.
+ * Recursion is bounded by the expression's depth (dag.h). */
+static void expr(const struct gen *g, int n)
 {
+	const struct ub_expr *e = g->d->node[n];
+	if (n != g->body && temp(g, n)) {
+		put(g->b, "t%d", n);
+		return;
+	}
 	switch (e->kind) {
 	case UB_E_NUM: constant(g, e->num); return;
 	case UB_E_VAR: put(g->b, "a%d", e->var); return;
@@ -204,25 +233,25 @@ static void expr(const struct gen *g, const struct ub_expr *e)
 		put(g->b, "(");
 		for (int i = 0; i < 3; i++) {
 			put(g->b, i == 1 ? " ? " : i == 2 ? " : " : "");
-			expr(g, e->args[i]);
+			arg(g, n, i);
 		}
 		put(g->b, ")");
 	} else if (infix[e->op] && g->macros && macro[e->op]) {
 		put(g->b, "%s(", macro[e->op]);
-		args(g, e, "");
+		args(g, n, "");
 		put(g->b, ")");
 	} else if (infix[e->op]) {
 		put(g->b, "(");
-		expr(g, e->args[0]);
+		arg(g, n, 0);
 		put(g->b, " %s ", infix[e->op]);
-		expr(g, e->args[1]);
+		arg(g, n, 1);
 		put(g->b, ")");
 	} else if (e->op == UB_NEG || e->op == UB_NOT) {
 		put(g->b, e->op == UB_NEG ? "(-" : "(!");
-		expr(g, e->args[0]);
+		arg(g, n, 0);
 		put(g->b, ")");
 	} else {
-		call(g, e);
+		call(g, n);
 	}
 	if (round)
 		put(g->b, ")");
@@ -238,23 +267,23 @@ static const char *const store_fmt[UB_NDTYPES] = {
 	[UB_F16] = "__float2half_rn(%s)", [UB_BF16] = "__float2bfloat16_rn(%s)",
 };
 
-static void uses(const struct ub_expr *e, int *used)
+static void uses(const struct ub_dag *d, int *used, int nenv)
 {
-	if (e->kind == UB_E_VAR)
-		used[e->var] = 1;
-	for (int i = 0; e->kind == UB_E_OP && i < e->nargs; i++)
-		uses(e->args[i], used);
+	for (int i = 0; i < d->n; i++)
+		if (d->node[i]->kind == UB_E_VAR && d->node[i]->var < nenv)
+			used[d->node[i]->var] = 1;
 }
 
 #define MAX_ENV (UB_MAX_INPUTS + 64)
 
-/* The loads and the store of one element in style st. */
+/* The loads, the temporaries (in dag order: each after what it uses) and
+ * the store of one element in style st. */
 static void body(struct sbuf *b, int nenv, const int *used,
-		 const struct ub_expr *e, enum ub_dtype dt, enum style st,
+		 const struct ub_dag *d, enum ub_dtype dt, enum style st,
 		 int macros)
 {
 	struct sbuf x = {0};
-	struct gen g = {&x, dt, st, macros};
+	struct gen g = {b, dt, st, macros, d, -1};
 	const char *T = st == NATIVE ? ub_dtypes[dt].ctype
 				     : dt == UB_F64 ? "double" : "float";
 	for (int v = 0; v < nenv; v++) {
@@ -264,7 +293,18 @@ static void body(struct sbuf *b, int nenv, const int *used,
 		put(b, st == NATIVE ? "v%d[i]" : load_fmt[dt], v);
 		put(b, ";\n");
 	}
-	expr(&g, e);
+	for (int i = 0; i < d->n - 1; i++) {
+		if (!temp(&g, i))
+			continue;
+		g.body = i;
+		put(b, "        %s t%d = ", ub_expr_type_of(d->node[i]) == UB_T_BOOL
+						? "bool" : T, i);
+		expr(&g, i);
+		put(b, ";\n");
+	}
+	g.b = &x;
+	g.body = d->n - 1;
+	expr(&g, d->n - 1);
 	put(b, "        out[i] = ");
 	put(b, st == NATIVE ? "%s" : store_fmt[dt], x.s ? x.s : "");
 	put(b, ";\n");
@@ -289,11 +329,15 @@ static int elementwise(const char *comment, const char *entry, int nenv,
 {
 	const char *T = ub_dtypes[dt].ctype;
 	int used[MAX_ENV] = {0};
+	const struct ub_dag *d;
 	if (nenv > MAX_ENV)
 		return ub_fail(err, UB_USAGE, "%s: too many operands", comment);
+	int s = ub_expr_dag(e, &d, err);
+	if (s)
+		return s;
 	if (!half(dt))
 		st = ONCE, native = 0;
-	uses(e, used);
+	uses(d, used, nenv);
 	struct sbuf b = {0};
 	put(&b, "/* %s (%s) */\n", comment, ub_dtypes[dt].name);
 	if (macros)
@@ -315,10 +359,10 @@ static int elementwise(const char *comment, const char *entry, int nenv,
 		"    if (i < n) {\n");
 	if (native) {
 		put(&b, "#ifdef UB_NATIVE16\n");
-		body(&b, nenv, used, e, dt, NATIVE, macros);
+		body(&b, nenv, used, d, dt, NATIVE, macros);
 		put(&b, "#else\n");
 	}
-	body(&b, nenv, used, e, dt, st, macros);
+	body(&b, nenv, used, d, dt, st, macros);
 	if (native)
 		put(&b, "#endif\n");
 	put(&b, "    }\n}\n");

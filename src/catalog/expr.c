@@ -1,10 +1,14 @@
-/* expr.c — the expression tree: operator table, constructors, copy, free
- * and printing back to FPCore text.  Trees are small (tens of nodes), so
- * plain recursion is fine; the reader bounds their depth. */
+/* expr.c — expression nodes: operator table, constructors, references,
+ * free and printing back to FPCore text.  Freeing walks a list, not the
+ * call stack, so any depth is safe; printing recurses at most as deep as
+ * its buffer is long. */
 #include "expr.h"
+#include "dag.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,8 +65,12 @@ enum ub_expr_type ub_expr_arg_type(enum ub_expr_op op, int i)
 static struct ub_expr *node(enum ub_expr_kind kind)
 {
 	struct ub_expr *e = calloc(1, sizeof *e);
-	if (e)
+	if (e) {
 		e->kind = kind;
+		e->refs = 1;
+		e->depth = 1;
+		atomic_init(&e->dag, NULL);
+	}
 	return e;
 }
 
@@ -107,35 +115,43 @@ struct ub_expr *ub_expr_new_op(enum ub_expr_op op, int nargs,
 	}
 	e->op = op;
 	e->nargs = nargs;
-	for (int i = 0; i < nargs; i++)
+	for (int i = 0; i < nargs; i++) {
 		e->args[i] = args[i];
+		if (args[i]->depth >= e->depth) /* saturates: INT_MAX is "deep" */
+			e->depth = args[i]->depth < INT_MAX ? args[i]->depth + 1 : INT_MAX;
+	}
 	return e;
 }
 
-struct ub_expr *ub_expr_copy(const struct ub_expr *e)
+struct ub_expr *ub_expr_ref(struct ub_expr *e)
 {
-	switch (e->kind) {
-	case UB_E_NUM:
-		return ub_expr_new_num(e->num);
-	case UB_E_VAR:
-		return ub_expr_new_var(e->var);
-	default: {
-		struct ub_expr *a[3] = {NULL, NULL, NULL};
-		for (int i = 0; i < e->nargs; i++)
-			a[i] = ub_expr_copy(e->args[i]);
-		return ub_expr_new_op(e->op, e->nargs, a);
-	}
-	}
+	e->refs++;
+	return e;
 }
 
+/* The nodes whose last reference goes are chained through gc and freed
+ * one at a time, each releasing its arguments onto the chain. */
 void ub_expr_free(struct ub_expr *e)
 {
-	if (!e)
-		return;
-	for (int i = 0; e->kind == UB_E_OP && i < e->nargs; i++)
-		ub_expr_free(e->args[i]);
-	free(e->num);
-	free(e);
+	struct ub_expr *todo = NULL;
+	if (e && --e->refs == 0) {
+		e->gc = NULL;
+		todo = e;
+	}
+	while (todo) {
+		struct ub_expr *x = todo;
+		todo = x->gc;
+		for (int i = 0; x->kind == UB_E_OP && i < x->nargs; i++) {
+			struct ub_expr *a = x->args[i];
+			if (--a->refs == 0) {
+				a->gc = todo;
+				todo = a;
+			}
+		}
+		ub_dag_free(atomic_load(&x->dag));
+		free(x->num);
+		free(x);
+	}
 }
 
 /* An snprintf that appends and keeps counting past the end of buf. */
@@ -159,6 +175,8 @@ static void put(struct out *o, const char *fmt, ...)
 static void print(struct out *o, const struct ub_expr *e,
 		  const char *const *names)
 {
+	if (o->used >= o->len) /* full: the rest could be exponentially long */
+		return;
 	switch (e->kind) {
 	case UB_E_NUM:
 		put(o, "%s", e->num);

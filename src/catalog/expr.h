@@ -1,7 +1,13 @@
 /* expr.h — expressions over real numbers, as read from FPCore text.
  *
- * One tree type serves the exact math (evaluated by the MPFR reference),
- * the torch plan (generated into CUDA kernels) and user ops. */
+ * One node type serves the exact math (evaluated by the MPFR reference),
+ * the torch plan (generated into CUDA kernels) and user ops.  Nodes may be
+ * shared: a let binding is one node that every use of its name refers to,
+ * so an expression is a directed acyclic graph, never copied out into a
+ * tree.  Nodes are immutable once built and reference counted (each
+ * parent, and whoever holds a root, owns one reference); dag.h lists the
+ * distinct nodes of an expression for the evaluators, each of which
+ * computes a shared node once. */
 #ifndef UB_EXPR_H
 #define UB_EXPR_H
 
@@ -82,6 +88,8 @@ extern const struct ub_expr_op_info ub_expr_ops[UB_NOPS];
 
 enum ub_expr_kind { UB_E_NUM, UB_E_VAR, UB_E_OP };
 
+struct ub_dag;
+
 struct ub_expr {
 	enum ub_expr_kind kind;
 	enum ub_expr_op op;     /* UB_E_OP */
@@ -96,20 +104,33 @@ struct ub_expr {
 	int num_int;            /* UB_E_NUM: num is written as an integer
 				   (an optional '-', then digits only) */
 	int var;                /* UB_E_VAR: index into the environment */
+	int refs;               /* owners: parents, and whoever holds it */
+	int depth;              /* nodes on the longest path down to a leaf
+				   (a leaf: 1); bounded by UB_EXPR_MAX_DEPTH
+				   where expressions are read (dag.h) */
+	struct ub_expr *gc;     /* ub_expr_free's list of nodes to free */
+	struct ub_dag *_Atomic dag; /* the node as a root, built on first use
+				   (ub_expr_dag) and freed with the node */
 };
 
-/* Constructors; each returns NULL when out of memory.  ub_expr_new_op takes
- * ownership of args (freed on failure too). */
+/* Constructors; each returns a node holding one reference, or NULL when
+ * out of memory.  ub_expr_new_op takes over the references of args
+ * (released on failure too). */
 struct ub_expr *ub_expr_new_num(const char *text);
 struct ub_expr *ub_expr_new_var(int var);
 struct ub_expr *ub_expr_new_op(enum ub_expr_op op, int nargs,
 			       struct ub_expr *const *args);
-struct ub_expr *ub_expr_copy(const struct ub_expr *e); /* deep copy */
+/* One more reference to e (shared, not copied); returns e. */
+struct ub_expr *ub_expr_ref(struct ub_expr *e);
+/* Releases one reference; the node and the nodes only it held are freed
+ * when none is left (without recursion: any depth).  NULL is allowed. */
 void ub_expr_free(struct ub_expr *e);
 
-/* Prints the expression back as FPCore text (variables named by `names`,
- * or v0, v1, ... when names is NULL; UB_NEG as (- x)).  Returns the length
- * of the whole text, as snprintf does: a result >= len means truncated. */
+/* Prints the expression back as FPCore text, shared nodes written out at
+ * each use (variables named by `names`, or v0, v1, ... when names is NULL;
+ * UB_NEG as (- x)).  Returns the length of the text as snprintf does, a
+ * result >= len meaning truncated; printing stops once len is reached, so
+ * the cost is bounded by len, not by the size of the expanded tree. */
 int ub_expr_print(const struct ub_expr *e, const char *const *names,
 		  char *buf, size_t len);
 

@@ -97,9 +97,14 @@ int ub_explain_run(struct ub_explain *x, struct ub_error *err)
 			ub_array_set(&d.in[k], 0, x->in[k]);
 		env[k] = d.in[k];
 	}
+	x->undecided[0] = '\0';
 	if (!s)
 		s = ub_ref_eval(op->math, x->dt, x->in, op->ninputs, &x->cr,
 				&x->exact, err);
+	if (s == UB_REF_UNDECIDED) { /* shown, and the kernels still run */
+		snprintf(x->undecided, sizeof x->undecided, "%s", err->msg);
+		s = 0;
+	}
 	if (!s)
 		s = run_steps(x, &c, env, err);
 	if (!s)

@@ -42,6 +42,9 @@ struct ub_explain {
 	uint64_t in[UB_MAX_INPUTS];
 	uint64_t cr;                   /* correctly rounded */
 	struct ub_exact exact;
+	char undecided[1024];          /* when the reference could not decide
+					  the element (UB_REF_UNDECIDED): why;
+					  else empty */
 	struct ub_explained *steps;    /* cfg->op->nsteps of them */
 	struct ub_explained modes[UB_NMODES];
 	char origin[1024];              /* where the input came from (--at worst) */

@@ -101,14 +101,17 @@ static void print_result(FILE *f, const struct ub_explain *x, uint64_t y,
 	char buf[128];
 	double e;
 	fprintf(f, "  result  %s\n          ", value(x->dt, y, buf, sizeof buf));
-	if (ub_ulp_error(x->dt, y, x->cr, &x->exact, &e))
+	int u = ub_ulp_error(x->dt, y, x->cr, &x->exact, &e);
+	if (u == 2)
+		fprintf(f, "no exact value to compare with (the reference is undecided)");
+	else if (u)
 		fprintf(f, "NaN/inf disagreement with the exact value");
 	else
 		fprintf(f, e == 0 || e >= 1e-3 ? "%.3f ulp from the exact value" :
 			   "%.3g ulp from the exact value", e);
-	if (ub_same(x->dt, y, x->cr))
+	if (u != 2 && ub_same(x->dt, y, x->cr))
 		fprintf(f, "; correctly rounded");
-	else
+	else if (u != 2)
 		fprintf(f, "; not correctly rounded (that is 0x%0*llx)",
 			ub_dtypes[x->dt].bits / 4, (unsigned long long)x->cr);
 	if (has_torch(x) && !is_torch) {
@@ -222,6 +225,14 @@ static void print_reference(FILE *f, const struct ub_explain *x)
 	ub_expr_print(x->cfg->op->math, (const char *const *)x->cfg->op->inputs,
 		      buf, sizeof buf);
 	fprintf(f, "\nreference (MPFR)  %s\n", buf);
+	if (x->undecided[0]) {
+		const char *why = x->undecided;
+		why += strncmp(why, "reference: ", 11) ? 0 : 11;
+		fprintf(f, "  undecided          %s\n", why);
+		fprintf(f, "  (near              %a  %.17g; docs/reference.md)\n",
+			x->exact.hi, x->exact.hi);
+		return;
+	}
 	fprintf(f, "  exact              %a  %.17g", x->exact.hi, x->exact.hi);
 	if (x->exact.lo != 0)
 		fprintf(f, "  (+ %.3g)", x->exact.lo);

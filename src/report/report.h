@@ -21,7 +21,7 @@ void ub_report_table(FILE *f, const struct ub_result *res);
 	X(nan_mismatch, INT) X(sim_exact, INT) X(approx, TEXT)             \
 	X(seed, INT) X(inputs, TEXT) X(toolkit, TEXT) X(arch, TEXT)        \
 	X(options, TEXT) X(domain, TEXT) X(catalog, TEXT)                  \
-	X(ulpbench_version, TEXT) X(status, TEXT)
+	X(ulpbench_version, TEXT) X(status, TEXT) X(undecided, INT)
 
 enum ub_col {
 #define X(name, kind) UB_COL_##name,
@@ -37,6 +37,10 @@ struct ub_col_info {
 extern const struct ub_col_info ub_cols[UB_NCOLS];
 /* Column index by name; -1 if unknown. */
 int ub_col_find(const char *name);
+/* Whether column c is measured against the reference, so that it leaves
+ * out the elements the reference could not decide (max_ulp, mean_ulp,
+ * cr_mismatch, nan_mismatch: docs/reference.md). */
+int ub_col_vs_reference(enum ub_col c);
 
 /* One field of one row.  absent: no value (torch_* of an op without a
  * torch plan): empty in the CSV, null in JSON. */

@@ -67,6 +67,12 @@ static void format_domain(const struct ub_config *cfg, char *buf, size_t len)
 	}
 }
 
+int ub_col_vs_reference(enum ub_col c)
+{
+	return c == UB_COL_max_ulp || c == UB_COL_mean_ulp ||
+	       c == UB_COL_cr_mismatch || c == UB_COL_nan_mismatch;
+}
+
 void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 		   struct ub_value *v)
 {
@@ -99,10 +105,12 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	format_domain(cfg, v[UB_COL_domain].text, sizeof v->text);
 	T(catalog, "%s", cfg->op->file ? cfg->op->file : "");
 	T(ulpbench_version, "%s", PACKAGE_VERSION);
-	T(status, "%s", r->na ? "n/a" : "ok");
+	T(status, "%s", r->na ? "n/a" : r->st.undecided ? "undecided" : "ok");
+	I(undecided, r->st.undecided);
 	/* a mode that does not apply to the kernel measured nothing */
 	for (int c = UB_COL_n; r->na && c <= UB_COL_approx; c++)
 		v[c].absent = 1;
+	v[UB_COL_undecided].absent = r->na != NULL;
 #undef T
 #undef I
 #undef R

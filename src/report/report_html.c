@@ -94,6 +94,8 @@ static int scan(const struct ub_data *d, struct series *s)
 	if (!s->top || !s->pick || !s->pt)
 		return UB_RUNTIME;
 	for (size_t i = 0; i < n; i++) {
+		if (ub_exact_undecided(&d->exact[i]))
+			continue; /* no reference value to plot against */
 		double e = elem_err(d, s->y, i);
 		if (e > 0)
 			heap_add(s->top, &s->ntop, (struct elem){ e, i });
@@ -182,6 +184,18 @@ static void summary_table(FILE *f, const struct ub_row *const *rows, int nr,
 		fprintf(f, "</td><td><code>%s</code></td></tr>\n", worst[0] ? worst : "-");
 	}
 	fprintf(f, "</table>\n");
+	for (int i = 0; i < nr; i++) { /* the reference's, the same in every row */
+		const struct ub_row *r = rows[i];
+		if (r->na || !r->st.undecided)
+			continue;
+		ub_format_inputs(r->dt, r->in_names, r->undecided_in, r->nin, worst,
+				 sizeof worst);
+		fprintf(f, "<p><strong>%zu element%s undecided by the reference</strong> "
+			"(first: <code>%s</code>), left out of max_ulp, mean_ulp, cr_mismatch, "
+			"nan_mismatch and the plot.</p>\n", r->st.undecided,
+			r->st.undecided == 1 ? "" : "s", worst);
+		break;
+	}
 }
 
 static void worst_table(FILE *f, const struct ub_result *res, const struct ub_data *d,

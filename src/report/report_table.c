@@ -45,29 +45,62 @@ static const char *num(char *buf, size_t len, double v, int decimals)
 	return buf;
 }
 
-void ub_report_table(FILE *f, const struct ub_result *res)
+/* Whether a row of dtype block from row i on has undecided elements. */
+static int block_undecided(const struct ub_result *res, int i)
+{
+	for (int k = i; k < res->nrows && res->rows[k].dt == res->rows[i].dt; k++)
+		if (res->rows[k].st.undecided)
+			return 1;
+	return 0;
+}
+
+/* After a block with undecided elements: how many, and the first. */
+static void undecided_note(FILE *f, const struct ub_row *r)
+{
+	char at[256];
+	ub_format_inputs(r->dt, r->in_names, r->undecided_in, r->nin, at, sizeof at);
+	fprintf(f, "note: %zu element%s undecided by the reference (first: %s), left out "
+		"of max_ulp, mean_ulp, cr_mismatch and nan_mismatch (docs/reference.md)\n",
+		r->st.undecided, r->st.undecided == 1 ? "" : "s", at);
+}
+
+static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
+		   int first, int und)
 {
 	const struct ub_config *cfg = res->cfg;
+	fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s  backend=%s  "
+		"nvrtc %s %s\n", first ? "" : "\n", r->op,
+		ub_dtypes[r->dt].name, r->st.n,
+		(unsigned long long)cfg->seed, res->inputs, r->backend,
+		ub_nvrtc_version(), r->arch ? r->arch : cfg->arch);
+	fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %s%9s  %s\n",
+		"mode", "max_ulp", "mean_ulp", "cr_mismatch",
+		"torch_mismatch", "torch_max_dist", "nan_mismatch",
+		und ? "undecided " : "", "sim_exact", "worst_input");
+}
+
+void ub_report_table(FILE *f, const struct ub_result *res)
+{
+	const struct ub_row *noted = NULL;
 	enum ub_dtype last = UB_NDTYPES;
+	int und = 0;
 	for (int i = 0; i < res->nrows; i++) {
 		const struct ub_row *r = &res->rows[i];
-		char worst[256], approx[256];
+		char worst[256], approx[256], nu[32] = "";
 		if (r->dt != last) {
+			if (noted)
+				undecided_note(f, noted);
 			last = r->dt;
-			fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s  backend=%s  "
-				"nvrtc %s %s\n", i ? "\n" : "", r->op,
-				ub_dtypes[r->dt].name, r->st.n,
-				(unsigned long long)cfg->seed, res->inputs, r->backend,
-				ub_nvrtc_version(), r->arch ? r->arch : cfg->arch);
-			fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %9s  %s\n",
-				"mode", "max_ulp", "mean_ulp", "cr_mismatch",
-				"torch_mismatch", "torch_max_dist", "nan_mismatch",
-				"sim_exact", "worst_input");
+			und = block_undecided(res, i);
+			noted = NULL;
+			header(f, res, r, i == 0, und);
 		}
 		if (r->na) {
 			fprintf(f, "%-10s %10s  (%s)\n", r->mode, "n/a", r->na);
 			continue;
 		}
+		if (r->st.undecided)
+			noted = r;
 		ub_format_worst(r, worst, sizeof worst);
 		ub_format_approx(r->approx_mask, approx, sizeof approx);
 		char mx[32], mean[32], tm[32] = "-", td[32] = "-";
@@ -75,12 +108,16 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 			snprintf(tm, sizeof tm, "%zu", r->st.torch_mismatch);
 			snprintf(td, sizeof td, "%llu", (unsigned long long)r->st.torch_max_dist);
 		}
-		fprintf(f, "%-10s %10s %10s %11zu %14s %14s %12zu %9s  %s\n",
+		if (und)
+			snprintf(nu, sizeof nu, "%9zu ", r->st.undecided);
+		fprintf(f, "%-10s %10s %10s %11zu %14s %14s %12zu %s%9s  %s\n",
 			r->mode, num(mx, sizeof mx, r->st.max_ulp, 3),
 			num(mean, sizeof mean, ub_stats_mean(&r->st), 4),
-			r->st.cr_mismatch, tm, td, r->st.nan_mismatch,
+			r->st.cr_mismatch, tm, td, r->st.nan_mismatch, nu,
 			r->sim_exact ? "yes" : "no", worst[0] ? worst : "-");
 		if (!r->sim_exact)
 			fprintf(f, "%-10s (modelled, not GPU bits: %s)\n", "", approx);
 	}
+	if (noted)
+		undecided_note(f, noted);
 }

@@ -141,6 +141,8 @@ UB_INLINE int ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 		 const struct ub_exact *v, double *err)
 {
+	if (ub_exact_undecided(v))
+		return 2;
 	return ulp_error(dt, y, cr, v, err);
 }
 
@@ -197,6 +199,13 @@ pass_of(enum ub_dtype dt, const void *y, const void *cr,
 	for (size_t i = lo; i < hi; i++) {
 		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
 		double e;
+		if (ub_exact_undecided(&exact[i])) { /* no reference to compare */
+			if (!s.undecided++)
+				s.first_undecided = i - lo;
+			if (torch)
+				add_torch(&s, dt, yi, ub_load(dt, torch, i));
+			continue;
+		}
 		if (!ub_bits_same_i(dt, yi, ci))
 			s.cr_mismatch++;
 		if (ulp_error(dt, yi, ci, &exact[i], &e))
@@ -252,6 +261,9 @@ int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part,
 		st->max_ulp = part->max_ulp;
 		st->worst = offset + part->worst;
 	}
+	if (part->undecided && !st->undecided)
+		st->first_undecided = offset + part->first_undecided;
+	st->undecided += part->undecided;
 	st->n += part->n;
 	st->sum_ulp += part->sum_ulp;
 	st->ncomparable += part->ncomparable;

@@ -18,8 +18,9 @@
 
 double ub_ulp(enum ub_dtype dt, double v);
 
-/* Returns 0 and sets *err for a comparable pair, or 1 for a NaN/inf
- * disagreement (*err untouched). */
+/* Returns 0 and sets *err for a comparable pair, 1 for a NaN/inf
+ * disagreement, or 2 when v is undecided (ub_exact_undecided: nothing to
+ * compare with); *err untouched but for 0. */
 int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 		 const struct ub_exact *v, double *err);
 
@@ -36,11 +37,17 @@ struct ub_stats {
 	size_t cr_mismatch, torch_mismatch, nan_mismatch;
 	uint64_t torch_max_dist;
 	size_t hist[UB_HIST_BINS];
+	size_t undecided;       /* elements the reference could not decide
+				   (ub_exact_undecided): left out of every
+				   figure against the reference (max_ulp,
+				   mean, histogram, cr_mismatch,
+				   nan_mismatch), counted here */
+	size_t first_undecided; /* element index of the first of them */
 };
 
 /* Computes into st (reset first) the metrics of results y against the
  * reference (cr, exact) and, when torch is not NULL, against the torch
- * plan's results.  worst is 0 when no element is comparable; torch
+ * plan's results (over every element: undecided ones too).  worst is 0 when no element is comparable; torch
  * distances are taken over pairs where neither is NaN (NaN against a
  * number still counts in torch_mismatch). */
 void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,

@@ -81,6 +81,8 @@ struct ub_row {
 	const char *in_names[UB_MAX_INPUTS];
 	uint64_t worst_in[UB_MAX_INPUTS];
 	int has_worst;
+	uint64_t undecided_in[UB_MAX_INPUTS]; /* st.first_undecided's inputs,
+						 when st.undecided */
 	int has_torch;       /* the op has a torch plan (else the torch_*
 				fields are meaningless: "-" / empty) */
 	int sim_exact;       /* no approximate instruction executed */

@@ -140,6 +140,8 @@ static void add_row(struct ub_result *res, const struct ub_data *d, int out,
 	r->has_worst = r->st.ncomparable > 0;
 	for (int k = 0; r->has_worst && k < d->nin; k++)
 		r->worst_in[k] = ub_array_get(&d->in[k], r->st.worst);
+	for (int k = 0; r->st.undecided && k < d->nin; k++)
+		r->undecided_in[k] = ub_array_get(&d->in[k], r->st.first_undecided);
 	ub_row_set_approx(r, approx);
 }
 

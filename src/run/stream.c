@@ -119,11 +119,15 @@ static void merge_ready(struct job *j)
 {
 	while (j->frontier < j->nchunks && j->ready[j->frontier % j->win]) {
 		const struct slot *sl = &j->slots[(j->frontier % j->win) * (size_t)j->nrows];
-		for (int r = 0; r < j->nrows; r++)
+		for (int r = 0; r < j->nrows; r++) {
+			if (sl[r].st.undecided && !j->acc[r].st.undecided)
+				memcpy(j->acc[r].undecided_in, sl[r].undecided_in,
+				       sizeof sl[r].undecided_in);
 			if (ub_stats_merge(&j->acc[r].st, &sl[r].st,
 					   j->frontier * (size_t)UB_STATS_CHUNK))
 				memcpy(j->acc[r].worst_in, sl[r].worst_in,
 				       sizeof sl[r].worst_in);
+		}
 		j->ready[j->frontier % j->win] = 0;
 		j->frontier++;
 	}
@@ -218,6 +222,7 @@ static void fill_row(struct ub_result *res, const struct ub_data *d,
 		return;
 	row->st = j->acc[r].st;   /* every chunk, merged in order */
 	memcpy(row->worst_in, j->acc[r].worst_in, sizeof row->worst_in);
+	memcpy(row->undecided_in, j->acc[r].undecided_in, sizeof row->undecided_in);
 	row->has_worst = row->st.ncomparable > 0;
 }
 

@@ -69,7 +69,7 @@ static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 			in[k] = ub_load(j->dt, w->env[k].data, i);
 		int s = ub_ref_eval_auto(j->cfg->op->math, j->dt, in, j->nin,
 					 !j->cfg->ref_mpfr, &y, &w->exact[i], err);
-		if (s)
+		if (s && s != UB_REF_UNDECIDED) /* undecided: marked, counted */
 			return s;
 		ub_store(j->dt, w->cr.data, i, y);
 	}
@@ -127,6 +127,8 @@ static void measure(const struct job *j, const struct wbuf *w,
 	if (sl->st.ncomparable)
 		for (int k = 0; k < j->nin; k++)
 			sl->worst_in[k] = ub_array_get(&w->env[k], sl->st.worst);
+	for (int k = 0; sl->st.undecided && k < j->nin; k++)
+		sl->undecided_in[k] = ub_array_get(&w->env[k], sl->st.first_undecided);
 }
 
 int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,

@@ -32,6 +32,7 @@ struct skern {
 struct slot {
 	struct ub_stats st;   /* indices local to the chunk */
 	uint64_t worst_in[UB_MAX_INPUTS];
+	uint64_t undecided_in[UB_MAX_INPUTS]; /* the first undecided element's */
 };
 
 struct job {

@@ -110,6 +110,15 @@ struct ub_exact {
 	double hi, lo;
 };
 
+/* An element whose correctly rounded result the reference could not
+ * decide (reference.h, UB_REF_UNDECIDED) has lo NaN, which no decided
+ * value has; hi is then the middle of its last enclosure (NaN if none).
+ * Metrics leave such elements out and count them (metrics.h). */
+static inline int ub_exact_undecided(const struct ub_exact *v)
+{
+	return v->lo != v->lo;
+}
+
 #define UB_MAX_INPUTS 8
 
 #endif

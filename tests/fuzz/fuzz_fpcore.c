@@ -1,10 +1,12 @@
 /* fuzz_fpcore.c — FPCore text (src/catalog: sexp.c, catalog.c and the
  * expressions it builds): the input is an --fpcore file; every op it
  * defines then has its kernel and torch plan generated in every dtype, as
- * a run would (codegen.c). */
+ * a run would (codegen.c), and its reference evaluated at a few inputs
+ * (reference/: the fast path, Ziv's loop, the exact evaluation). */
 #include "fuzz.h"
 #include "catalog.h"
 #include "codegen.h"
+#include "reference.h"
 #include "sexp.h"
 
 #include <stdlib.h>
@@ -24,6 +26,25 @@ static void generate(const struct ub_op *op)
 	}
 }
 
+/* Every input of op at one of a few f32 values (0, -0, 1, 3, -0.5, a
+ * subnormal, the largest finite), then f16 at 3: zeros, ties and the ends
+ * of the range are where the reference's rules branch. */
+static void reference(const struct ub_op *op)
+{
+	static const uint64_t f32[] = {0, 0x80000000, 0x3f800000, 0x40400000,
+				       0xbf000000, 0x00000005, 0x7f7fffff};
+	uint64_t in[UB_MAX_INPUTS], cr;
+	struct ub_exact x;
+	struct ub_error err;
+	for (size_t v = 0; v <= sizeof f32 / sizeof f32[0]; v++) {
+		int half = v == sizeof f32 / sizeof f32[0];
+		for (int k = 0; k < op->ninputs; k++)
+			in[k] = half ? 0x4200 : f32[v];
+		ub_ref_eval_auto(op->math, half ? UB_F16 : UB_F32, in, op->ninputs, 1,
+				 &cr, &x, &err);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
@@ -35,9 +56,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ub_sx_free(&top);
 	struct ub_catalog cat = {0};
 	if (ub_catalog_parse(text, "in.fpcore", &cat, &err) == 0)
-		for (int i = 0; i < cat.nops; i++)
+		for (int i = 0; i < cat.nops; i++) {
 			generate(&cat.ops[i]);
+			reference(&cat.ops[i]);
+		}
 	ub_catalog_free(&cat);
+	ub_ref_release();
 	free(text);
 	return 0;
 }

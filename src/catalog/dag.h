@@ -1,0 +1,67 @@
+/* dag.h — an expression as its evaluators see it: the distinct nodes
+ * reachable from a root, each listed once, every argument before the nodes
+ * that use it, so that a shared node (a let binding used twice) is
+ * computed once per evaluation, and a walk over the list needs no
+ * recursion however deep the expression is. */
+#ifndef UB_DAG_H
+#define UB_DAG_H
+
+#include "expr.h"
+
+/* How deep an expression may be (expr.h's depth).  The FPCore reader
+ * refuses deeper ones ("FILE:LINE:COL: expression nested deeper than N"),
+ * and so does ub_expr_dag: the evaluators that recurse (codegen's
+ * expression text, printing) stay far inside any thread's stack, and CUDA
+ * compilers take the generated expressions. */
+#define UB_EXPR_MAX_DEPTH 1000
+
+struct ub_dag {
+	int n;                        /* distinct nodes; the root is n - 1 */
+	const struct ub_expr **node;  /* node[i]; node[i]'s arguments come
+					 before i */
+	int *first;                   /* node i's argument k is node
+					 arg[first[i] + k] */
+	int *arg;
+	int *uses;                    /* how many argument places name node
+					 i (the root: 0) */
+};
+
+/* The dag of root e into *d, built on first use and kept with e (freed
+ * with it); safe to call from several threads at once.  Returns 0,
+ * UB_USAGE when e is deeper than UB_EXPR_MAX_DEPTH, or UB_RUNTIME when out
+ * of memory (err says which). */
+int ub_expr_dag(const struct ub_expr *e, const struct ub_dag **d,
+		struct ub_error *err);
+void ub_dag_free(struct ub_dag *d);
+
+static inline int ub_dag_arg(const struct ub_dag *d, int i, int k)
+{
+	return d->arg[d->first[i] + k];
+}
+
+/* A demand-driven walk over a dag, without recursion: node i is applied
+ * once its arguments are, except that an if applies its condition first,
+ * then asks choose which branch it takes (1 or 2, into *branch), and
+ * applies that branch only: an evaluator never computes, and never fails
+ * on, a branch its condition rules out.  A node shared by several users is
+ * applied once per walk.  choose and apply return 0 or a status, which
+ * stops the walk and is its result. */
+struct ub_walk {
+	int cap;
+	int *stack;
+	unsigned *done, *chosen;   /* stamps: applied, branch chosen, in the
+				      walk of that number */
+	unsigned char *branch;
+	unsigned stamp;
+};
+struct ub_walk_fns {
+	int (*choose)(void *ctx, int i, int *branch);
+	int (*apply)(void *ctx, int i, int branch); /* branch: 0 but for an if */
+};
+/* w is zeroed before its first use and grows to the dag (UB_RUNTIME when
+ * out of memory); free it with ub_walk_free. */
+int ub_dag_walk(const struct ub_dag *d, struct ub_walk *w,
+		const struct ub_walk_fns *f, void *ctx);
+void ub_walk_free(struct ub_walk *w);
+
+#endif
