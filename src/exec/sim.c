@@ -68,7 +68,7 @@ int ub_sim_run_traced(const char *ptx, const char *entry,
 		      struct ub_error *err)
 {
 	struct ptx_module *m = NULL;
-	int status = ptx_parse(ptx, &m, err);
+	int status = ptx_parse_for(ptx, entry, &m, err);
 	if (status)
 		return status;
 	status = bind_run(m, entry, args, nargs, n, trace, info, err);

@@ -32,7 +32,7 @@ static int compile(const struct ub_config *cfg, const char *src,
 {
 	char *ptx = NULL;
 	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
-	if (!s && (s = ptx_parse(ptx, &k->m, err)) != 0)
+	if (!s && (s = ptx_parse_for(ptx, k->entry, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
 	free(ptx);
 	return s;
