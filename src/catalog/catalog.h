@@ -35,6 +35,25 @@ struct ub_plan_step {
 				  only its result */
 };
 
+/* A named constant of an op, :params ([alpha 1.0]): a variable of the
+ * math, the torch plan and :kernel-expr whose value --param NAME=V sets
+ * for all of them, and a kernel's scalar parameter can take. */
+#define UB_MAX_PARAMS 8
+struct ub_param {
+	char *name;
+	char *text;            /* its value as written (default or --param) */
+	double value;          /* strtod(text) */
+};
+
+/* An input PyTorch saves from the forward pass, :saved ([y (tanh x)]):
+ * computed per element from the sampled inputs (the forward expression
+ * correctly rounded to the dtype), for kernels that take it. */
+struct ub_saved {
+	char *name;
+	struct ub_expr *e;     /* over the inputs (and params) */
+	char *desc;            /* "tanh(x) rounded to the dtype (...)" */
+};
+
 struct ub_op {
 	char *name, *desc;
 	int ninputs;
@@ -46,13 +65,20 @@ struct ub_op {
 	int nsteps;
 	struct ub_plan_step *torch;
 	char *kernel, *entry;  /* kernel file (relative to kernels/) */
+	const char *entry_shown; /* a --kernel's entry as messages name it
+				    (scale<float>(float*, ...)); NULL: entry */
 	unsigned kernel_dtypes; /* bit dt: the kernel is written for dtype dt
 				   (:dtypes, default f32 only) */
 	int nargs;             /* kernel parameters, in order: an input name,
-				  "out" or "n" */
+				  "out", "n", or "=HEX": a value (the bits a
+				  --kernel's scalar parameter takes) */
 	char **args;
 	char *file;            /* where it was defined, for messages */
 	int line;
+	int nparams;           /* :params */
+	struct ub_param params[UB_MAX_PARAMS];
+	int nsaved;            /* :saved */
+	struct ub_saved saved[UB_MAX_INPUTS];
 };
 
 struct ub_catalog {

@@ -161,6 +161,19 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->entry = arg;
 	} else if (!strcmp(name, "args")) {
 		cli->args = arg;
+	} else if (!strcmp(name, "launch")) {
+		s = ub_geom_parse(arg, &c->geom, err);
+	} else if (!strcmp(name, "include-path") || !strcmp(name, "define-macro")) {
+		if (cli->nflags == UB_NVCC_MAX_FLAGS)
+			return ub_fail(err, UB_USAGE, "-I/-D: at most %d", UB_NVCC_MAX_FLAGS);
+		if (!arg[0] || (name[0] == 'd' && arg[0] == '='))
+			return ub_fail(err, UB_USAGE, "-%c: '%s' is not %s", name[0] == 'd' ? 'D' : 'I',
+				       arg, name[0] == 'd' ? "NAME[=VALUE]" : "a directory");
+		char *st = cli->flag_store[cli->nflags];
+		if ((size_t)snprintf(st, sizeof cli->flag_store[0], "-%c%s",
+				     name[0] == 'd' ? 'D' : 'I', arg) >= sizeof cli->flag_store[0])
+			return ub_fail(err, UB_USAGE, "-%c: too long", name[0] == 'd' ? 'D' : 'I');
+		cli->flag_spec[cli->nflags++] = st;
 	} else {
 		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
 			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},
@@ -226,9 +239,10 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 			       argv[optind]);
 	if (cli->action == UB_ACT_RUN && !cli->op)
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
-	if (!cli->kernel && (cli->entry || cli->args))
-		return ub_fail(err, UB_USAGE, "--%s needs --kernel FILE.cu",
-			       cli->entry ? "entry" : "args");
+	if (!cli->kernel && (cli->entry || cli->args || cli->nflags))
+		return ub_fail(err, UB_USAGE, "%s needs --kernel FILE.cu",
+			       cli->entry ? "--entry" : cli->args ? "--args" :
+			       cli->flag_spec[0][1] == 'I' ? "-I" : "-D");
 	return ub_cli_check_outputs(cli, err);
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "nvcc.h"
 #include "run.h"
 
 /* X(long name, short letter or 0, has_arg, ARG, help) */
@@ -33,8 +34,11 @@
 	X("verbose", 'v', 0, NULL, "say more on stderr: progress also when it is not a terminal (a line every 30 s), compile cache entries found damaged") \
 	X("fpcore", 0, 1, "FILE", "add the ops of an FPCore file to the catalog (repeatable)") \
 	X("kernel", 0, 1, "FILE.cu", "test your own kernel file instead of the op's kernel") \
-	X("entry", 0, 1, "NAME", "the --kernel's extern \"C\" __global__ function (default: the only one)") \
-	X("args", 0, 1, "P=NAME,...", "bind --kernel's parameters to the op's inputs, out and n (default: by name)") \
+	X("entry", 0, 1, "NAME", "the --kernel's kernel: NAME, 'NAME<TYPE>' (a template instance) or 'NAME(TYPES)' (an overload) (default: the only one)") \
+	X("args", 0, 1, "P=NAME,...", "bind --kernel's parameters to the op's inputs, out, n, numbers and :params (default: by name)") \
+	X("include-path", 'I', 1, "DIR", "--kernel: nvcc's -I DIR (repeatable)") \
+	X("launch", 0, 1, "block=B,per-thread=K", "launch the kernel file in blocks of B threads, each doing K elements: ceil(n/K) threads (default: block=256,per-thread=1)") \
+	X("define-macro", 'D', 1, "NAME[=VALUE]", "--kernel: nvcc's -D NAME[=VALUE] (repeatable)") \
 	X("list-ops", 0, 0, NULL, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, "list the dtypes")                      \
@@ -62,6 +66,9 @@ struct ub_cli {
 	const char *fpcore[UB_MAX_FPCORE]; /* --fpcore files, in order */
 	int nfpcore;
 	const char *kernel, *entry, *args; /* --kernel, --entry, --args */
+	int nflags;                        /* -I and -D, as nvcc takes them */
+	const char *flag_spec[UB_NVCC_MAX_FLAGS]; /* "-IDIR", "-DNAME=V" */
+	char flag_store[UB_NVCC_MAX_FLAGS][4200];
 	int modes_given;                   /* --mode was given */
 };
 

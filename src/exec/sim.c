@@ -12,14 +12,52 @@ int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 	       int nargs, size_t n, struct ptx_run_info *info,
 	       struct ub_error *err)
 {
-	return ub_sim_run_traced(ptx, entry, args, nargs, n, NULL, info, err);
+	return ub_sim_run_traced(ptx, entry, args, nargs, n, NULL, NULL, info, err);
+}
+
+void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
+		  unsigned *block)
+{
+	size_t k = g && g->per_thread ? g->per_thread : 1;
+	*block = g && g->block ? g->block : UB_BLOCK;
+	size_t threads = n / k + (n % k != 0);
+	size_t blocks = threads / *block + (threads % *block != 0);
+	*grid = (unsigned)(blocks < 1 ? 1 : blocks > UB_MAX_GRID ? UB_MAX_GRID : blocks);
+}
+
+int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err)
+{
+	char buf[128];
+	*g = (struct ub_geom){0, 0};
+	if (strlen(spec) >= sizeof buf)
+		return ub_fail(err, UB_USAGE, "--launch: '%s' is too long", spec);
+	strcpy(buf, spec);
+	for (char *save, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(it, '='), *end;
+		unsigned long v = eq ? strtoul(eq + 1, &end, 10) : 0;
+		int block = eq && (size_t)(eq - it) == 5 && !strncmp(it, "block", 5);
+		int per = eq && (size_t)(eq - it) == 10 && !strncmp(it, "per-thread", 10);
+		if ((!block && !per) || end == eq + 1 || *end || v < 1 ||
+		    (block ? v > UB_MAX_BLOCK : v > (1ul << 24)) ||
+		    (block ? g->block : g->per_thread))
+			return ub_fail(err, UB_USAGE, "--launch: '%s' is not block=B or "
+				       "per-thread=K (B in 1..%d threads a block, K >= 1 "
+				       "elements a thread, each once; e.g. "
+				       "block=128,per-thread=8)", it, UB_MAX_BLOCK);
+		if (block)
+			g->block = (unsigned)v;
+		else
+			g->per_thread = (unsigned)v;
+	}
+	return g->block || g->per_thread ? 0 : ub_fail(err, UB_USAGE, "--launch: "
+		"empty (e.g. block=128,per-thread=8)");
 }
 
 /* Binds args to m's kernel `entry` and runs it over n elements. */
 static int bind_run(const struct ptx_module *m, const char *entry,
 		    const struct ub_karg *args, int nargs, size_t n,
-		    const struct ptx_trace *trace, struct ptx_run_info *info,
-		    struct ub_error *err)
+		    const struct ub_geom *geom, const struct ptx_trace *trace,
+		    struct ptx_run_info *info, struct ub_error *err)
 {
 	struct ptx_buffer bufs[MAX_ARGS];
 	uint64_t vals[MAX_ARGS];
@@ -50,10 +88,11 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 		vals[i] = (uint64_t)(uintptr_t)args[i].arr->data;
 		nbufs++;
 	}
-	size_t blocks = (n + UB_BLOCK - 1) / UB_BLOCK;
+	unsigned grid, block;
+	ub_geom_grid(geom, n, &grid, &block);
 	struct ptx_launch l = {
-		.grid = {(unsigned)(blocks < 1 ? 1 : blocks > UB_MAX_GRID ? UB_MAX_GRID : blocks), 1, 1},
-		.block = {UB_BLOCK, 1, 1},
+		.grid = {grid, 1, 1},
+		.block = {block, 1, 1},
 		.args = vals, .nargs = nargs, .bufs = bufs, .nbufs = nbufs,
 		/* a diagnostic: the same results, thread by thread (docs/speed.md) */
 		.thread_by_thread = getenv("ULPBENCH_SIM_SCALAR") != NULL,
@@ -64,21 +103,22 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 
 int ub_sim_run_traced(const char *ptx, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,
-		      const struct ptx_trace *trace, struct ptx_run_info *info,
-		      struct ub_error *err)
+		      const struct ub_geom *geom, const struct ptx_trace *trace,
+		      struct ptx_run_info *info, struct ub_error *err)
 {
 	struct ptx_module *m = NULL;
 	int status = ptx_parse_for(ptx, entry, &m, err);
 	if (status)
 		return status;
-	status = bind_run(m, entry, args, nargs, n, trace, info, err);
+	status = bind_run(m, entry, args, nargs, n, geom, trace, info, err);
 	ptx_free(m);
 	return status;
 }
 
 int ub_sim_run_module(const struct ptx_module *m, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,
-		      struct ptx_run_info *info, struct ub_error *err)
+		      const struct ub_geom *geom, struct ptx_run_info *info,
+		      struct ub_error *err)
 {
-	return bind_run(m, entry, args, nargs, n, NULL, info, err);
+	return bind_run(m, entry, args, nargs, n, geom, NULL, info, err);
 }

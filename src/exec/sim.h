@@ -5,11 +5,26 @@
 
 #include "ptx.h"
 
-/* Launch geometry shared by every backend: 256 threads a block and one
- * thread per element (ceil(n/256) blocks, up to CUDA's grid limit), so
- * grid-stride kernels and one-thread-per-element kernels both work. */
+/* Launch geometry shared by every backend: by default 256 threads a block
+ * and one thread per element (ceil(n/256) blocks, up to CUDA's grid
+ * limit), so grid-stride kernels and one-thread-per-element kernels both
+ * work; --launch sets the block size and the elements each thread does. */
 #define UB_BLOCK 256
+#define UB_MAX_BLOCK 1024   /* CUDA's limit of threads per block */
 #define UB_MAX_GRID 2147483647u
+
+/* How a launch covers n elements: blocks of `block` threads (0:
+ * UB_BLOCK), each thread doing `per_thread` elements (0: 1), so
+ * ceil(n / per_thread) threads, at least one block. */
+struct ub_geom {
+	unsigned block, per_thread;
+};
+/* The grid (blocks in x) and block size of g for n elements. */
+void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
+		  unsigned *block);
+/* --launch block=B,per-thread=K (either, in any order) into *g; UB_USAGE
+ * naming the option. */
+int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err);
 
 /* One kernel parameter: an array (read-only or written) or a scalar. */
 struct ub_karg {
@@ -30,13 +45,14 @@ int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
  * instruction executed (ptx.h: struct ptx_trace), for explain. */
 int ub_sim_run_traced(const char *ptx, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,
-		      const struct ptx_trace *trace, struct ptx_run_info *info,
-		      struct ub_error *err);
+		      const struct ub_geom *geom, const struct ptx_trace *trace,
+		      struct ptx_run_info *info, struct ub_error *err);
 
 /* The same on a module parsed once (ptx_parse) and run many times, by
  * several threads at once (the module is only read). */
 int ub_sim_run_module(const struct ptx_module *m, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,
-		      struct ptx_run_info *info, struct ub_error *err);
+		      const struct ub_geom *geom, struct ptx_run_info *info,
+		      struct ub_error *err);
 
 #endif

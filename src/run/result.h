@@ -10,8 +10,10 @@
 #include "metrics.h"
 #include "modes.h"
 #include "npy.h"
+#include "sim.h"
 
 struct ub_backend;
+struct ub_nvcc_unit;
 
 struct ptx_trace;
 
@@ -49,8 +51,13 @@ struct ub_config {
 			 const char *what);
 	void *progress_ctx;
 	const struct ptx_trace *trace; /* NULL; explain traces its kernels */
+	struct ub_geom geom;  /* --launch, for the kernel under test (zeros:
+				 the default, sim.h) */
 	const char *kernel_src; /* --kernel: the user's kernel source (op->kernel
 				   names its file); NULL: kernels/op->kernel */
+	const struct ub_nvcc_unit *kernel_unit; /* --kernel: what nvcc
+				   compiles in every mode (nvcc.h); NULL: NVRTC
+				   compiles the source */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use

@@ -6,29 +6,25 @@
 #include "nvrtc.h"
 #include "sim.h"
 #include "stream.h"
+#include "written.h"
 #include "reference.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Compiles src with opts and runs `entry` over args on cfg's backend;
- * `what` ("mode fma", "torch step 1") is for its messages. */
-static int compile_run(const struct ub_config *cfg, const char *src,
-		       const char *name, const char *what, const char *opts,
-		       const char *entry, const struct ub_karg *args, int nargs,
-		       size_t n, uint64_t *approx, struct ub_error *err)
+/* Compiles the job's source (src, or the user's unit) with opts and runs
+ * its entry over args on cfg's backend; job->what ("mode fma", "torch
+ * step 1") is for its messages. */
+static int compile_run(const struct ub_config *cfg, struct ub_job *job,
+		       uint64_t *approx, struct ub_error *err)
 {
 	const struct ub_backend *be = ub_config_backend(cfg);
-	struct ub_job job = {
-		.src = src, .name = name, .opts = opts,
-		.arch = be->arch(cfg->arch, cfg->arch_set), .entry = entry,
-		.args = args, .nargs = nargs, .n = n, .trace = cfg->trace,
-		.what = what,
-	};
+	job->arch = be->arch(cfg->arch, cfg->arch_set);
+	job->trace = cfg->trace;
 	if (cfg->trace && be != &ub_backend_sim)
 		return ub_fail(err, UB_USAGE, "tracing needs the sim backend");
-	return be->run(&job, approx, err);
+	return be->run(job, approx, err);
 }
 
 /* Runs the torch plan: one generated kernel per step, each step's output
@@ -74,11 +70,40 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 		char what[32];
 		snprintf(name, sizeof name, "%s.torch.%s.cu", op->name, op->torch[k].name);
 		snprintf(what, sizeof what, "torch step %d", k + 1);
-		s = compile_run(cfg, src, name, what, UB_TORCH_OPTS, UB_STEP_ENTRY,
-				args, nenv + 2, n, approx, err);
+		struct ub_job job = { .src = src, .name = name, .opts = UB_TORCH_OPTS,
+				      .entry = UB_STEP_ENTRY, .args = args,
+				      .nargs = nenv + 2, .n = n, .what = what };
+		s = compile_run(cfg, &job, approx, err);
 	}
 	free(src);
 	free(args);
+	return s;
+}
+
+/* One launch of the kernel under test, for ub_run_written. */
+struct launch {
+	const struct ub_config *cfg;
+	struct ub_job *job;
+	uint64_t *approx;
+};
+
+static int launch(void *ctx, struct ub_error *err)
+{
+	struct launch *l = ctx;
+	return compile_run(l->cfg, l->job, l->approx, err);
+}
+
+/* Runs the kernel under test into out, which it must write whole. */
+static int run_written(const struct ub_config *cfg, struct ub_job *job,
+		       struct ub_array *out, uint64_t *approx, struct ub_error *err)
+{
+	struct launch l = { cfg, job, approx };
+	size_t first, count;
+	int s = ub_run_written(out, launch, &l, &first, &count, err);
+	if (!s && count)
+		s = ub_prefix(err, ub_unwritten_fail(err, first, count, out->n, &job->geom),
+			      "%s: kernel %s, %s: ", job->name, job->shown ? job->shown
+			      : job->entry, job->what);
 	return s;
 }
 
@@ -100,10 +125,11 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 		args[op->ninputs + 1] = (struct ub_karg){.value = n};
 		char name[128];
 		snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
-		return compile_run(cfg, src, ub_kernel_name(cfg, name, sizeof name),
-				   what, ub_modes[mode].opts,
-				   UB_KERNEL_ENTRY, args, op->ninputs + 2, n,
-				   approx, err);
+		struct ub_job job = { .src = src, .name = ub_kernel_name(cfg, name, sizeof name),
+				      .opts = ub_modes[mode].opts, .entry = UB_KERNEL_ENTRY,
+				      .args = args, .nargs = op->ninputs + 2, .n = n,
+				      .what = what };
+		return run_written(cfg, &job, out, approx, err);
 	}
 	for (int a = 0; !s && a < op->nargs && a < 32; a++) {
 		const char *nm = op->args[a];
@@ -111,6 +137,8 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 			args[a] = (struct ub_karg){.arr = out, .writable = 1, .name = "out"};
 		else if (strcmp(nm, "n") == 0)
 			args[a] = (struct ub_karg){.value = n};
+		else if (nm[0] == '=')   /* a value given in --args */
+			args[a] = (struct ub_karg){.value = strtoull(nm + 1, NULL, 16)};
 		else
 			for (int k = 0; k < op->ninputs; k++)
 				if (strcmp(nm, op->inputs[k]) == 0)
@@ -120,8 +148,11 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 	if (s)
 		return s;
 	snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
-	return compile_run(cfg, src, op->kernel, what, ub_modes[mode].opts, op->entry,
-			   args, op->nargs, n, approx, err);
+	struct ub_job job = { .src = src, .unit = cfg->kernel_unit, .name = op->kernel,
+			      .opts = ub_modes[mode].opts, .entry = op->entry,
+			      .shown = op->entry_shown, .args = args, .nargs = op->nargs,
+			      .n = n, .geom = cfg->geom, .what = what };
+	return run_written(cfg, &job, out, approx, err);
 }
 
 static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,

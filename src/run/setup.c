@@ -71,9 +71,16 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 	*op = *found; /* a copy: --domain and --kernel change it for this run */
 	if (cli->kernel && !uk)
 		return ub_fail(err, UB_USAGE, "--kernel is not supported here");
-	if (cli->kernel)
-		s = ub_user_kernel_bind(cli->kernel, cli->entry, cli->args, op,
-					&cli->cfg, uk, err);
+	if (cli->kernel) {
+		struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args,
+					     cli->nflags, {0} };
+		memcpy(req.flags, cli->flag_spec, sizeof req.flags);
+		s = ub_user_kernel_bind(&req, op, &cli->cfg, uk, err);
+	}
+	if (!s && (cli->cfg.geom.block || cli->cfg.geom.per_thread) && !op->kernel)
+		s = ub_fail(err, UB_USAGE, "--launch: %s's kernel is generated from its "
+			    "math, one thread per element: --launch is for kernel "
+			    "files (--kernel FILE.cu)", op->name);
 	if (!s)
 		s = ub_check_dtypes(&cli->cfg, op, err);
 	if (!s)

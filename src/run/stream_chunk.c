@@ -6,6 +6,7 @@
 #include "stream_internal.h"
 #include "ub_bits.h"
 #include "reference.h"
+#include "written.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,12 +110,48 @@ static int run_kern(const struct skern *k, struct ub_array *env,
 		a[i] = b >= 0 ? (struct ub_karg){.arr = &env[b], .name = names[b]} :
 		       b == SK_OUT ? (struct ub_karg){.arr = out, .writable = 1,
 						      .name = "out"} :
-		       (struct ub_karg){.value = b == SK_N ? len : 0};
+		       (struct ub_karg){.value = b == SK_N ? len : b == SK_VALUE ? k->val[i] : 0};
 	}
-	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len, &info, err);
+	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len, &k->geom, &info, err);
 	if (!s) /* as the sim backend reports it (backend_sim.c) */
 		*approx |= info.approx_mask | (info.unmarked_fp ? UB_APPROX_UNMARKED : 0);
 	*bad_thread = s ? info.bad_thread : UINT64_MAX;
+	return s;
+}
+
+/* run_kern as one launch of ub_run_written. */
+struct launch {
+	const struct skern *k;
+	struct ub_array *env, *out;
+	const char *const *names;
+	size_t len;
+	uint64_t *approx, *bad_thread;
+};
+
+static int launch(void *ctx, struct ub_error *err)
+{
+	struct launch *l = ctx;
+	return run_kern(l->k, l->env, l->names, l->out, l->len, l->approx,
+			l->bad_thread, err);
+}
+
+/* The kernel under test over the chunk (elements first.. of j's run),
+ * which must write every element of out; *unwritten when it did not (err
+ * says so in full). */
+static int run_mode_kern(const struct job *j, const struct skern *k,
+			 struct ub_array *env, const char *const *names,
+			 struct ub_array *out, size_t first, size_t len,
+			 uint64_t *approx, uint64_t *bad_thread, int *unwritten,
+			 struct ub_error *err)
+{
+	struct launch l = { k, env, out, names, len, approx, bad_thread };
+	size_t at, count;
+	int s = ub_run_written(out, launch, &l, &at, &count, err);
+	*unwritten = !s && count;
+	if (*unwritten) {
+		ub_unwritten_fail(err, first + at, count, j->n, &k->geom);
+		s = ub_prefix(err, UB_RUNTIME, "%s: ", k->ctx);
+	}
 	return s;
 }
 
@@ -158,12 +195,13 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	for (int m = 0; !s && m < nm; m++) {
 		if (j->mode[m].na || j->mode[m].skip)
 			continue;
-		s = run_kern(&j->mode[m], w->env, names, &w->out, len, &approx[m], &t, err);
-		if (!s) {
+		int unwritten;
+		s = run_mode_kern(j, &j->mode[m], w->env, names, &w->out, first, len,
+				  &approx[m], &t, &unwritten, err);
+		if (!s)
 			measure(j, w, &w->out, torch, &sl[m]);
-		} else {
+		else if (!unwritten)
 			where(j, w, &j->mode[m], first, t, err);
-		}
 	}
 	if (!s && torch)
 		measure(j, w, torch, torch, &sl[nm]);

@@ -15,7 +15,7 @@
 
 /* What a kernel parameter takes: an element of the environment (the
  * op's inputs, then the torch steps' results) when >= 0, else: */
-enum { SK_OUT = -1, SK_N = -2, SK_UNBOUND = -3 };
+enum { SK_OUT = -1, SK_N = -2, SK_UNBOUND = -3, SK_VALUE = -4 };
 
 /* One kernel, compiled and parsed once, run on every chunk. */
 struct skern {
@@ -23,6 +23,8 @@ struct skern {
 	const char *entry;
 	int nargs;
 	int bind[SK_MAX_ARGS];
+	uint64_t val[SK_MAX_ARGS]; /* SK_VALUE: the value */
+	struct ub_geom geom;  /* its launch */
 	const char *na;       /* the mode does not apply: why (no kernel) */
 	int skip;             /* the mode does not apply to the dtype: no row */
 	char ctx[256];        /* "FILE: kernel ENTRY, mode M", for messages */
