@@ -6,7 +6,8 @@
  * (the kernel binding; without :kernel the kernel under test is generated
  * from the body, or from :kernel-expr when given), :dtypes (what a
  * hand-written kernel is written for, default (f32)), :torch-rounding
- * (step or every-op); any other property is skipped, as FPCore allows.
+ * (step or every-op), :params, :saved, :saved-math and :input-docs
+ * (catalog_saved.c); any other property is skipped, as FPCore allows.
  * :pre is one clause or (and clause...), each clause a comparison chain
  * such as (<= lo x hi), (< lo x), (>= hi x lo) with exactly one input and
  * numeric bounds (numbers, inf, -inf, INFINITY, (- INFINITY)); a strict
@@ -25,7 +26,9 @@
 	X(P_NAME, ":name") X(P_PRE, ":pre") X(P_TORCH, ":torch")             \
 	X(P_KERNEL, ":kernel") X(P_ENTRY, ":entry") X(P_ARGS, ":args")      \
 	X(P_DTYPES, ":dtypes") X(P_KEXPR, ":kernel-expr")                  \
-	X(P_TROUND, ":torch-rounding")
+	X(P_TROUND, ":torch-rounding") X(P_PARAMS, ":params")              \
+	X(P_SAVED, ":saved") X(P_SMATH, ":saved-math")                     \
+	X(P_IDOCS, ":input-docs")
 
 enum prop {
 #define X(id, key) id,
@@ -184,12 +187,16 @@ static int args(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		const struct ub_sx *a = &x->kids[i];
 		int in = a->kind == UB_SX_SYM ? input_index(op, a->text) : -1;
 		int special = ub_sx_is(a, "out") || ub_sx_is(a, "n");
+		for (int k = 0; in < 0 && a->kind == UB_SX_SYM && k < op->nsaved; k++)
+			if (!strcmp(op->saved[k].name, a->text))
+				in = UB_MAX_INPUTS + k, op->use_saved = 1;
 		if (in >= 0 && special)
 			return fail_at(c, a, ":args: '%s' is both an input and a "
 				       "kernel parameter name", a->text);
 		if (in < 0 && !special)
-			return fail_at(c, a, ":args: '%s' is not an input name, "
-				       "'out' or 'n'", a->kind == UB_SX_LIST ? "(...)" : a->text);
+			return fail_at(c, a, ":args: '%s' is not an input name (or a "
+				       ":saved one), 'out' or 'n'",
+				       a->kind == UB_SX_LIST ? "(...)" : a->text);
 		for (int j = 0; j < i; j++)
 			if (strcmp(op->args[j], a->text) == 0)
 				return fail_at(c, a, ":args: '%s' appears twice", a->text);
@@ -239,6 +246,11 @@ static int torch_rounding(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		for (int j = 0; j < op->nsteps && k < 0; j++)
 			if (!strcmp(op->torch[j].name, b->kids[0].text))
 				k = j;
+		int gone = 0;   /* a step a saved input stands for */
+		for (int j = 0; c->env && c->env->saved && j < op->nsaved; j++)
+			gone |= !strcmp(op->saved[j].name, b->kids[0].text);
+		if (k < 0 && gone)
+			continue;
 		if (k < 0)
 			return fail_at(c, b, ":torch-rounding: '%s' is not a step of "
 				       "the :torch plan", b->kids[0].text);
@@ -264,6 +276,7 @@ static int inputs(const struct ub_cat_ctx *c, const struct ub_sx *x,
 			return ub_cat_oom(c);
 		op->dom[i] = (struct ub_domain){-INFINITY, INFINITY};
 		op->ninputs++;
+		op->nsampled++;
 		sc[i] = (struct ub_scope){op->inputs[i], i, NULL, i ? &sc[i - 1] : NULL};
 	}
 	return 0;
@@ -327,10 +340,34 @@ static int apply(const struct ub_cat_ctx *c, const struct ub_sx *p[NPROPS],
 	return st;
 }
 
+/* With env->saved: the saved inputs become inputs (after the sampled
+ * ones), in the scope of what follows. */
+static int saved_inputs(const struct ub_cat_ctx *c, struct ub_op *op,
+			struct ub_scope *sc, const struct ub_scope **top)
+{
+	for (int i = 0; c->env && c->env->saved && i < op->nsaved; i++) {
+		int k = op->ninputs++;
+		if (!(op->inputs[k] = strdup(op->saved[i].name)))
+			return ub_cat_oom(c);
+		op->dom[k] = (struct ub_domain){-INFINITY, INFINITY};
+		sc[UB_MAX_INPUTS + UB_MAX_PARAMS + i] = (struct ub_scope){op->inputs[k], k,
+									   NULL, *top};
+		*top = &sc[UB_MAX_INPUTS + UB_MAX_PARAMS + i];
+	}
+	return 0;
+}
+
+static void free_scope_vals(struct ub_scope *sc, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (sc[i].val && sc[i].var < 0)
+			ub_expr_free(sc[i].val);
+}
+
 static int parse_op(const struct ub_cat_ctx *c, const struct ub_sx *f,
 		    struct ub_op *op)
 {
-	struct ub_scope sc[UB_MAX_INPUTS];
+	struct ub_scope sc[UB_CAT_MAX_SCOPE];
 	const struct ub_sx *p[NPROPS] = {0};
 	int i = 3, st;
 	op->line = f->line;
@@ -344,22 +381,49 @@ static int parse_op(const struct ub_cat_ctx *c, const struct ub_sx *f,
 	if (f->n < 3 || f->kids[2].kind != UB_SX_LIST)
 		return fail_at(c, f->n < 3 ? &f->kids[1] : &f->kids[2], "%s",
 			       "expected the argument list (x y ...) after the name");
+	memset(sc, 0, sizeof sc);
 	if ((st = inputs(c, &f->kids[2], op, sc)) != 0)
 		return st;
 	if ((st = props(c, f, &i, p)) != 0)
 		return st;
 	const struct ub_scope *top = op->ninputs ? &sc[op->ninputs - 1] : NULL;
-	if ((st = ub_cat_real(c, &f->kids[i], top, "the body", &op->math)) != 0)
-		return st;
-	return apply(c, p, top, op);
+	st = ub_cat_props_early(c, p[P_PARAMS], p[P_SAVED], op, sc, &top);
+	if (!st)
+		st = saved_inputs(c, op, sc, &top);
+	if (!st)
+		st = ub_cat_real(c, &f->kids[i], top, "the body", &op->math);
+	if (!st)
+		st = apply(c, p, top, op);
+	if (!st)
+		st = ub_cat_props_late(c, p[P_SMATH], p[P_IDOCS], op, sc, top);
+	if (!st && c->env && c->env->saved && op->saved_math) {
+		struct ub_expr *m = op->math;   /* the reference for the run */
+		op->math = ub_expr_ref(op->saved_math);
+		ub_expr_free(m);
+	}
+	free_scope_vals(sc, UB_CAT_MAX_SCOPE);
+	return st;
 }
 
-static void op_free(struct ub_op *op)
+void ub_op_free(struct ub_op *op)
 {
 	free(op->name);
 	free(op->desc);
 	for (int i = 0; i < op->ninputs; i++)
 		free(op->inputs[i]);
+	for (int i = 0; i < UB_MAX_INPUTS; i++)
+		free(op->input_doc[i]);
+	for (int i = 0; i < op->nparams; i++) {
+		free(op->params[i].name);
+		free(op->params[i].text);
+	}
+	for (int i = 0; i < op->nsaved; i++) {
+		free(op->saved[i].name);
+		free(op->saved[i].desc);
+		ub_expr_free(op->saved[i].e);
+	}
+	ub_expr_free(op->saved_math);
+	free(op->form);
 	ub_expr_free(op->math);
 	ub_expr_free(op->kernel_expr);
 	for (int i = 0; i < op->nsteps; i++) {
@@ -378,7 +442,7 @@ static void op_free(struct ub_op *op)
 void ub_catalog_free(struct ub_catalog *cat)
 {
 	for (int i = 0; i < cat->nops; i++)
-		op_free(&cat->ops[i]);
+		ub_op_free(&cat->ops[i]);
 	free(cat->ops);
 	cat->ops = NULL;
 	cat->nops = 0;
@@ -393,14 +457,60 @@ const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
 	return NULL;
 }
 
+/* The byte offset of line:col in text (1-based). */
+static size_t offset_of(const char *text, int line, int col)
+{
+	size_t i = 0;
+	for (int l = 1; l < line && text[i]; i++)
+		l += text[i] == '\n';
+	return i + (size_t)(col - 1);
+}
+
+/* The op's form as text, its lines where they were (for messages), kept
+ * for ub_op_reparse. */
+static int keep_form(const struct ub_cat_ctx *c, const char *text,
+		     const struct ub_sx *f, struct ub_op *op)
+{
+	size_t a = offset_of(text, f->line, f->col), b = offset_of(text, f->eline, f->ecol);
+	size_t pad = (size_t)(f->line - 1) + (size_t)(f->col - 1);
+	if (!(op->form = malloc(pad + (b - a) + 2)))
+		return ub_cat_oom(c);
+	memset(op->form, '\n', (size_t)(f->line - 1));
+	memset(op->form + f->line - 1, ' ', (size_t)(f->col - 1));
+	memcpy(op->form + pad, text + a, b - a + 1);
+	op->form[pad + b - a + 1] = '\0';
+	return 0;
+}
+
+int ub_op_reparse(const struct ub_op *op, const struct ub_parse_env *env,
+		  struct ub_op *out, struct ub_error *err)
+{
+	struct ub_cat_ctx c = {op->file, err, env};
+	struct ub_sx top;
+	memset(out, 0, sizeof *out);
+	int st = ub_sx_read(op->form, op->file, &top, err);
+	if (!st && top.n != 1)
+		st = ub_fail(err, UB_RUNTIME, "%s: op %s: form lost", op->file, op->name);
+	if (!st)
+		st = parse_op(&c, &top.kids[0], out);
+	if (!st && !(out->form = strdup(op->form)))
+		st = ub_cat_oom(&c);
+	ub_sx_free(&top);
+	if (st)
+		ub_op_free(out);
+	return st;
+}
+
 static int form(const struct ub_cat_ctx *c, const struct ub_sx *f,
-		struct ub_catalog *cat)
+		struct ub_catalog *cat, const char *text)
 {
 	if (f->kind != UB_SX_LIST || f->n == 0 || !ub_sx_is(&f->kids[0], "FPCore"))
 		return fail_at(c, f, "%s", "expected (FPCore NAME (ARGS...) ... BODY)");
 	struct ub_op *op = &cat->ops[cat->nops++];
 	memset(op, 0, sizeof *op);
 	int st = parse_op(c, f, op);
+	if (!st)
+		st = keep_form(c, text, f, op);
 	const struct ub_op *first = st ? NULL : ub_catalog_find(cat, op->name);
 	if (first && first != op)
 		st = ub_sx_fail(c->err, c->file, f->line, f->col,
@@ -412,7 +522,7 @@ static int form(const struct ub_cat_ctx *c, const struct ub_sx *f,
 int ub_catalog_parse(const char *text, const char *file,
 		     struct ub_catalog *cat, struct ub_error *err)
 {
-	struct ub_cat_ctx c = {file, err};
+	struct ub_cat_ctx c = {file, err, NULL};
 	struct ub_sx top;
 	memset(cat, 0, sizeof *cat);
 	int st = ub_sx_read(text, file, &top, err);
@@ -422,7 +532,7 @@ int ub_catalog_parse(const char *text, const char *file,
 	if (!cat->ops)
 		st = ub_cat_oom(&c);
 	for (int i = 0; i < top.n && !st; i++)
-		st = form(&c, &top.kids[i], cat);
+		st = form(&c, &top.kids[i], cat, text);
 	ub_sx_free(&top);
 	if (st)
 		ub_catalog_free(cat);

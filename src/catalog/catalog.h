@@ -56,8 +56,12 @@ struct ub_saved {
 
 struct ub_op {
 	char *name, *desc;
-	int ninputs;
+	int ninputs;           /* inputs 0..nsampled-1 are sampled (or read
+				  from files); the rest are saved inputs,
+				  computed from them (saved[k - nsampled]) */
+	int nsampled;
 	char *inputs[UB_MAX_INPUTS];
+	char *input_doc[UB_MAX_INPUTS]; /* what each sampled input is */
 	struct ub_domain dom[UB_MAX_INPUTS];
 	struct ub_expr *math;  /* vars: inputs */
 	struct ub_expr *kernel_expr; /* :kernel-expr: the generated kernel's
@@ -67,6 +71,9 @@ struct ub_op {
 	char *kernel, *entry;  /* kernel file (relative to kernels/) */
 	const char *entry_shown; /* a --kernel's entry as messages name it
 				    (scale<float>(float*, ...)); NULL: entry */
+	const char *kernel_skipped; /* a run's dtype the :kernel file is not
+				    written for: that file (the kernel is
+				    generated from the math instead) */
 	unsigned kernel_dtypes; /* bit dt: the kernel is written for dtype dt
 				   (:dtypes, default f32 only) */
 	int nargs;             /* kernel parameters, in order: an input name,
@@ -79,6 +86,22 @@ struct ub_op {
 	struct ub_param params[UB_MAX_PARAMS];
 	int nsaved;            /* :saved */
 	struct ub_saved saved[UB_MAX_INPUTS];
+	struct ub_expr *saved_math; /* :saved-math: vars the inputs, then the
+				       saved inputs */
+	int use_saved;         /* this run's kernel takes a saved input: they
+				  are inputs (ub_op_prepare) */
+	char *form;            /* the op's FPCore text, read again by
+				  ub_op_prepare */
+};
+
+/* How ub_op_prepare reads an op again. */
+struct ub_parse_env {
+	const char *const *values; /* per :params entry, its value (NULL
+				      entries: as written); NULL: all */
+	int saved;                 /* the :saved inputs are inputs, the
+				      math is :saved-math, and a :torch step
+				      of a saved input's name is replaced by
+				      it (PyTorch's forward output) */
 };
 
 struct ub_catalog {
@@ -100,5 +123,12 @@ int ub_catalog_merge(struct ub_catalog *dst, struct ub_catalog *src,
 		     struct ub_error *err);
 const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
 				    const char *name);
+
+/* op read again from its text under env, into *out (free with
+ * ub_op_free).  Errors as ub_catalog_parse's (none for an op that was
+ * read once, but out of memory). */
+int ub_op_reparse(const struct ub_op *op, const struct ub_parse_env *env,
+		  struct ub_op *out, struct ub_error *err);
+void ub_op_free(struct ub_op *op);
 
 #endif

@@ -17,6 +17,7 @@
 	X("seed", 0, 1, "S", "random seed (default: 1); printed with every report") \
 	X("input", 'i', 1, "NAME=FILE.npy", "take input NAME from a .npy file instead (repeatable)") \
 	X("domain", 0, 1, "NAME=LO:HI", "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
+	X("param", 0, 1, "NAME=V", "set the op's named constant NAME (its :params) for the reference, the torch plan and the kernel (repeatable)") \
 	X("exhaustive", 0, 0, NULL, "every encoding as input instead of samples (one-input ops; f16/bf16: 65,536, f32: 2^32)") \
 	X("range", 0, 1, "LO:HI", "--exhaustive over values LO..HI (-1:0x1p3) or encodings LO..HI (0x3f800000:0x3fffffff)") \
 	X("reference", 0, 1, "fast|mpfr", "reference: decide in double with an error bound when safe, else MPFR (fast, default), or MPFR always") \
@@ -63,14 +64,20 @@ struct ub_cli {
 	int ninputs;
 	const char *domain_spec[UB_MAX_INPUTS]; /* "NAME=LO:HI" as given */
 	int ndomains;
+	const char *param_spec[UB_MAX_PARAMS];  /* "NAME=V" as given */
+	int nparams;
 	const char *fpcore[UB_MAX_FPCORE]; /* --fpcore files, in order */
 	int nfpcore;
 	const char *kernel, *entry, *args; /* --kernel, --entry, --args */
-	int nflags;                        /* -I and -D, as nvcc takes them */
-	const char *flag_spec[UB_NVCC_MAX_FLAGS]; /* "-IDIR", "-DNAME=V" */
-	char flag_store[UB_NVCC_MAX_FLAGS][4200];
+	int nflags;                        /* -I and -D, in order: */
+	char flag_kind[UB_NVCC_MAX_FLAGS];   /* 'I' or 'D' */
+	const char *flag_arg[UB_NVCC_MAX_FLAGS]; /* DIR or NAME[=VALUE] */
 	int modes_given;                   /* --mode was given */
 };
+
+/* --list-ops (list_ops.c): every op of cat, or op `opname` in full. */
+int ub_list_ops(const struct ub_catalog *cat, const char *opname,
+		struct ub_error *err);
 
 /* Parses argv.  Errors: UB_USAGE with one line. */
 int ub_cli_parse(int argc, char **argv, struct ub_cli *cli,
@@ -88,5 +95,8 @@ int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 /* Applies the --domain NAME=LO:HI specs to op's sampling domain. */
 int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
 			 struct ub_error *err);
+/* Applies the --param NAME=V specs to op's :params. */
+int ub_cli_apply_params(const struct ub_cli *cli, struct ub_op *op,
+			struct ub_error *err);
 
 #endif

@@ -8,6 +8,7 @@
  * the arrays are all of one element type, the dtype that --dtype asks for
  * (f32 by default).  Values are checked where they are read (user_value.c). */
 #include "user_kernel.h"
+#include "dag.h"
 #include "paths.h"
 
 #include <limits.h>
@@ -89,9 +90,39 @@ static int param_of(const struct ub_kfound *k, const char *name, size_t len)
 	return -1;
 }
 
+/* What the op's input or saved input `name` is, or NULL if none. */
+static const char *input_doc(const struct ub_op *op, const char *name)
+{
+	int i = input_of(op, name), j = saved_of(op, name);
+	return i >= 0 ? (op->input_doc[i] ? op->input_doc[i] : "an input")
+		      : j >= 0 ? op->saved[j].desc : NULL;
+}
+
+/* A parameter named like one input of the op and bound to another is
+ * almost surely a mistake (a kernel's y is the forward output, not x):
+ * refused unless the target ends in '!'. */
+static int misnamed(const struct ub_user_kernel *uk, const struct ub_op *op,
+		    const struct ub_kparam *p, char *name, struct ub_error *err)
+{
+	size_t l = strlen(name);
+	if (l > 1 && name[l - 1] == '!') {
+		name[l - 1] = '\0';
+		return 0;
+	}
+	const char *mine = input_doc(op, p->name), *theirs = input_doc(op, name);
+	if (!mine || !theirs || !strcmp(p->name, name))
+		return 0;
+	return ub_fail(err, UB_USAGE, "--args: parameter '%s' of %s has the name of "
+		       "%s's input %s (%s) but is bound to %s (%s): bind %s=%s, or "
+		       "write %s=%s! if that is what the kernel means", p->name,
+		       uk->kf->base, op->name, p->name, mine, name, theirs, p->name,
+		       p->name, p->name, name);
+}
+
 /* --args "PARAM=NAME,...": bind[k] = NAME for each PARAM k named. */
 static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
-		      const char **bind, char *store, struct ub_error *err)
+		      const struct ub_op *op, const char **bind, char *store,
+		      struct ub_error *err)
 {
 	char valid[512];
 	const struct ub_kfound *k = uk->kf;
@@ -118,6 +149,8 @@ static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
 		if (bind[p])
 			return ub_fail(err, UB_USAGE, "--args: parameter '%s' is bound "
 				       "twice", k->params[p].name);
+		if (misnamed(uk, op, &k->params[p], name, err))
+			return UB_USAGE;
 		bind[p] = name;
 	}
 	return 0;
@@ -206,10 +239,30 @@ static int fits(const struct ub_user_kernel *uk, const struct ub_op *op,
 		? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
 
-/* Whether the op's math reads input i (the kernel must then take it). */
-static int needed(const struct ub_op *op, int i)
+/* Whether the exact math of the run reads variable v (then the kernel
+ * must take it): every sampled input, or with a saved input taken, those
+ * :saved-math reads (v counts the sampled inputs, then the saved ones). */
+static int needed(const struct ub_op *op, int use_saved, int v)
 {
-	return i < op->ninputs;
+	const struct ub_dag *d;
+	struct ub_error e;
+	if (!use_saved)
+		return v < op->nsampled;
+	if (ub_expr_dag(op->saved_math, &d, &e))
+		return 1;
+	for (int i = 0; i < d->n; i++)
+		if (d->node[i]->kind == UB_E_VAR && d->node[i]->var == v)
+			return 1;
+	return 0;
+}
+
+/* Whether some parameter is bound to name. */
+static int bound_to(const struct ub_kfound *k, const char **bind, const char *name)
+{
+	for (int j = 0; j < k->nparams; j++)
+		if (!strcmp(bind[j], name))
+			return 1;
+	return 0;
 }
 
 /* Every parameter bound and fitting; out once; every input used. */
@@ -237,16 +290,19 @@ static int complete(struct ub_user_kernel *uk, const struct ub_op *op,
 		st = ub_fail(err, UB_USAGE, "%s: %s: %s parameter is bound to out "
 			     "(exactly one must take the result)", uk->file, k->base,
 			     outs ? "more than one" : "no");
-	for (int i = 0; i < op->ninputs && !st; i++) {
-		int used = !needed(op, i);
-		for (int j = 0; j < k->nparams; j++)
-			used |= !strcmp(bind[j], op->inputs[i]);
-		if (!used)
+	int use_saved = 0;
+	for (int i = 0; i < op->nsaved; i++)
+		use_saved |= bound_to(k, bind, op->saved[i].name);
+	for (int v = 0; v < op->nsampled + op->nsaved && !st; v++) {
+		const char *name = v < op->nsampled ? op->inputs[v]
+						    : op->saved[v - op->nsampled].name;
+		if (needed(op, use_saved, v) && !bound_to(k, bind, name))
 			st = ub_fail(err, UB_USAGE, "%s: %s: input '%s' of %s is bound to "
 				     "no parameter (add PARAM=%s to --args; parameters: %s)",
-				     uk->file, k->base, op->inputs[i], op->name,
-				     op->inputs[i], param_names(k, valid, sizeof valid));
+				     uk->file, k->base, name, op->name, name,
+				     param_names(k, valid, sizeof valid));
 	}
+	uk->use_saved = use_saved;
 	return st;
 }
 
@@ -305,7 +361,7 @@ static int bind_all(struct ub_user_kernel *uk, const struct ub_op *op,
 	if (!st && !(uk->args = calloc((size_t)uk->kf->nparams + 1, sizeof *uk->args)))
 		st = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!st && spec)
-		st = parse_spec(spec, uk, bind, store, err);
+		st = parse_spec(spec, uk, op, bind, store, err);
 	if (!st)
 		st = complete(uk, op, bind, err);
 	if (!st)
@@ -344,8 +400,14 @@ static int read_kernel(const struct ub_kernel_req *req, const struct ub_config *
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	}
 	*uk->unit = (struct ub_nvcc_unit){ .text = text, .file = uk->file,
-					   .abspath = uk->abspath, .nflags = req->nflags };
-	memcpy(uk->unit->flags, req->flags, sizeof req->flags);
+					   .abspath = uk->abspath };
+	for (int i = 0; i < req->nflags && i < UB_NVCC_MAX_FLAGS; i++)
+		if ((uk->unit->flags[uk->unit->nflags] = strdup(req->flags[i])))
+			uk->unit->nflags++;
+	if (uk->unit->nflags < req->nflags) {
+		free(text);
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	}
 	st = ub_kernel_find(uk->unit, uk->src, req->entry, cfg->arch, uk->kf, err);
 	free(text);
 	uk->unit->text = uk->kf->unit;   /* what every mode compiles */
@@ -369,6 +431,7 @@ int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
 	op->args = uk->args;
 	op->nargs = uk->nargs;
 	op->kernel_dtypes = 1u << dt;
+	op->use_saved = uk->use_saved;
 	cfg->kernel_src = uk->src;
 	cfg->kernel_unit = uk->unit;
 	return 0;
@@ -384,6 +447,8 @@ void ub_user_kernel_free(struct ub_user_kernel *uk)
 	if (uk->kf)
 		ub_kfound_free(uk->kf);
 	free(uk->kf);
+	for (int i = 0; uk->unit && i < uk->unit->nflags; i++)
+		free((char *)uk->unit->flags[i]);
 	free(uk->unit);
 	free(uk->args);
 	memset(uk, 0, sizeof *uk);

@@ -25,13 +25,15 @@ struct ub_kernel_req {
 struct ub_user_kernel {
 	char *src;        /* the file's text */
 	char *file, *abspath;
-	struct ub_nvcc_unit *unit; /* what every mode compiles */
+	struct ub_nvcc_unit *unit; /* what every mode compiles (its flags
+				      are copies, owned here) */
 	struct ub_kfound *kf;      /* its kernel (both on the heap: op and
 				      cfg point into them, and a suite's
 				      entries move) */
 	int nargs;
 	char **args;      /* per parameter: an input name, "out", "n", or a
 			     value "=0xBITS" (catalog.h's :args) */
+	int use_saved;    /* it takes a :saved input (catalog.h) */
 };
 
 /* Reads req->file, finds its kernel req->entry (NULL: the only one),

@@ -68,11 +68,15 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 		   int first, int und)
 {
 	const struct ub_config *cfg = res->cfg;
+	/* the kernel, when it is not the op's own: a --kernel file, or the
+	 * generated one in a dtype the op's file is not written for */
+	int say = cfg->kernel_src || !strncmp(r->kernel, "generated (", 11);
 	fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s  backend=%s  "
-		"nvrtc %s %s\n", first ? "" : "\n", r->op,
+		"%s %s%s%s\n", first ? "" : "\n", r->op,
 		ub_dtypes[r->dt].name, r->st.n,
 		(unsigned long long)cfg->seed, res->inputs, r->backend,
-		ub_nvrtc_version(), r->arch ? r->arch : cfg->arch);
+		r->toolkit, r->arch ? r->arch : cfg->arch, say ? "  kernel: " : "",
+		say ? r->kernel : "");
 	fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %s%9s  %s\n",
 		"mode", "max_ulp", "mean_ulp", "cr_mismatch",
 		"torch_mismatch", "torch_max_dist", "nan_mismatch",

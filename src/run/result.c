@@ -3,13 +3,17 @@
 #include "backend.h"
 #include "codegen.h"
 #include "kernel_sig.h"
+#include "nvcc.h"
+#include "nvrtc.h"
 #include "paths.h"
+#include "prepare.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads every input from its file; all must agree in length. */
+/* Reads every input from its file (a saved input may have none: it is
+ * computed); all must agree in length. */
 static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
 		       struct ub_error *err)
 {
@@ -20,6 +24,8 @@ static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
 		for (int f = 0; f < cfg->nfiles; f++)
 			if (cfg->files[f].input == k)
 				path = cfg->files[f].path;
+		if (!path && k >= op->nsampled)
+			continue;
 		if (!path)
 			return ub_fail(err, UB_USAGE, "%s needs input %s too: "
 				       "add --input %s=FILE.npy", op->name,
@@ -39,10 +45,10 @@ static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
 	return 0;
 }
 
-int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
-		  struct ub_error *err)
+/* The sampled inputs of d: files, the exhaustive sweep or samples. */
+static int sampled_inputs(const struct ub_config *cfg, struct ub_data *d,
+			  struct ub_error *err)
 {
-	d->nin = cfg->op->ninputs;
 	if (cfg->nfiles)
 		return read_inputs(cfg, d, err);
 	d->shape.ndim = 1;
@@ -52,8 +58,18 @@ int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
 		d->shape.dim[0] = d->in[0].n;
 		return s;
 	}
-	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
+	return ub_inputs_generate(d->dt, cfg->op->nsampled, cfg->op->dom, cfg->n,
 				  cfg->seed, d->in, err);
+}
+
+int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
+		  struct ub_error *err)
+{
+	d->nin = cfg->op->ninputs;
+	int s = sampled_inputs(cfg, d, err);
+	if (!s && cfg->op->ninputs > cfg->op->nsampled)   /* saved inputs */
+		s = ub_saved_fill(cfg->op, d->dt, d->in, d->in[0].n, !cfg->ref_mpfr, err);
+	return s;
 }
 
 int ub_kernel_source(const struct ub_config *cfg, enum ub_dtype dt,
@@ -96,6 +112,32 @@ const struct ub_backend *ub_config_backend(const struct ub_config *cfg)
 	return be;
 }
 
+void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r)
+{
+	const struct ub_op *op = cfg->op;
+	const char *v = cfg->kernel_unit ? ub_nvcc_version(NULL) : NULL;
+	struct ub_geom g = op->kernel && !torch ? cfg->geom : (struct ub_geom){0, 0};
+	if (torch)
+		snprintf(r->kernel, sizeof r->kernel, "torch plan");
+	else if (cfg->kernel_src)
+		snprintf(r->kernel, sizeof r->kernel, "%s %s", op->kernel,
+			 op->entry_shown ? op->entry_shown : op->entry);
+	else if (op->kernel)
+		snprintf(r->kernel, sizeof r->kernel, "kernels/%s %s", op->kernel, op->entry);
+	else
+		snprintf(r->kernel, sizeof r->kernel, "generated%s%s%s",
+			 op->kernel_skipped ? " (kernels/" : "",
+			 op->kernel_skipped ? op->kernel_skipped : "",
+			 op->kernel_skipped ? " is not written for this dtype)" : "");
+	/* "release 13.0, V13.0.88" */
+	if (v && !torch && strstr(v, ", V"))
+		snprintf(r->toolkit, sizeof r->toolkit, "nvcc %s", strstr(v, ", V") + 3);
+	else
+		snprintf(r->toolkit, sizeof r->toolkit, "nvrtc %s", ub_nvrtc_version());
+	snprintf(r->launch, sizeof r->launch, "block=%u,per-thread=%u",
+		 g.block ? g.block : UB_BLOCK, g.per_thread ? g.per_thread : 1);
+}
+
 struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 			  int out, int has_torch, const char *mode,
 			  const char *opts)
@@ -112,6 +154,7 @@ struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 	r->backend = ub_config_backend(cfg)->name;
 	r->arch = ub_config_backend(cfg)->arch(cfg->arch, cfg->arch_set);
 	r->has_torch = has_torch;
+	ub_row_kernel(cfg, !strcmp(mode, "torch"), r);
 	r->nin = cfg->op->ninputs;
 	for (int k = 0; k < r->nin; k++)
 		r->in_names[k] = cfg->op->inputs[k];
@@ -152,6 +195,7 @@ void ub_result_free(struct ub_result *res)
 		for (int m = 0; m < d->nmodes; m++)
 			ub_array_free(&d->out[m]);
 		free(d->exact);
+		ub_op_free(&res->held[t]);
 	}
 	free(res->rows);
 	memset(res, 0, sizeof *res);

@@ -97,6 +97,11 @@ struct ub_row {
 	const char *na;      /* the mode does not apply to this kernel: why
 				(then st is empty; tables say n/a, CSV leaves
 				the metrics empty with status n/a) */
+	char kernel[400];    /* which kernel ran: "kernels/atan_bwd.cu
+				atan_bwd", "my.cu scale<float>(float*, ...)",
+				"generated" (from the math), "torch plan" */
+	char toolkit[80];    /* what compiled it: "nvrtc 13.0", "nvcc 13.0.88" */
+	char launch[64];     /* "block=256,per-thread=1" */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */
@@ -112,13 +117,17 @@ struct ub_data {
 };
 
 struct ub_result {
-	const struct ub_config *cfg;
+	const struct ub_config *cfg; /* while a dtype runs: its cfgs[] */
 	char inputs[512];    /* "random" or "x=a.npy;g=b.npy" */
 	int nrows;
 	struct ub_row *rows;
 	int ndata;
 	struct ub_data data[UB_NDTYPES];
 	int stages_done;     /* for cfg->progress */
+	/* each dtype's op (prepare.h: :params and saved inputs), its config,
+	 * and what was read for it (freed with the result) */
+	struct ub_op ops[UB_NDTYPES], held[UB_NDTYPES];
+	struct ub_config cfgs[UB_NDTYPES];
 };
 
 /* A new row of res for one mode (or "torch") of d (one of res->data), its
@@ -127,6 +136,9 @@ struct ub_result {
 struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 			  int out, int has_torch, const char *mode,
 			  const char *opts);
+/* Which kernel row r runs (cfg of its dtype; torch: the torch plan's),
+ * what compiled it and how it was launched: r->kernel, toolkit, launch. */
+void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r);
 /* The data of row r, and its per-element results: NULL when it keeps
  * none (an n/a row; every row of a streamed run, cfg->stream). */
 const struct ub_data *ub_row_data(const struct ub_result *res,

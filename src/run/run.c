@@ -7,6 +7,7 @@
 #include "sim.h"
 #include "stream.h"
 #include "written.h"
+#include "prepare.h"
 #include "reference.h"
 
 #include <stdio.h>
@@ -277,7 +278,12 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	for (int t = 0; !s && t < cfg->ndtypes; t++) {
 		struct ub_data *d = &res->data[res->ndata++];
 		d->dt = cfg->dtypes[t];
-		s = ub_kernel_source(cfg, d->dt, &src, err);
+		s = ub_op_for_dtype(cfg->op, d->dt, &res->ops[t], &res->held[t], err);
+		res->cfgs[t] = *cfg;
+		res->cfgs[t].op = &res->ops[t];
+		res->cfg = &res->cfgs[t];
+		if (!s)
+			s = ub_kernel_source(res->cfg, d->dt, &src, err);
 		/* the chunked driver runs the interpreter itself: sim only */
 		if (!s)
 			s = cfg->stream && be == &ub_backend_sim
@@ -286,6 +292,7 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 		free(src);
 		src = NULL;
 	}
+	res->cfg = cfg;
 	return s;
 }
 

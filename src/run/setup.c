@@ -37,7 +37,7 @@ int ub_check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
 		if (op->kernel_dtypes >> t & 1)
 			snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
 				 "%s%s", valid[0] ? ", " : "", ub_dtypes[t].name);
-	for (int t = 0; t < cfg->ndtypes; t++)
+	for (int t = 0; cfg->kernel_src && t < cfg->ndtypes; t++)
 		if (!(op->kernel_dtypes >> cfg->dtypes[t] & 1))
 			return ub_fail(err, UB_USAGE, "%s: kernel %s is written for %s "
 				       "only (its :dtypes in the catalog), not %s",
@@ -71,10 +71,18 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 	*op = *found; /* a copy: --domain and --kernel change it for this run */
 	if (cli->kernel && !uk)
 		return ub_fail(err, UB_USAGE, "--kernel is not supported here");
+	s = ub_cli_apply_params(cli, op, err);   /* before a kernel takes them */
+	if (s)
+		return s;
 	if (cli->kernel) {
 		struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args,
 					     cli->nflags, {0} };
-		memcpy(req.flags, cli->flag_spec, sizeof req.flags);
+		static char flags[UB_NVCC_MAX_FLAGS][4100];  /* copied by the bind */
+		for (int i = 0; i < cli->nflags; i++) {
+			snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i],
+				 cli->flag_arg[i]);
+			req.flags[i] = flags[i];
+		}
 		s = ub_user_kernel_bind(&req, op, &cli->cfg, uk, err);
 	}
 	if (!s && (cli->cfg.geom.block || cli->cfg.geom.per_thread) && !op->kernel)

@@ -7,6 +7,7 @@
 #include "ub_bits.h"
 #include "reference.h"
 #include "written.h"
+#include "prepare.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +58,11 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 		ub_sweep_fill(&j->sw, first, &w->env[0]); /* env[0].n is len */
 		return 0;
 	}
-	return ub_inputs_generate_at(j->dt, j->nin, cfg->op->dom, cfg->seed,
-				     first, len, w->env, err);
+	int s = ub_inputs_generate_at(j->dt, cfg->op->nsampled, cfg->op->dom,
+				      cfg->seed, first, len, w->env, err);
+	if (!s && j->nin > cfg->op->nsampled)   /* saved inputs */
+		s = ub_saved_fill(cfg->op, j->dt, w->env, len, !cfg->ref_mpfr, err);
+	return s;
 }
 
 static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
