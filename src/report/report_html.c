@@ -201,7 +201,7 @@ static void summary_table(FILE *f, const struct ub_row *const *rows, int nr,
 static void worst_table(FILE *f, const struct ub_result *res, const struct ub_data *d,
 			const struct series *s, int ns)
 {
-	const struct ub_op *op = res->cfg->op;
+	const struct ub_op *op = ub_data_op(res, d);
 	fprintf(f, "<table><tr><th>mode</th><th>#</th><th>ULP error</th>");
 	for (int k = 0; k < d->nin; k++) {
 		fprintf(f, "<th>");
@@ -252,9 +252,9 @@ static void plots(FILE *f, const struct ub_result *res, const struct ub_data *d,
 					ub_bits_to_double(d->dt, ub_array_get(&d->in[in], s[k].pick[j].i)),
 					s[k].pick[j].err };
 		fprintf(f, "<h3>ULP error against ");
-		ub_html_text(f, res->cfg->op->inputs[in]);
+		ub_html_text(f, ub_data_op(res, d)->inputs[in]);
 		fprintf(f, "</h3>\n<div class=\"plot\">");
-		ub_svg_scatter(f, (*id)++, d->dt, res->cfg->op->inputs[in], ps, ns);
+		ub_svg_scatter(f, (*id)++, d->dt, ub_data_op(res, d)->inputs[in], ps, ns);
 		fprintf(f, "</div>\n");
 	}
 	fprintf(f, "<p class=\"note\">Each dot is one element: %d evenly spaced ones of %zu, "

@@ -162,6 +162,12 @@ struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 	return r;
 }
 
+const struct ub_op *ub_data_op(const struct ub_result *res, const struct ub_data *d)
+{
+	int t = (int)(d - res->data);
+	return t >= 0 && t < res->ndata && res->cfgs[t].op ? res->cfgs[t].op : res->cfg->op;
+}
+
 const struct ub_data *ub_row_data(const struct ub_result *res,
 				  const struct ub_row *r)
 {

@@ -139,6 +139,9 @@ struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 /* Which kernel row r runs (cfg of its dtype; torch: the torch plan's),
  * what compiled it and how it was launched: r->kernel, toolkit, launch. */
 void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r);
+/* The op that d (one of res->data) was run with: the dtype's own
+ * (prepare.h), whose inputs are d's (saved ones too). */
+const struct ub_op *ub_data_op(const struct ub_result *res, const struct ub_data *d);
 /* The data of row r, and its per-element results: NULL when it keeps
  * none (an n/a row; every row of a streamed run, cfg->stream). */
 const struct ub_data *ub_row_data(const struct ub_result *res,
