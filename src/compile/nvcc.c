@@ -283,15 +283,19 @@ static int entry_paths(const struct ub_cache_key *key, const char *m,
 	return ok;
 }
 
-/* The cached PTX of key, if every file it was made from is unchanged. */
+/* The cached PTX of key, if every file it was made from is unchanged;
+ * one hit or one miss in the cache's counts (a changed file: a miss). */
 static char *cache_lookup(const struct ub_cache_key *key)
 {
 	char dep[4096], ptx[4096], *m, *out = NULL;
-	if (!entry_paths(key, NULL, dep, ptx, sizeof dep) || !(m = ub_cache_get(dep)))
-		return NULL;
-	if (manifest_holds(m) && entry_paths(key, m, dep, ptx, sizeof dep))
-		out = ub_cache_get(ptx);
-	free(m);
+	int h0, m0;
+	ub_cache_counts(&h0, &m0);
+	if (entry_paths(key, NULL, dep, ptx, sizeof dep) && (m = ub_cache_get(dep))) {
+		if (manifest_holds(m) && entry_paths(key, m, dep, ptx, sizeof dep))
+			out = ub_cache_get(ptx);
+		free(m);
+	}
+	ub_cache_recount(h0, m0, out != NULL);
 	return out;
 }
 

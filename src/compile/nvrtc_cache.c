@@ -264,3 +264,9 @@ void ub_cache_counts(int *h, int *m)
 	*h = hits;
 	*m = misses;
 }
+
+void ub_cache_recount(int h0, int m0, int hit)
+{
+	hits = h0 + (hit != 0);
+	misses = m0 + (hit == 0);
+}

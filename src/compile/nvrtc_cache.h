@@ -37,5 +37,8 @@ void ub_cache_put(const char *path, const char *ptx);
 void ub_cache_notices(FILE *f);
 /* Hits and misses so far (ULPBENCH_CACHE_DEBUG=1 prints them at exit). */
 void ub_cache_counts(int *hits, int *misses);
+/* Counts a lookup that read several entries (nvcc.c: the manifest, then
+ * the PTX) as one hit or one miss after the counts h0, m0 it began at. */
+void ub_cache_recount(int h0, int m0, int hit);
 
 #endif
