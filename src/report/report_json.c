@@ -79,6 +79,19 @@ static void row(FILE *f, const struct ub_result *res, const struct ub_row *r)
 	fputs("]}", f);
 }
 
+/* Whether every row of res has the text value in column c (a --kernel
+ * run's rows say nvcc, its torch rows NVRTC: no shared toolkit). */
+static int all_rows_share(const struct ub_result *res, enum ub_col c, const char *value)
+{
+	struct ub_value w[UB_NCOLS];
+	for (int i = 1; i < res->nrows; i++) {
+		ub_row_values(res, &res->rows[i], w);
+		if (strcmp(w[c].text, value))
+			return 0;
+	}
+	return 1;
+}
+
 /* The run's configuration: what was asked for, and where it ran. */
 static void config(FILE *f, const struct ub_result *res)
 {
@@ -104,10 +117,11 @@ static void config(FILE *f, const struct ub_result *res)
 		static const enum ub_col shared[] = {UB_COL_domain, UB_COL_backend,
 			UB_COL_arch, UB_COL_toolkit, UB_COL_catalog};
 		ub_row_values(res, &res->rows[0], v);
-		for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
-			fprintf(f, ", \"%s\": ", ub_cols[shared[i]].name);
-			jstr(f, v[shared[i]].text);
-		}
+		for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
+			if (all_rows_share(res, shared[i], v[shared[i]].text)) {
+				fprintf(f, ", \"%s\": ", ub_cols[shared[i]].name);
+				jstr(f, v[shared[i]].text);
+			}
 	}
 	fputs("},\n", f);
 }
