@@ -1,7 +1,9 @@
 // sigmoid_y.cu — sigmoid's backward from the forward output y it saved, as
 // PyTorch computes it: grad_input = grad_output * (1 - y) * y.  Written as a
 // C++ translation unit: a template kernel in a namespace with an explicit
-// instantiation, a host launcher, a main() and a header beside the file.
+// instantiation, a host launcher, a main() and a header beside the file,
+// M_PI and <cmath> in host code.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -34,7 +36,7 @@ int main(void)
 		return EXIT_FAILURE;
 	cudaMemset(buf, 0, 3 * n * sizeof *buf);
 	demo::launch_sigmoid_backward(buf, buf + n, buf + 2 * n, n, 0);
-	printf("%s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+	printf("%s (pi = %.6f)\n", cudaGetErrorString(cudaDeviceSynchronize()), M_PI);
 	cudaFree(buf);
 	return 0;
 }
