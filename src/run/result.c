@@ -203,6 +203,8 @@ void ub_result_free(struct ub_result *res)
 		free(d->exact);
 		ub_op_free(&res->held[t]);
 	}
+	for (int i = 0; res->rows && i < res->nrows; i++)
+		free(res->rows[i].fig);
 	free(res->rows);
 	memset(res, 0, sizeof *res);
 }

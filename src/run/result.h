@@ -6,6 +6,7 @@
 #define UB_RESULT_H
 
 #include "catalog.h"
+#include "figures.h"
 #include "inputs.h"
 #include "metrics.h"
 #include "modes.h"
@@ -41,7 +42,8 @@ struct ub_config {
 	struct ub_range range; /* --range: the part of the sweep */
 	int stream;          /* run in chunks on cfg->threads threads, keeping
 				no element (stream.h); res->data then holds
-				no arrays (no --dump, --html, explain) */
+				no arrays (no --dump, explain; --html draws
+				from the rows' figures) */
 	int threads;         /* --threads (0: one per online CPU) */
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
@@ -58,6 +60,13 @@ struct ub_config {
 	const struct ub_nvcc_unit *kernel_unit; /* --kernel: what nvcc
 				   compiles in every mode (nvcc.h); NULL: NVRTC
 				   compiles the source */
+	int figures;         /* give every measured row its figures (row->fig,
+				figures.h), for the HTML page */
+	const char *explain_opts; /* the options an `ulpbench explain` of this
+				     run needs besides --op, --dtype and --at
+				     (--catalog, --fpcore, --kernel, ...),
+				     shell-quoted; "" none; NULL: not known
+				     (the page then shows no command) */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -102,6 +111,8 @@ struct ub_row {
 				"generated" (from the math), "torch plan" */
 	char toolkit[80];    /* what compiled it: "nvrtc 13.0", "nvcc 13.0.88" */
 	char launch[64];     /* "block=256,per-thread=1" */
+	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
+				(owned; NULL for n/a rows) */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */

@@ -25,6 +25,9 @@ int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 		s = ub_array_alloc(&w->out, j->dt, UB_STATS_CHUNK);
 	if (!s && !(w->exact = calloc(UB_STATS_CHUNK, sizeof *w->exact)))
 		s = UB_RUNTIME;
+	if (!s && j->cfg->figures &&
+	    !(w->fig = ub_figs_new(j->dt, j->nin, j->nsteps > 0)))
+		s = UB_RUNTIME;
 	if (s) {
 		ub_wbuf_free(j, w);
 		return ub_fail(err, UB_RUNTIME, "out of memory for a chunk");
@@ -40,6 +43,8 @@ void ub_wbuf_free(const struct job *j, struct wbuf *w)
 	ub_array_free(&w->out);
 	free(w->exact);
 	w->exact = NULL;
+	free(w->fig);
+	w->fig = NULL;
 }
 
 /* The chunk's inputs into env[0..nin-1], len elements from first. */
@@ -159,7 +164,9 @@ static int run_mode_kern(const struct job *j, const struct skern *k,
 	return s;
 }
 
-static void measure(const struct job *j, const struct wbuf *w,
+/* Row r's statistics of the chunk of elements first.. into its slot, and
+ * its figures straight into the row's (their merge has no order). */
+static void measure(struct job *j, const struct wbuf *w, int r, size_t first,
 		    const struct ub_array *y, const struct ub_array *torch,
 		    struct slot *sl)
 {
@@ -170,6 +177,13 @@ static void measure(const struct job *j, const struct wbuf *w,
 			sl->worst_in[k] = ub_array_get(&w->env[k], sl->st.worst);
 	for (int k = 0; sl->st.undecided && k < j->nin; k++)
 		sl->undecided_in[k] = ub_array_get(&w->env[k], sl->st.first_undecided);
+	if (!w->fig)
+		return;
+	ub_figs_reset(w->fig);
+	ub_figs_add(w->fig, w->env, y, &w->cr, w->exact, torch, first);
+	pthread_mutex_lock(&j->mu);
+	ub_figs_merge(j->fig[r], w->fig);
+	pthread_mutex_unlock(&j->mu);
 }
 
 int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
@@ -203,11 +217,11 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 		s = run_mode_kern(j, &j->mode[m], w->env, names, &w->out, first, len,
 				  &approx[m], &t, &unwritten, err);
 		if (!s)
-			measure(j, w, &w->out, torch, &sl[m]);
+			measure(j, w, m, first, &w->out, torch, &sl[m]);
 		else if (!unwritten)
 			where(j, w, &j->mode[m], first, t, err);
 	}
 	if (!s && torch)
-		measure(j, w, torch, torch, &sl[nm]);
+		measure(j, w, nm, first, torch, torch, &sl[nm]);
 	return s;
 }
