@@ -161,6 +161,10 @@ static int node(const struct ub_dag *d, int i, const double *in, int nin,
 		r->e = 0;
 		return r->v == 0 || in_range(r->v);
 	}
+	/* a rounding context (expr.h's prec) is an extra rounding this path
+	 * does not model; a loop variable needs the walk of dag.h */
+	if (x->kind == UB_E_LVAR || x->prec >= 0)
+		return 0;
 	if (x->kind == UB_E_NUM)
 		return literal(x, r);
 	const struct val *a = &val[ub_dag_arg(d, i, 0)];

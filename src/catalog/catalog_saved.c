@@ -129,8 +129,9 @@ int ub_cat_props_early(const struct ub_cat_ctx *c, const struct ub_sx *par,
 /* The default description of input k. */
 static char *default_doc(const struct ub_op *op, int k)
 {
-	size_t l = strlen(op->name);
-	int bwd = l > 4 && !strcmp(op->name + l - 4, "_bwd");
+	const char *nm = op->name ? op->name : "";   /* NULL: anonymous, so far */
+	size_t l = strlen(nm);
+	int bwd = l > 4 && !strcmp(nm + l - 4, "_bwd");
 	char buf[256];
 	if (bwd && !strcmp(op->inputs[k], "x"))
 		snprintf(buf, sizeof buf, "the forward input");

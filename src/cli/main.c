@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 	}
 	s = ub_load_catalogs(&cli, &cat, &err);
 	if (!s && cli.action == UB_ACT_LIST_OPS)
-		s = ub_list_ops(&cat, cli.op, &err);
+		s = ub_list_ops(stdout, &cat, cli.op, &err);
 	else if (!s)
 		s = run(&cli, &cat, &err);
 	ub_catalog_free(&cat);

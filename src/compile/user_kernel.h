@@ -34,6 +34,8 @@ struct ub_user_kernel {
 	char **args;      /* per parameter: an input name, "out", "n", or a
 			     value "=0xBITS" (catalog.h's :args) */
 	int use_saved;    /* it takes a :saved input (catalog.h) */
+	struct ub_triton *triton; /* --triton's kernel instead (triton.h), or
+				     NULL; freed with the rest */
 };
 
 /* Reads req->file, finds its kernel req->entry (NULL: the only one),
@@ -56,5 +58,12 @@ void ub_user_kernel_free(struct ub_user_kernel *uk);
  * is not one or does not fit. */
 int ub_kparam_value(const struct ub_kparam *p, const char *v, uint64_t *bits,
 		    struct ub_error *err);
+
+struct ub_triton_req;
+/* The --triton kernel of req bound to op (ub_triton_bind), held in
+ * uk->triton. */
+int ub_user_kernel_triton(const struct ub_triton_req *req, struct ub_op *op,
+			  struct ub_config *cfg, struct ub_user_kernel *uk,
+			  struct ub_error *err);
 
 #endif

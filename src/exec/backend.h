@@ -25,6 +25,8 @@ struct ub_nvcc_unit;
 struct ub_job {
 	const char *src;     /* CUDA C source (NVRTC) */
 	const struct ub_nvcc_unit *unit; /* or a unit nvcc compiles (nvcc.h) */
+	const char *ptx;     /* or its PTX, compiled already (a Triton
+				kernel: sim only); NULL: compile src or unit */
 	const char *name;    /* its file name, for messages */
 	const char *opts;    /* NVRTC options (the mode's) */
 	const char *arch;    /* what to compile for: ub_backend.arch() */
@@ -33,7 +35,7 @@ struct ub_job {
 	const struct ub_karg *args;
 	int nargs;
 	size_t n;
-	struct ub_geom geom; /* the launch (zeros: the default) */
+	struct ub_geom geom; /* the launch (zeros: the default, sim.h) */
 	const struct ptx_trace *trace; /* sim only: explain's trace, or NULL */
 	const char *what;    /* "mode fma", "torch step 1": for messages */
 };

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ARGS 32
+#define MAX_ARGS UB_MAX_KARGS
 
 static int cuda_probe(struct ub_error *err)
 {
@@ -75,6 +75,9 @@ static int load(const struct ub_job *job, struct launch *l, struct ub_error *err
 {
 	char *image = NULL;
 	size_t size = 0;
+	if (job->ptx)   /* Triton's: ptxas options of its own (triton.h) */
+		return ub_fail(err, UB_USAGE, "cuda: %s: Triton kernels run on the "
+			       "sim backend only (--backend sim)", job->name);
 	int s = ub_job_compile(job, strncmp(job->arch, "sm_", 3) == 0, &image, &size, err);
 	if (s)
 		return s;

@@ -14,17 +14,27 @@
 #define UB_MAX_GRID 2147483647u
 
 /* How a launch covers n elements: blocks of `block` threads (0:
- * UB_BLOCK), each thread doing `per_thread` elements (0: 1), so
- * ceil(n / per_thread) threads, at least one block. */
+ * UB_BLOCK), each block covering `per_block` elements (0: one a thread),
+ * so ceil(n / per_block) blocks, at least one; or exactly `grid` blocks
+ * when that is set (a kernel that loops over n itself).  --launch
+ * block=B,per-thread=K is block B covering B*K elements; Triton programs
+ * are blocks of 32 * num_warps threads covering BLOCK elements. */
 struct ub_geom {
-	unsigned block, per_thread;
+	unsigned block;
+	unsigned long long per_block;
+	unsigned grid;
 };
-/* The grid (blocks in x) and block size of g for n elements. */
+/* The grid (blocks in x, at most UB_MAX_GRID) and block size of g (NULL:
+ * the default) for n elements. */
 void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
 		  unsigned *block);
-/* --launch block=B,per-thread=K (either, in any order) into *g; UB_USAGE
- * naming the option. */
+/* --launch block=B,per-thread=K|per-block=E|grid=G (each at most once,
+ * in any order; B defaults to UB_BLOCK) into *g; UB_USAGE naming the
+ * option. */
 int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err);
+/* g (NULL: the default) as --launch spells it: "block=256,per-thread=1",
+ * "block=128,per-block=1000" or "block=128,grid=3", into buf. */
+const char *ub_geom_format(const struct ub_geom *g, char *buf, size_t len);
 
 /* One kernel parameter: an array (read-only or written) or a scalar. */
 struct ub_karg {
@@ -41,7 +51,7 @@ int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 	       int nargs, size_t n, struct ptx_run_info *info,
 	       struct ub_error *err);
 
-/* The same, telling trace (NULL: nobody) of every floating-point
+/* The same, launched as geom says (NULL: the default), telling trace (NULL: nobody) of every floating-point
  * instruction executed (ptx.h: struct ptx_trace), for explain. */
 int ub_sim_run_traced(const char *ptx, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,

@@ -107,6 +107,7 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	T(ulpbench_version, "%s", PACKAGE_VERSION);
 	T(status, "%s", r->na ? "n/a" : r->st.undecided ? "undecided" : "ok");
 	I(undecided, r->st.undecided);
+	I(rejected, r->rejected);
 	T(kernel, "%s", r->kernel);
 	T(launch, "%s", r->launch);
 	for (int k = 0; k < cfg->op->nparams; k++)

@@ -7,6 +7,7 @@
 #include "nvrtc.h"
 #include "paths.h"
 #include "prepare.h"
+#include "triton.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +59,18 @@ static int sampled_inputs(const struct ub_config *cfg, struct ub_data *d,
 		d->shape.dim[0] = d->in[0].n;
 		return s;
 	}
-	return ub_inputs_generate(d->dt, cfg->op->nsampled, cfg->op->dom, cfg->n,
-				  cfg->seed, d->in, err);
+	struct ub_sampling smp;
+	int s = ub_sampling_init(cfg->op, d->dt, (enum ub_sample)cfg->sample, &smp, err);
+	for (int k = 0; !s && k < cfg->op->nsampled; k++)
+		if (ub_array_alloc(&d->in[k], d->dt, cfg->n))
+			s = ub_fail(err, UB_RUNTIME, "out of memory for %zu inputs", cfg->n);
+	if (!s)
+		s = ub_inputs_sample_at(d->dt, cfg->op->nsampled, &smp, cfg->seed, 0, cfg->n,
+					d->in, &d->rejected, err);
+	if (s)
+		ub_prefix(err, s, "%s: ", cfg->op->name);
+	ub_sampling_free(&smp);
+	return s;
 }
 
 int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
@@ -100,6 +111,8 @@ const char *ub_mode_na(const struct ub_config *cfg, enum ub_mode mode,
 {
 	/* a kernel file without the UB_ macros compiled with -DUB_MODE_RN is
 	 * the fma mode over again */
+	if (cfg->triton)
+		return ub_triton_mode_na(mode);
 	if (mode == UB_MODE_RN && cfg->op->kernel && !ub_ksig_uses_macros(src))
 		return UB_NA_NO_MACROS;
 	return NULL;
@@ -116,7 +129,7 @@ void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r)
 {
 	const struct ub_op *op = cfg->op;
 	const char *v = cfg->kernel_unit ? ub_nvcc_version(NULL) : NULL;
-	struct ub_geom g = op->kernel && !torch ? cfg->geom : (struct ub_geom){0, 0};
+	struct ub_geom g = op->kernel && !torch ? cfg->geom : (struct ub_geom){0};
 	if (torch)
 		snprintf(r->kernel, sizeof r->kernel, "torch plan");
 	else if (cfg->kernel_src)
@@ -134,8 +147,7 @@ void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r)
 		snprintf(r->toolkit, sizeof r->toolkit, "nvcc %s", strstr(v, ", V") + 3);
 	else
 		snprintf(r->toolkit, sizeof r->toolkit, "nvrtc %s", ub_nvrtc_version());
-	snprintf(r->launch, sizeof r->launch, "block=%u,per-thread=%u",
-		 g.block ? g.block : UB_BLOCK, g.per_thread ? g.per_thread : 1);
+	ub_geom_format(&g, r->launch, sizeof r->launch);
 }
 
 struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
@@ -159,6 +171,9 @@ struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 	for (int k = 0; k < r->nin; k++)
 		r->in_names[k] = cfg->op->inputs[k];
 	r->sim_exact = 1;
+	r->rejected = d->rejected;
+	if (cfg->triton && strcmp(mode, "torch") != 0)
+		ub_triton_row(cfg->triton, r);
 	return r;
 }
 

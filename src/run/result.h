@@ -17,6 +17,7 @@ struct ub_backend;
 struct ub_nvcc_unit;
 
 struct ptx_trace;
+struct ub_triton;
 
 struct ub_input_file {
 	int input;         /* index into op->inputs */
@@ -46,6 +47,7 @@ struct ub_config {
 				from the rows' figures) */
 	int threads;         /* --threads (0: one per online CPU) */
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
+	int sample;          /* --sample: enum ub_sample (inputs.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
 	 * each mode; for each dtype) with the stages done of total, the
 	 * elements per stage and what ended; NULL: none (progress.h). */
@@ -67,6 +69,8 @@ struct ub_config {
 				     (--catalog, --fpcore, --kernel, ...),
 				     shell-quoted; "" none; NULL: not known
 				     (the page then shows no command) */
+	const struct ub_triton *triton; /* --triton: the kernel is Triton's,
+				   compiled by ub_triton_compile; NULL: CUDA */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -89,7 +93,8 @@ struct ub_row {
 	int out;             /* its results in that data: a mode index,
 				UB_ROW_TORCH or UB_ROW_NONE (ub_row_output) */
 	const char *mode;    /* mode name or "torch" */
-	const char *options; /* NVRTC options it was compiled with */
+	const char *options; /* NVRTC options it was compiled with (Triton's
+				for a --triton mode row) */
 	const char *backend; /* the backend that ran it: "sim" or "cuda" */
 	const char *arch;    /* what its kernels were compiled for */
 	struct ub_stats st;
@@ -109,8 +114,10 @@ struct ub_row {
 	char kernel[400];    /* which kernel ran: "kernels/atan_bwd.cu
 				atan_bwd", "my.cu scale<float>(float*, ...)",
 				"generated" (from the math), "torch plan" */
-	char toolkit[80];    /* what compiled it: "nvrtc 13.0", "nvcc 13.0.88" */
-	char launch[64];     /* "block=256,per-thread=1" */
+	char toolkit[80];    /* what compiled it: "nvrtc 13.0", "nvcc 13.0.88",
+				"triton 3.9.0" */
+	char launch[64];     /* "block=256,per-thread=1" (ub_geom_format) */
+	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
 				(owned; NULL for n/a rows) */
 };
@@ -125,6 +132,7 @@ struct ub_data {
 	struct ub_exact *exact;
 	int nmodes;
 	struct ub_array out[UB_NMODES];
+	uint64_t rejected;   /* candidate inputs :pre rejected (inputs.h) */
 };
 
 struct ub_result {

@@ -58,13 +58,20 @@ int ub_run_written(struct ub_array *out, int (*run)(void *ctx, struct ub_error *
 int ub_unwritten_fail(struct ub_error *err, size_t first, size_t count, size_t n,
 		      const struct ub_geom *geom)
 {
-	char of[64] = "";
-	unsigned grid, block, k = geom && geom->per_thread ? geom->per_thread : 1;
+	char of[64] = "", each[96];
+	unsigned grid, block;
 	ub_geom_grid(geom, n, &grid, &block);
+	unsigned long long per = geom && geom->per_block ? geom->per_block : block;
+	if (geom && geom->grid)
+		snprintf(each, sizeof each, "a fixed grid (--grid N, --launch grid=G)");
+	else if (per % block == 0)
+		snprintf(each, sizeof each, "%llu element%s a thread (--launch "
+			 "block=B,per-thread=K)", per / block, per == block ? "" : "s");
+	else
+		snprintf(each, sizeof each, "%llu elements a block", per);
 	if (count > 1)
 		snprintf(of, sizeof of, " (the first of %zu)", count);
 	return ub_fail(err, UB_RUNTIME, "output element %zu of %zu%s was never "
-		       "written; the launch: %u block%s of %u threads, %u element%s "
-		       "a thread (--launch block=B,per-thread=K)", first, n, of, grid,
-		       grid == 1 ? "" : "s", block, k, k == 1 ? "" : "s");
+		       "written; the launch: %u block%s of %u threads, %s", first, n,
+		       of, grid, grid == 1 ? "" : "s", block, each);
 }
