@@ -157,6 +157,10 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (cli->ndomains == UB_MAX_INPUTS)
 			return ub_fail(err, UB_USAGE, "--domain: at most %d", UB_MAX_INPUTS);
 		cli->domain_spec[cli->ndomains++] = arg;
+	} else if (!strcmp(name, "param")) {
+		if (cli->nparams == UB_MAX_PARAMS)
+			return ub_fail(err, UB_USAGE, "--param: at most %d", UB_MAX_PARAMS);
+		cli->param_spec[cli->nparams++] = arg;
 	} else if (!strcmp(name, "csv")) {
 		cli->csv = arg;
 	} else if (!strcmp(name, "dump")) {
@@ -225,6 +229,18 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (cli->nsbatch == UB_MAX_FPCORE)
 			return ub_fail(err, UB_USAGE, "--sbatch: at most %d", UB_MAX_FPCORE);
 		cli->sbatch[cli->nsbatch++] = arg;
+	} else if (!strcmp(name, "launch")) {
+		s = ub_geom_parse(arg, &c->geom, err);
+	} else if (!strcmp(name, "include-path") || !strcmp(name, "define-macro")) {
+		if (cli->nflags == UB_NVCC_MAX_FLAGS)
+			return ub_fail(err, UB_USAGE, "-I/-D: at most %d", UB_NVCC_MAX_FLAGS);
+		if (!arg[0] || (name[0] == 'd' && arg[0] == '='))
+			return ub_fail(err, UB_USAGE, "-%c: '%s' is not %s", name[0] == 'd' ? 'D' : 'I',
+				       arg, name[0] == 'd' ? "NAME[=VALUE]" : "a directory");
+		if (strlen(arg) > 4000)
+			return ub_fail(err, UB_USAGE, "-%c: too long", name[0] == 'd' ? 'D' : 'I');
+		cli->flag_kind[cli->nflags] = name[0] == 'd' ? 'D' : 'I';
+		cli->flag_arg[cli->nflags++] = arg;
 	} else if (!strcmp(name, "triton")) {
 		cli->triton = arg;
 	} else if (!strcmp(name, "constexpr")) {
@@ -309,9 +325,10 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
 	if (cli->kernel && cli->triton)
 		return ub_fail(err, UB_USAGE, "--kernel and --triton: test one kernel at a time");
-	if (!cli->kernel && (cli->entry || (cli->args && !cli->triton)))
-		return ub_fail(err, UB_USAGE, "--%s needs --kernel FILE.cu",
-			       cli->entry ? "entry" : "args");
+	if (!cli->kernel && (cli->entry || (cli->args && !cli->triton) || cli->nflags))
+		return ub_fail(err, UB_USAGE, "%s needs --kernel FILE.cu",
+			       cli->entry ? "--entry" : cli->args ? "--args" :
+			       cli->flag_kind[0] == 'I' ? "-I" : "-D");
 	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps || cli->python))
 		return ub_fail(err, UB_USAGE, "--%s needs --triton FILE.py:KERNEL",
 			       cli->constexprs ? "constexpr" : cli->grid ? "grid" :
@@ -420,6 +437,38 @@ int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 				return ub_fail(err, UB_USAGE, "--input: %s given twice",
 					       op->inputs[k]);
 		c->files[c->nfiles++] = (struct ub_input_file){k, eq + 1};
+	}
+	return 0;
+}
+
+int ub_cli_apply_params(const struct ub_cli *cli, struct ub_op *op,
+			struct ub_error *err)
+{
+	char valid[256] = "";
+	for (int k = 0; k < op->nparams; k++)
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+			 k ? ", " : "", op->params[k].name);
+	for (int i = 0; i < cli->nparams; i++) {
+		const char *spec = cli->param_spec[i], *eq = strchr(spec, '=');
+		char *end;
+		int k = -1;
+		for (int j = 0; eq && j < op->nparams; j++)
+			if (strlen(op->params[j].name) == (size_t)(eq - spec) &&
+			    !strncmp(op->params[j].name, spec, (size_t)(eq - spec)))
+				k = j;
+		if (!eq || eq == spec)
+			return ub_fail(err, UB_USAGE, "--param: '%s' is not NAME=VALUE", spec);
+		if (k < 0)
+			return ub_fail(err, UB_USAGE, "--param: %s has no :params '%.*s' "
+				       "(valid: %s)", op->name, (int)(eq - spec), spec,
+				       op->nparams ? valid : "none");
+		double v = strtod(eq + 1, &end);
+		if (end == eq + 1 || *end || v != v)
+			return ub_fail(err, UB_USAGE, "--param: '%s': %s is not a number "
+				       "(0.25, 1e-3, 0x1.8p-3)", spec, eq + 1);
+		/* the run's op is a copy: its params point at the option */
+		op->params[k].text = (char *)(eq + 1);
+		op->params[k].value = v;
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "nvcc.h"
 #include "run.h"
 
 /* X(long name, short letter or 0, has_arg, ARG, role, help).  The role
@@ -20,6 +21,7 @@
 	X("seed", 0, 1, "S", RUN, "random seed (default: 1); printed with every report") \
 	X("input", 'i', 1, "NAME=FILE.npy", RUN, "take input NAME from a .npy file instead (repeatable)") \
 	X("domain", 0, 1, "NAME=LO:HI", RUN, "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
+	X("param", 0, 1, "NAME=V", RUN, "set the op's named constant NAME (its :params) for the reference, the torch plan and the kernel (repeatable)") \
 	X("sample", 0, 1, "encoding|value", RUN, "draw samples uniformly over the encodings (default) or in value between the domain's ends") \
 	X("exhaustive", 0, 0, NULL, RUN, "every encoding as input instead of samples (one input: f16/bf16 65,536, f32 2^32; two f16/bf16 inputs: 2^32 pairs)") \
 	X("range", 0, 1, "LO:HI", RUN, "--exhaustive over values LO..HI (-1:0x1p3), encodings LO..HI (0x3f800000:0x3fffffff) or pair indices") \
@@ -45,8 +47,11 @@
 	X("verbose", 'v', 0, NULL, LOCAL, "say more on stderr: progress also when it is not a terminal (a line every 30 s), compile cache entries found damaged") \
 	X("fpcore", 0, 1, "FILE", RUN, "add the ops of an FPCore file to the catalog (repeatable)") \
 	X("kernel", 0, 1, "FILE.cu", RUN, "test your own kernel file instead of the op's kernel") \
-	X("entry", 0, 1, "NAME", RUN, "the --kernel's extern \"C\" __global__ function (default: the only one)") \
-	X("args", 0, 1, "P=NAME,...", RUN, "bind --kernel's or --triton's parameters to the op's inputs, out, n or a number (default: by name)") \
+	X("entry", 0, 1, "NAME", RUN, "the --kernel's kernel: NAME, 'NAME<TYPE>' (a template instance) or 'NAME(TYPES)' (an overload) (default: the only one)") \
+	X("args", 0, 1, "P=NAME,...", RUN, "bind --kernel's or --triton's parameters to the op's inputs, out, n, numbers and :params (default: by name)") \
+	X("include-path", 'I', 1, "DIR", RUN, "--kernel: nvcc's -I DIR (repeatable)") \
+	X("launch", 0, 1, "block=B,per-thread=K", RUN, "launch the kernel file in blocks of B threads, each doing K elements: ceil(n/K) threads; or per-block=E elements a block, or grid=G blocks (default: block=256,per-thread=1)") \
+	X("define-macro", 'D', 1, "NAME[=VALUE]", RUN, "--kernel: nvcc's -D NAME[=VALUE] (repeatable)") \
 	X("triton", 0, 1, "FILE.py:KERNEL", RUN, "test your own @triton.jit kernel instead (compiled by your Triton, run on sim; docs/triton.md)") \
 	X("constexpr", 0, 1, "NAME=V,...", RUN, "values of the --triton kernel's tl.constexpr parameters (default: their defaults)") \
 	X("grid", 0, 1, "N|n/NAME", RUN, "--triton's programs: N, or ceil(n / constexpr NAME) (default: the constexpr named like BLOCK)") \
@@ -99,9 +104,14 @@ struct ub_cli {
 	int ninputs;
 	const char *domain_spec[UB_MAX_INPUTS]; /* "NAME=LO:HI" as given */
 	int ndomains;
+	const char *param_spec[UB_MAX_PARAMS];  /* "NAME=V" as given */
+	int nparams;
 	const char *fpcore[UB_MAX_FPCORE]; /* --fpcore files, in order */
 	int nfpcore;
 	const char *kernel, *entry, *args; /* --kernel, --entry, --args */
+	int nflags;                        /* -I and -D, in order: */
+	char flag_kind[UB_NVCC_MAX_FLAGS];   /* 'I' or 'D' */
+	const char *flag_arg[UB_NVCC_MAX_FLAGS]; /* DIR or NAME[=VALUE] */
 	const char *triton, *constexprs, *grid, *python; /* --triton ... */
 	unsigned num_warps;                /* --num-warps (0: not given) */
 	int modes_given;                   /* --mode was given */
@@ -145,5 +155,8 @@ int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 /* Applies the --domain NAME=LO:HI specs to op's sampling domain. */
 int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
 			 struct ub_error *err);
+/* Applies the --param NAME=V specs to op's :params. */
+int ub_cli_apply_params(const struct ub_cli *cli, struct ub_op *op,
+			struct ub_error *err);
 
 #endif

@@ -22,8 +22,10 @@ UB_COMMANDS(X)
 
 struct ub_catalog;
 #include <stdio.h>
-/* --list-ops (list_ops.c): every op of cat, then the cores that did not
- * load and why. */
-void ub_list_ops(FILE *f, const struct ub_catalog *cat);
+/* --list-ops (list_ops.c): every op of cat with a line per input, then
+ * the cores that did not load and why; with opname (--op), that op in
+ * full (an unknown name: UB_USAGE listing the valid ones). */
+int ub_list_ops(FILE *f, const struct ub_catalog *cat, const char *opname,
+		struct ub_error *err);
 
 #endif

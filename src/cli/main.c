@@ -211,7 +211,7 @@ int main(int argc, char **argv)
 	}
 	s = ub_load_catalogs(&cli, &cat, &err);
 	if (!s && cli.action == UB_ACT_LIST_OPS)
-		ub_list_ops(stdout, &cat);
+		s = ub_list_ops(stdout, &cat, cli.op, &err);
 	else if (!s)
 		s = run(&cli, &cat, &err);
 	ub_catalog_free(&cat);

@@ -72,6 +72,23 @@ static int make_dirs(char *dir)
 
 int ub_cache_path(const struct ub_cache_key *in, char *path, size_t len)
 {
+	return ub_cache_path_ext(in, ".ptx", path, len);
+}
+
+void ub_cache_hash(const char *data, size_t n, char hex[33])
+{
+	struct key k = {{UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)}};
+	for (int j = 0; j < 2; j++)
+		for (size_t i = 0; i < n; i++) {
+			k.h[j] ^= (unsigned char)data[i];
+			k.h[j] *= UINT64_C(0x100000001b3);
+		}
+	snprintf(hex, 33, "%016" PRIx64 "%016" PRIx64, k.h[0], k.h[1]);
+}
+
+int ub_cache_path_ext(const struct ub_cache_key *in, const char *ext,
+		      char *path, size_t len)
+{
 	char dir[3800], hdr[4096] = "";
 	struct key k = {{UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)}};
 	if (!cache_dir(dir, sizeof dir))
@@ -85,8 +102,8 @@ int ub_cache_path(const struct ub_cache_key *in, char *path, size_t len)
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		mix(&k, f[i] ? f[i] : "");
 	free(h);
-	return snprintf(path, len, "%s/%016" PRIx64 "%016" PRIx64 ".ptx", dir,
-			k.h[0], k.h[1]) < (int)len;
+	return snprintf(path, len, "%s/%016" PRIx64 "%016" PRIx64 "%s", dir,
+			k.h[0], k.h[1], ext) < (int)len;
 }
 
 /* The entry's name (its key) as written in its header. */
@@ -246,4 +263,10 @@ void ub_cache_counts(int *h, int *m)
 {
 	*h = hits;
 	*m = misses;
+}
+
+void ub_cache_recount(int h0, int m0, int hit)
+{
+	hits = h0 + (hit != 0);
+	misses = m0 + (hit == 0);
 }

@@ -69,15 +69,25 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 		   int first, int und)
 {
 	const struct ub_config *cfg = res->cfg;
-	char rej[48] = "", about[1024];
+	/* the kernel, when it is not the op's own: a --kernel file, or the
+	 * generated one in a dtype the op's file is not written for */
+	int say = cfg->kernel_src || !strncmp(r->kernel, "generated (", 11);
+	char rej[48] = "", about[1024], tk[96];
 	if (r->rejected) /* :pre's conditions beyond its bounds */
 		snprintf(rej, sizeof rej, " (:pre rejected %llu)", (unsigned long long)r->rejected);
+	/* --triton: its own line says the modes' kernel; NVRTC compiled the
+	 * torch plan */
+	if (cfg->triton)
+		snprintf(tk, sizeof tk, "nvrtc %s", ub_nvrtc_version());
+	else
+		snprintf(tk, sizeof tk, "%s", r->toolkit);
 	fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s%s  backend=%s  "
-		"nvrtc %s %s\n", first ? "" : "\n", r->op,
+		"%s %s%s%s\n", first ? "" : "\n", r->op,
 		ub_dtypes[r->dt].name, r->st.n,
-		(unsigned long long)cfg->seed, res->inputs, rej, r->backend,
-		ub_nvrtc_version(), r->arch && !cfg->triton ? r->arch : cfg->arch);
-	if (cfg->triton) /* the modes' kernel; NVRTC compiled the torch plan */
+		(unsigned long long)cfg->seed, res->inputs, rej, r->backend, tk,
+		r->arch && !cfg->triton ? r->arch : cfg->arch,
+		say ? "  kernel: " : "", say ? r->kernel : "");
+	if (cfg->triton)
 		fprintf(f, "kernel: %s\n", ub_triton_about(cfg->triton, about, sizeof about));
 	fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %s%9s  %s\n",
 		"mode", "max_ulp", "mean_ulp", "cr_mismatch",

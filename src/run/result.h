@@ -11,8 +11,10 @@
 #include "metrics.h"
 #include "modes.h"
 #include "npy.h"
+#include "sim.h"
 
 struct ub_backend;
+struct ub_nvcc_unit;
 
 struct ptx_trace;
 struct ub_triton;
@@ -56,8 +58,13 @@ struct ub_config {
 			 const char *what);
 	void *progress_ctx;
 	const struct ptx_trace *trace; /* NULL; explain traces its kernels */
+	struct ub_geom geom;  /* --launch, for the kernel under test (zeros:
+				 the default, sim.h) */
 	const char *kernel_src; /* --kernel: the user's kernel source (op->kernel
 				   names its file); NULL: kernels/op->kernel */
+	const struct ub_nvcc_unit *kernel_unit; /* --kernel: what nvcc
+				   compiles in every mode (nvcc.h); NULL: NVRTC
+				   compiles the source */
 	int figures;         /* give every measured row its figures (row->fig,
 				figures.h), for the HTML page */
 	const char *explain_opts; /* the options an `ulpbench explain` of this
@@ -91,7 +98,6 @@ struct ub_row {
 	const char *mode;    /* mode name or "torch" */
 	const char *options; /* NVRTC options it was compiled with (Triton's
 				for a --triton mode row) */
-	const char *toolkit; /* what compiled it: NULL: NVRTC; "triton 3.9.0" */
 	const char *backend; /* the backend that ran it: "sim" or "cuda" */
 	const char *arch;    /* what its kernels were compiled for */
 	struct ub_stats st;  /* st.worst_in: the worst element's inputs;
@@ -106,6 +112,12 @@ struct ub_row {
 	const char *na;      /* the mode does not apply to this kernel: why
 				(then st is empty; tables say n/a, CSV leaves
 				the metrics empty with status n/a) */
+	char kernel[400];    /* which kernel ran: "kernels/atan_bwd.cu
+				atan_bwd", "my.cu scale<float>(float*, ...)",
+				"generated" (from the math), "torch plan" */
+	char toolkit[80];    /* what compiled it: "nvrtc 13.0", "nvcc 13.0.88",
+				"triton 3.9.0" */
+	char launch[64];     /* "block=256,per-thread=1" (ub_geom_format) */
 	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
 				(owned; NULL for n/a rows) */
@@ -126,13 +138,17 @@ struct ub_data {
 };
 
 struct ub_result {
-	const struct ub_config *cfg;
+	const struct ub_config *cfg; /* while a dtype runs: its cfgs[] */
 	char inputs[512];    /* "random" or "x=a.npy;g=b.npy" */
 	int nrows;
 	struct ub_row *rows;
 	int ndata;
 	struct ub_data data[UB_NDTYPES];
 	int stages_done;     /* for cfg->progress */
+	/* each dtype's op (prepare.h: :params and saved inputs), its config,
+	 * and what was read for it (freed with the result) */
+	struct ub_op ops[UB_NDTYPES], held[UB_NDTYPES];
+	struct ub_config cfgs[UB_NDTYPES];
 };
 
 /* A new row of res for one mode (or "torch") of d (one of res->data), its
@@ -141,6 +157,12 @@ struct ub_result {
 struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 			  int out, int has_torch, const char *mode,
 			  const char *opts);
+/* Which kernel row r runs (cfg of its dtype; torch: the torch plan's),
+ * what compiled it and how it was launched: r->kernel, toolkit, launch. */
+void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r);
+/* The op that d (one of res->data) was run with: the dtype's own
+ * (prepare.h), whose inputs are d's (saved ones too). */
+const struct ub_op *ub_data_op(const struct ub_result *res, const struct ub_data *d);
 /* The data of row r, and its per-element results: NULL when it keeps
  * none (an n/a row; every row of a streamed run, cfg->stream). */
 const struct ub_data *ub_row_data(const struct ub_result *res,

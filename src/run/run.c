@@ -6,6 +6,8 @@
 #include "nvrtc.h"
 #include "sim.h"
 #include "stream.h"
+#include "written.h"
+#include "prepare.h"
 #include "triton.h"
 #include "reference.h"
 
@@ -13,23 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Compiles src with opts and runs `entry` over args on cfg's backend;
- * `what` ("mode fma", "torch step 1") is for its messages. */
-static int compile_run(const struct ub_config *cfg, const char *src,
-		       const char *name, const char *what, const char *opts,
-		       const char *entry, const struct ub_karg *args, int nargs,
-		       size_t n, uint64_t *approx, struct ub_error *err)
+/* Compiles the job's source (src, or the user's unit) with opts and runs
+ * its entry over args on cfg's backend; job->what ("mode fma", "torch
+ * step 1") is for its messages. */
+static int compile_run(const struct ub_config *cfg, struct ub_job *job,
+		       uint64_t *approx, struct ub_error *err)
 {
 	const struct ub_backend *be = ub_config_backend(cfg);
-	struct ub_job job = {
-		.src = src, .name = name, .opts = opts,
-		.arch = be->arch(cfg->arch, cfg->arch_set), .entry = entry,
-		.args = args, .nargs = nargs, .n = n, .trace = cfg->trace,
-		.what = what,
-	};
+	job->arch = be->arch(cfg->arch, cfg->arch_set);
+	job->trace = cfg->trace;
 	if (cfg->trace && be != &ub_backend_sim)
 		return ub_fail(err, UB_USAGE, "tracing needs the sim backend");
-	return be->run(&job, approx, err);
+	return be->run(job, approx, err);
 }
 
 /* Runs the torch plan: one generated kernel per step, each step's output
@@ -75,11 +72,40 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 		char what[32];
 		snprintf(name, sizeof name, "%s.torch.%s.cu", op->name, op->torch[k].name);
 		snprintf(what, sizeof what, "torch step %d", k + 1);
-		s = compile_run(cfg, src, name, what, UB_TORCH_OPTS, UB_STEP_ENTRY,
-				args, nenv + 2, n, approx, err);
+		struct ub_job job = { .src = src, .name = name, .opts = UB_TORCH_OPTS,
+				      .entry = UB_STEP_ENTRY, .args = args,
+				      .nargs = nenv + 2, .n = n, .what = what };
+		s = compile_run(cfg, &job, approx, err);
 	}
 	free(src);
 	free(args);
+	return s;
+}
+
+/* One launch of the kernel under test, for ub_run_written. */
+struct launch {
+	const struct ub_config *cfg;
+	struct ub_job *job;
+	uint64_t *approx;
+};
+
+static int launch(void *ctx, struct ub_error *err)
+{
+	struct launch *l = ctx;
+	return compile_run(l->cfg, l->job, l->approx, err);
+}
+
+/* Runs the kernel under test into out, which it must write whole. */
+static int run_written(const struct ub_config *cfg, struct ub_job *job,
+		       struct ub_array *out, uint64_t *approx, struct ub_error *err)
+{
+	struct launch l = { cfg, job, approx };
+	size_t first, count;
+	int s = ub_run_written(out, launch, &l, &first, &count, err);
+	if (!s && count)
+		s = ub_prefix(err, ub_unwritten_fail(err, first, count, out->n, &job->geom),
+			      "%s: kernel %s, %s: ", job->name, job->shown ? job->shown
+			      : job->entry, job->what);
 	return s;
 }
 
@@ -126,8 +152,8 @@ static int run_triton(const struct ub_config *cfg, enum ub_mode mode,
 		args[a] = named_arg(cfg->op, t->args[a], d, out);
 	job.nargs = t->nargs + p.hidden;
 	job.ptx = p.ptx;
-	if (!s)
-		s = be->run(&job, approx, err);
+	if (!s)   /* every element written, as a kernel file must */
+		s = run_written(cfg, &job, out, approx, err);
 	free(p.ptx);
 	return s;
 }
@@ -152,18 +178,22 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 		args[op->ninputs + 1] = (struct ub_karg){.value = n};
 		char name[128];
 		snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
-		return compile_run(cfg, src, ub_kernel_name(cfg, name, sizeof name),
-				   what, ub_modes[mode].opts,
-				   UB_KERNEL_ENTRY, args, op->ninputs + 2, n,
-				   approx, err);
+		struct ub_job job = { .src = src, .name = ub_kernel_name(cfg, name, sizeof name),
+				      .opts = ub_modes[mode].opts, .entry = UB_KERNEL_ENTRY,
+				      .args = args, .nargs = op->ninputs + 2, .n = n,
+				      .what = what };
+		return run_written(cfg, &job, out, approx, err);
 	}
 	for (int a = 0; !s && a < op->nargs && a < UB_MAX_KARGS; a++)
 		args[a] = named_arg(op, op->args[a], d, out);
 	if (s)
 		return s;
 	snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
-	return compile_run(cfg, src, op->kernel, what, ub_modes[mode].opts, op->entry,
-			   args, op->nargs, n, approx, err);
+	struct ub_job job = { .src = src, .unit = cfg->kernel_unit, .name = op->kernel,
+			      .opts = ub_modes[mode].opts, .entry = op->entry,
+			      .shown = op->entry_shown, .args = args, .nargs = op->nargs,
+			      .n = n, .geom = cfg->geom, .what = what };
+	return run_written(cfg, &job, out, approx, err);
 }
 
 static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
@@ -302,7 +332,12 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	for (int t = 0; !s && t < cfg->ndtypes; t++) {
 		struct ub_data *d = &res->data[res->ndata++];
 		d->dt = cfg->dtypes[t];
-		s = ub_kernel_source(cfg, d->dt, &src, err);
+		s = ub_op_for_dtype(cfg->op, d->dt, &res->ops[t], &res->held[t], err);
+		res->cfgs[t] = *cfg;
+		res->cfgs[t].op = &res->ops[t];
+		res->cfg = &res->cfgs[t];
+		if (!s)
+			s = ub_kernel_source(res->cfg, d->dt, &src, err);
 		/* the chunked driver runs the interpreter itself: sim only */
 		if (!s)
 			s = cfg->stream && be == &ub_backend_sim
@@ -311,6 +346,7 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 		free(src);
 		src = NULL;
 	}
+	res->cfg = cfg;
 	return s;
 }
 

@@ -13,7 +13,9 @@ int ub_load_catalog(const char *path, struct ub_catalog *cat,
 /* UB_USAGE "unknown op 'x' (valid: ...)" when cat has no op name. */
 int ub_find_op(const struct ub_catalog *cat, const char *name,
 	       const struct ub_op **op, struct ub_error *err);
-/* Every dtype of cfg must be one op's kernel is written for (:dtypes). */
+/* Every dtype of cfg must be one op's kernel is written for (:dtypes):
+ * a --kernel file's (cfg->kernel_src set); a catalog op's kernel file is
+ * replaced by the generated kernel in the others (prepare.h). */
 int ub_check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
 		    struct ub_error *err);
 

@@ -10,7 +10,7 @@
  * merge, so memory does not grow with the number of elements. */
 #include "stream_internal.h"
 #include "codegen.h"
-#include "nvrtc.h"
+#include "backend.h"
 #include "reference.h"
 #include "triton.h"
 
@@ -26,14 +26,18 @@ int ub_stream_threads(const struct ub_config *cfg)
 	return n < 1 ? 1 : n > UB_MAX_THREADS ? UB_MAX_THREADS : (int)n;
 }
 
-/* Compiles and parses one kernel (k->ctx set: what it is). */
+/* Compiles (NVRTC, or nvcc for a --kernel unit) and parses one kernel
+ * (k->ctx set: what it is). */
 static int compile(const struct ub_config *cfg, const char *src,
-		   const char *name, const char *opts, struct skern *k,
-		   struct ub_error *err)
+		   const struct ub_nvcc_unit *unit, const char *name,
+		   const char *opts, struct skern *k, struct ub_error *err)
 {
 	char *ptx = NULL;
-	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
-	if (!s && (s = ptx_parse(ptx, &k->m, err)) != 0)
+	size_t size;
+	struct ub_job job = { .src = src, .unit = unit, .name = name, .opts = opts,
+			      .arch = cfg->arch };
+	int s = ub_job_compile(&job, 0, &ptx, &size, err);
+	if (!s && (s = ptx_parse_for(ptx, k->entry, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
 	free(ptx);
 	return s;
@@ -60,7 +64,10 @@ static void bind_named(struct skern *k, const struct ub_op *op)
 			k->bind[a] = SK_OUT;
 		else if (strcmp(nm, "n") == 0)
 			k->bind[a] = SK_N;
-		else
+		else if (nm[0] == '=') {   /* a value given in --args */
+			k->bind[a] = SK_VALUE;
+			k->value[a] = strtoull(nm + 1, NULL, 16);
+		} else
 			for (int i = 0; i < op->ninputs; i++)
 				if (strcmp(nm, op->inputs[i]) == 0)
 					k->bind[a] = i;
@@ -80,7 +87,7 @@ static int compile_steps(struct job *j, struct ub_error *err)
 			 "torch step %d", name, UB_STEP_ENTRY, k + 1);
 		bind_generated(&j->step[k], op->ninputs + k);
 		if (!s)
-			s = compile(j->cfg, src, name, UB_TORCH_OPTS, &j->step[k], err);
+			s = compile(j->cfg, src, NULL, name, UB_TORCH_OPTS, &j->step[k], err);
 		free(src);
 	}
 	return s;
@@ -140,17 +147,21 @@ static int compile_modes(struct job *j, const char *src,
 			continue;
 		k->entry = op->kernel ? op->entry : UB_KERNEL_ENTRY;
 		snprintf(k->ctx, sizeof k->ctx, "%s: kernel %s, mode %s",
-			 op->kernel ? op->kernel : name, k->entry,
+			 op->kernel ? op->kernel : ub_kernel_name(cfg, name, sizeof name),
+			 op->entry_shown ? op->entry_shown : k->entry,
 			 ub_modes[cfg->modes[m]].name);
 		if (cfg->triton) {
 			s = compile_triton(j, cfg->modes[m], k, err);
 			continue;
 		}
-		if (op->kernel)
+		if (op->kernel) {
+			k->geom = cfg->geom;   /* --launch: kernel files */
 			bind_named(k, op);
-		else
+		} else {
 			bind_generated(k, op->ninputs);
-		s = compile(cfg, src, ub_kernel_name(cfg, name, sizeof name),
+		}
+		s = compile(cfg, src, op->kernel ? cfg->kernel_unit : NULL,
+			    ub_kernel_name(cfg, name, sizeof name),
 			    ub_modes[cfg->modes[m]].opts, k, err);
 	}
 	return s;
