@@ -223,7 +223,8 @@ static int elem(struct rd *r, int nin, struct ub_fig_elem *e)
 			*comma = '\0';
 		if (num(r, t, 16, &e->in[k]))
 			return -1;
-		t = comma + 1;
+		if (comma) /* the last input ends the word */
+			t = comma + 1;
 	}
 	for (int k = 0; k < 4; k++)
 		if (num(r, r->w[4 + k], 16, &v[k]))
