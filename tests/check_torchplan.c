@@ -108,6 +108,28 @@ START_TEST(test_layer_norm_flat)
 }
 END_TEST
 
+/* layer_norm backward of x = [1, 3] (mean 2, rstd 1), dy = [1, 1], no
+ * weight: thread 0 takes both elements in its tail loop (2 is not a
+ * multiple of 4): x1 = 1 + 1 = 2, x2 = fma(-1 * 1, 1, 0) then
+ * fma(1 * 1, 1, -1) = 0; fH = 2, term1 = 1/2; dx = ((2 * 1 * 1 - 0) - 2)
+ * * 1/2 = 0 for both.  dweight = dy * (x - mean) * rstd = [-1, 1], dbias
+ * = dy = [1, 1] (one row). */
+START_TEST(test_layer_norm_bwd_pair)
+{
+	uint64_t x[2] = { 0x3f800000, 0x40400000 }, dyb[2] = { 0x3f800000, 0x3f800000 };
+	uint64_t mean = 0x40000000, rstd = 0x3f800000, dx[2] = { 7, 7 }, dw[2], db[2];
+	struct tp_tensor t = { UB_F32, 1, 2, x }, dy = { UB_F32, 1, 2, dyb };
+	ck_assert_int_eq(tp_layer_norm_bwd(&dev, &dy, &t, &mean, &rstd, NULL, dx, dw, db, &why),
+			 TP_EXACT);
+	ck_assert_uint_eq(dx[0], 0);
+	ck_assert_uint_eq(dx[1], 0);
+	ck_assert_uint_eq(dw[0], 0xbf800000);
+	ck_assert_uint_eq(dw[1], 0x3f800000);
+	ck_assert_uint_eq(db[0], 0x3f800000);
+	ck_assert_uint_eq(db[1], 0x3f800000);
+}
+END_TEST
+
 /* sum([2^24, 1, 1]) in f32, one row: dim0 = 3 is not vectorized,
  * block_width = last_pow2(3) = 2 lanes, step 2.  Lane 0 adds elements 0
  * and 2 into accumulators 0 and 1 (0 + 2^24, 0 + 1) and combines them:
@@ -164,8 +186,11 @@ START_TEST(test_na)
 	ck_assert_int_eq(tp_sum_lastdim(&dev, &t, out, &why), TP_NA);
 	ck_assert_int_eq(tp_rms_norm_fwd(&dev, NULL, &t, NULL, -1, out, &why), TP_NA);
 	ck_assert_ptr_nonnull(strstr(why.msg, "rms_norm"));
-	ck_assert_int_eq(tp_layer_norm_bwd(&dev, &t, &t, x, x, NULL, out, NULL, NULL, &why),
+	struct tp_tensor dy = t;
+	dy.dt = UB_F16;
+	ck_assert_int_eq(tp_layer_norm_bwd(&dev, &dy, &t, x, x, NULL, out, NULL, NULL, &why),
 			 TP_NA);
+	ck_assert_ptr_nonnull(strstr(why.msg, "does not match"));
 	ck_assert_uint_eq(out[0], 7);
 	ck_assert_str_eq(tp_status_name(TP_NA), "n/a");
 }
@@ -194,6 +219,7 @@ Suite *ub_torchplan_suite(void)
 	tcase_add_test(tc, test_softmax_math);
 	tcase_add_test(tc, test_layer_norm_pair);
 	tcase_add_test(tc, test_layer_norm_flat);
+	tcase_add_test(tc, test_layer_norm_bwd_pair);
 	tcase_add_test(tc, test_sum_order);
 	tcase_add_test(tc, test_cross_entropy);
 	tcase_add_test(tc, test_na);

@@ -4,11 +4,13 @@
  *
  * Usage: torchplan_run OP DTYPE ROWS COLS [EPS] < hex words
  *   OP: softmax, log_softmax, layer_norm (no affine), layer_norm_wb
- *   (weight and bias), sum, xent_none, xent_mean.
+ *   (weight and bias), sum, xent_none, xent_mean, ln_bwd, ln_bwd_w.
  * Input: ROWS*COLS encodings in hex; layer_norm_wb then COLS weights and
- * COLS biases; xent_* then ROWS targets (decimal).
+ * COLS biases; xent_* then ROWS targets (decimal); ln_bwd* then ROWS*COLS
+ * dy, ROWS means and ROWS rstds (f32), and (ln_bwd_w) COLS weights.
  * Output: the status name, then one hex encoding per line: the outputs,
- * then (layer_norm*) the means and the rstds. */
+ * then (layer_norm*) the means and the rstds, (ln_bwd*) dx, dweight,
+ * dbias. */
 #include "torch_reduce.h"
 
 #include <stdio.h>
@@ -67,6 +69,21 @@ int main(int argc, char **argv)
 		st = tp_layer_norm_fwd(&dev, NULL, &x, w, b, eps, out, mean, rstd, &sdt, &why);
 		free(w);
 		free(b);
+	} else if (!strncmp(op, "ln_bwd", 6)) {
+		uint64_t *dyb = read_words(rows * cols, 1);
+		free(mean);
+		free(rstd);
+		mean = read_words(rows, 1);
+		rstd = read_words(rows, 1);
+		uint64_t *w = !strcmp(op, "ln_bwd_w") ? read_words(cols, 1) : NULL;
+		struct tp_tensor dy = { (enum ub_dtype)dt, rows, cols, dyb };
+		free(out);
+		out = calloc(rows * cols + 2 * cols, sizeof *out);
+		st = tp_layer_norm_bwd(&dev, &dy, &x, mean, rstd, w, out, out + rows * cols,
+				       out + rows * cols + cols, &why);
+		nout = rows * cols + 2 * cols;
+		free(w);
+		free(dyb);
 	} else if (!strcmp(op, "sum")) {
 		st = tp_sum_lastdim(&dev, &x, out, &why);
 		nout = rows;

@@ -277,6 +277,100 @@ def layer_norm(x, g, b, eps):
     return out, mean, rs
 
 
+def ln_backward(dy, x, g, mean, rstd):
+    """dx of one row: layer_norm_grad_input_kernel(_vectorized)."""
+    n = len(x)
+    gg = np.ones(n, dtype=F) if g is None else g
+    s1 = np.zeros(128, dtype=F)
+    s2 = np.zeros(128, dtype=F)
+    for t in range(128):
+        todo = []
+        l = 4 * t
+        while l + 3 < n:
+            todo += [l, l + 1, l + 2, l + 3]
+            l += 512
+        if n % 4:
+            todo += list(range(l, n))
+        for j in todo:
+            p = F(dy[j] * gg[j])
+            s1[t] = F(s1[t] + p)
+            s2[t] = fma(F(F(x[j] - mean) * p), rstd, s2[t])
+
+    def bsum(v):
+        w = np.zeros(32, dtype=F)
+        w[:4] = [down_tree(v[32 * k:32 * k + 32], lambda a, b: a + b) for k in range(4)]
+        return down_tree(w, lambda a, b: a + b)
+    x1, x2 = bsum(s1), bsum(s2)
+    fh = F(n)
+    term1 = F(F(F(1) / fh) * rstd)
+    out = np.empty(n, dtype=F)
+    for j in range(n):
+        f = F(F(fh * gg[j]) * dy[j])
+        f = F(f - F(F(F(x[j] - mean) * rstd) * x2))
+        f = F(f - x1)
+        out[j] = F(f * term1)
+    return out
+
+
+def ln_gamma_beta(dy, x, mean, rstd):
+    """dweight, dbias: GammaBetaBackward*CUDAKernel."""
+    rows, n = x.shape
+    if rows < 128:
+        parts = [list(range(rows))]
+    else:
+        full = rows // 256
+        parts = []
+        for y in range(32):
+            mine = [(bc * 32 + y) * 8 + ii for bc in range(full + 1) for ii in range(8)]
+            parts.append([i for i in mine if i < rows])
+    dg = np.empty(n, dtype=F)
+    db = np.empty(n, dtype=F)
+    for j in range(n):
+        a = np.zeros(len(parts), dtype=F)
+        b = np.zeros(len(parts), dtype=F)
+        for y, rws in enumerate(parts):
+            for i in rws:
+                a[y] = fma(rstd[i], F(dy[i, j] * F(x[i, j] - mean[i])), a[y])
+                b[y] = F(b[y] + dy[i, j])
+        off = len(parts) // 2
+        while off:
+            a[:off] = (a[:off] + a[off:2 * off]).astype(F)
+            b[:off] = (b[:off] + b[off:2 * off]).astype(F)
+            off //= 2
+        dg[j], db[j] = a[0], b[0]
+    return dg, db
+
+
+def check_ln_backward(rng, torch, dt, rows, n):
+    x = from_bits(to_bits(rng.normal(0, 2, (rows, n)).astype(F), dt), dt)
+    dy = from_bits(to_bits(rng.normal(0, 1, (rows, n)).astype(F), dt), dt)
+    g = from_bits(to_bits(rng.normal(1, 0.5, n).astype(F), dt), dt)
+    stats = [ln_stats(x[r]) for r in range(rows)]
+    mean = np.array([m for m, _, _ in stats], dtype=F)
+    rstd = np.array([rsqrtf(F(v + F(1e-5))) for _, v, _ in stats], dtype=F)
+    words = [f"{w:x}" for w in np.concatenate([
+        to_bits(x, dt).ravel(), to_bits(dy, dt).ravel(), to_bits(mean, "f32"),
+        to_bits(rstd, "f32"), to_bits(g, dt)])]
+    st, out = run("ln_bwd_w", dt, rows, n, words)
+    dx = np.concatenate([ln_backward(dy[r], x[r], g, mean[r], rstd[r]) for r in range(rows)])
+    dg, db = ln_gamma_beta(dy, x, mean, rstd)
+    k = rows * n
+    check(f"ln_bwd {dt} {rows}x{n} dx", out[:k], to_bits(dx, dt), dt)
+    check(f"ln_bwd {dt} {rows}x{n} dweight", out[k:k + n], to_bits(dg, dt), dt)
+    check(f"ln_bwd {dt} {rows}x{n} dbias", out[k + n:], to_bits(db, dt), dt)
+    if dt == "f32":
+        tx = torch.from_numpy(x.copy()).requires_grad_()
+        tg = torch.from_numpy(g.copy()).requires_grad_()
+        tb = torch.zeros(n, requires_grad=True)
+        torch.nn.functional.layer_norm(tx, (n,), tg, tb, 1e-5).backward(torch.from_numpy(dy.copy()))
+        torch_close(f"ln_bwd {rows}x{n} dx vs torch", from_bits(out[:k], dt).reshape(rows, n),
+                    tx.grad.numpy(), 1e-3, 1e-4)
+        torch_close(f"ln_bwd {rows}x{n} dweight vs torch", from_bits(out[k:k + n], dt),
+                    tg.grad.numpy(), 1e-3, 1e-4)
+        torch_close(f"ln_bwd {rows}x{n} dbias vs torch", from_bits(out[k + n:], dt),
+                    tb.grad.numpy(), 1e-4, 1e-4)
+
+
 # --- sum over the last dimension: Reduce.cuh ---
 
 def lastp2(n):
@@ -505,6 +599,11 @@ def main():
                             acc, cnt = F(acc + F(F(0) - lp[r, tgt[r]])), F(cnt + F(1))
                     want = np.array([F(acc / cnt)], dtype=F)
                 check(f"xent {red} {dt} {rows}x{n}", out, to_bits(want, dt), dt)
+    for dt in ["f32", "f16", "bf16"]:
+        for rows, n in ((3, 1), (3, 33), (2, 1024), (1, 1030)):
+            check_ln_backward(rng, torch, dt, rows, n)
+    for rows, n in ((130, 33), (256, 64)):       # the 16x32 and 32x32 dweight kernels
+        check_ln_backward(rng, torch, "f32", rows, n)
     # many rows: the sum's configuration changes with rows (warps per row)
     for rows, n in ((40, 33), (700, 8), (2, 70000), (1, 300000)):
         x = rng.normal(0, 1, (rows, n)).astype(F)
