@@ -31,5 +31,6 @@ TCase *ptx_int_tcase(void);
 TCase *ptx_kernel_tcase(void);
 TCase *ptx_ext_tcase(void);
 TCase *ptx_batch_tcase(void);
+TCase *ptx_dir_tcase(void);
 
 #endif

@@ -203,7 +203,8 @@ struct ptx_module {
 	int nvars;
 };
 
-/* Conversions and rounding-mode arithmetic (ptx_float.c). */
+/* Arithmetic in the directed rounding modes (ptx_dir.c), without
+ * changing the host's mode; conversions (ptx_cvt.c). */
 enum ptx_fop { PTX_FOP_ADD, PTX_FOP_SUB, PTX_FOP_MUL, PTX_FOP_FMA,
 	       PTX_FOP_DIV, PTX_FOP_RCP, PTX_FOP_SQRT };
 float ptx_f32_rnd(int fop, int rnd, float a, float b, float c);
