@@ -25,6 +25,7 @@
 #include "ub_bits.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The histogram of ULP errors, declared once: label, upper bound
@@ -184,22 +185,115 @@ UB_INLINE void add_torch(struct ub_stats *st, enum ub_dtype dt,
 		st->torch_max_dist = d;
 }
 
+/* What every row of a chunk shares about element i, from the reference
+ * alone (struct ub_stats_prep): flag bits, and for a finite exact value
+ * the factor 2^-k that turns |y - v| into ulps of v (frac_error's
+ * divisor, k = ulp_exact_exp). */
+enum {
+	PF_CRFIN = 1,     /* the correctly rounded result is finite */
+	PF_CRNAN = 2,     /* it is NaN */
+	PF_EXFIN = 4,     /* the exact value's hi is finite */
+	PF_UNDEC = 8,     /* undecided (ub_exact_undecided) */
+	PF_SLOW = 16      /* frac_error's own way: hi near the top of the
+			     doubles, or a divisor below the normals (f64) */
+};
+
+UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
+		       const struct ub_exact *exact, size_t lo, size_t hi,
+		       struct ub_stats_prep *p)
+{
+	for (size_t i = lo; i < hi; i++) {
+		uint64_t ci = ub_load(dt, cr, i);
+		const struct ub_exact *v = &exact[i];
+		unsigned f = (ub_bits_isfinite_i(dt, ci) ? PF_CRFIN : 0) |
+			     (ub_bits_isnan_i(dt, ci) ? PF_CRNAN : 0) |
+			     (isfinite(v->hi) ? PF_EXFIN : 0) |
+			     (ub_exact_undecided(v) ? PF_UNDEC : 0);
+		double mul = 0;
+		if (f & PF_EXFIN) {
+			int k = ulp_exact_exp(dt, v->hi, v->lo);
+			if (fabs(v->hi) > 0x1p1020 || k <= -1023)
+				f |= PF_SLOW;
+			else
+				mul = pow2(-k);
+		}
+		p->flag[i - lo] = (unsigned char)f;
+		p->mul[i - lo] = mul;
+	}
+}
+
+void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
+		      size_t lo, size_t hi, struct ub_stats_prep *p)
+{
+	switch (cr->dt) {
+#define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
+	case id:                                                               \
+		prep_of(id, cr->data, exact, lo, hi, p);                       \
+		break;
+	UB_DTYPES(X)
+#undef X
+	default:
+		break;
+	}
+}
+
+/* ulp_error with what prep_of found: the same values, the per-element
+ * work of the reference done once for every row. */
+UB_INLINE int ulp_error_prep(enum ub_dtype dt, uint64_t y, uint64_t cr,
+			     unsigned f, double mul, const struct ub_exact *v,
+			     double *err)
+{
+	int yfin = ub_bits_isfinite_i(dt, y);
+	if (!yfin || !(f & PF_CRFIN)) {
+		if (ub_bits_same_i(dt, y, cr)) {
+			*err = 0;
+			return 0;
+		}
+		if (!yfin || (f & PF_CRNAN))
+			return 1;
+	}
+	if (!(f & PF_EXFIN))
+		return 1;
+	if (f & PF_SLOW) {
+		*err = frac_error(dt, ub_bits_to_double_i(dt, y), v);
+		return 0;
+	}
+	double yd = ub_bits_to_double_i(dt, y), hi = v->hi;
+	double s = yd - hi, bb = s - yd;
+	double t = (yd - (s - bb)) + (-hi - bb); /* TwoSum: s + t = y - hi */
+	*err = fabs(s + (t - v->lo)) * mul;
+	return 0;
+}
+
 /* One pass over elements [lo, hi) of dtype dt into st (reset first),
  * indices local to lo; always inlined so that each dtype gets its own
  * loop with the format's constants folded in.  The statistics live in a
  * local while the loop runs (st might alias the arrays). */
 UB_INLINE void
 pass_of(enum ub_dtype dt, const void *y, const void *cr,
-	const struct ub_exact *exact, const void *torch, size_t lo,
-	size_t hi, struct ub_stats *st)
+	const struct ub_exact *exact, const struct ub_stats_prep *p,
+	const void *torch, size_t lo, size_t hi, struct ub_stats *st)
 {
 	struct ub_stats s;
 	memset(&s, 0, sizeof s);
 	s.n = hi - lo;
 	for (size_t i = lo; i < hi; i++) {
 		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
+		unsigned f = p->flag[i - lo];
 		double e;
-		if (ub_exact_undecided(&exact[i])) { /* no reference to compare */
+		if (yi == ci && (f & (PF_CRFIN | PF_EXFIN | PF_UNDEC | PF_SLOW)) ==
+				(PF_CRFIN | PF_EXFIN)) {
+			/* the common case, ulp_error_prep's last lines: the
+			 * correctly rounded result itself, finite */
+			double yd = ub_bits_to_double_i(dt, yi), hv = exact[i].hi;
+			double s2 = yd - hv, bb = s2 - yd;
+			double t = (yd - (s2 - bb)) + (-hv - bb);
+			add_error(&s, i - lo, fabs(s2 + (t - exact[i].lo)) * p->mul[i - lo]);
+			if (torch)
+				add_torch(&s, dt, yi, ub_load(dt, torch, i));
+			continue;
+		}
+		if (f & PF_UNDEC) { /* no reference to compare */
 			if (!s.undecided++)
 				s.first_undecided = i - lo;
 			if (torch)
@@ -208,7 +302,7 @@ pass_of(enum ub_dtype dt, const void *y, const void *cr,
 		}
 		if (!ub_bits_same_i(dt, yi, ci))
 			s.cr_mismatch++;
-		if (ulp_error(dt, yi, ci, &exact[i], &e))
+		if (ulp_error_prep(dt, yi, ci, f, p->mul[i - lo], &exact[i], &e))
 			s.nan_mismatch++;
 		else
 			add_error(&s, i - lo, e);
@@ -218,16 +312,16 @@ pass_of(enum ub_dtype dt, const void *y, const void *cr,
 	*st = s;
 }
 
-static void stats_pass(const struct ub_array *y, const struct ub_array *cr,
-		       const struct ub_exact *exact,
-		       const struct ub_array *torch, size_t lo, size_t hi,
-		       struct ub_stats *st)
+void ub_stats_pass(const struct ub_array *y, const struct ub_array *cr,
+		   const struct ub_exact *exact, const struct ub_stats_prep *p,
+		   const struct ub_array *torch, size_t lo, size_t hi,
+		   struct ub_stats *st)
 {
 	const void *t = torch ? torch->data : NULL;
 	switch (y->dt) {
 #define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
 	case id:                                                               \
-		pass_of(id, y->data, cr->data, exact, t, lo, hi, st);          \
+		pass_of(id, y->data, cr->data, exact, p, t, lo, hi, st);       \
 		break;
 	UB_DTYPES(X)
 #undef X
@@ -237,19 +331,34 @@ static void stats_pass(const struct ub_array *y, const struct ub_array *cr,
 	}
 }
 
-void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
-		      const struct ub_exact *exact,
-		      const struct ub_array *torch, struct ub_stats *st)
+int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
+		     const struct ub_exact *exact,
+		     const struct ub_array *torch, struct ub_stats *st)
 {
 	struct ub_stats part;
+	struct ub_stats_prep p;
 	memset(st, 0, sizeof *st);
+	if (y->n == 0)
+		return 0;
+	size_t cap = y->n < UB_STATS_CHUNK ? y->n : UB_STATS_CHUNK;
+	p.flag = malloc(cap);
+	p.mul = malloc(cap * sizeof *p.mul);
+	if (!p.flag || !p.mul) {
+		free(p.flag);
+		free(p.mul);
+		return UB_RUNTIME;
+	}
 	size_t lo = 0;
 	do {
 		size_t hi = y->n - lo < UB_STATS_CHUNK ? y->n : lo + UB_STATS_CHUNK;
-		stats_pass(y, cr, exact, torch, lo, hi, &part);
+		ub_stats_prepare(cr, exact, lo, hi, &p);
+		ub_stats_pass(y, cr, exact, &p, torch, lo, hi, &part);
 		ub_stats_merge(st, &part, lo);
 		lo = hi;
 	} while (lo < y->n);
+	free(p.flag);
+	free(p.mul);
+	return 0;
 }
 
 int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part,

@@ -50,9 +50,26 @@ struct ub_stats {
  * plan's results (over every element: undecided ones too).  worst is 0 when no element is comparable; torch
  * distances are taken over pairs where neither is NaN (NaN against a
  * number still counts in torch_mismatch). */
-void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
-		      const struct ub_exact *exact,
-		      const struct ub_array *torch, struct ub_stats *st);
+int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
+		     const struct ub_exact *exact,
+		     const struct ub_array *torch, struct ub_stats *st);
+
+/* ub_stats_compute is ub_stats_prepare then ub_stats_pass over each
+ * chunk: what every row shares about an element of [lo, hi), from the
+ * reference alone, is worked out once into p (room for hi - lo elements:
+ * flag, mul), then each row's pass over [lo, hi) into st (reset first,
+ * indices local to lo).  A streamed chunk prepares once for all its rows
+ * (stream_chunk.c).  Returns 0, or UB_RUNTIME when out of memory. */
+struct ub_stats_prep {
+	unsigned char *flag;
+	double *mul;
+};
+void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
+		      size_t lo, size_t hi, struct ub_stats_prep *p);
+void ub_stats_pass(const struct ub_array *y, const struct ub_array *cr,
+		   const struct ub_exact *exact, const struct ub_stats_prep *p,
+		   const struct ub_array *torch, size_t lo, size_t hi,
+		   struct ub_stats *st);
 double ub_stats_mean(const struct ub_stats *st);
 
 /* Statistics are computed over chunks of UB_STATS_CHUNK elements merged

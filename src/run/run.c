@@ -131,18 +131,21 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
 }
 
 /* The row of results y, which are d's array out (result.h). */
-static void add_row(struct ub_result *res, const struct ub_data *d, int out,
-		    const char *mode, const char *opts,
-		    const struct ub_array *y, uint64_t approx)
+static int add_row(struct ub_result *res, const struct ub_data *d, int out,
+		   const char *mode, const char *opts,
+		   const struct ub_array *y, uint64_t approx,
+		   struct ub_error *err)
 {
 	struct ub_row *r = new_row(res, d, out, mode, opts);
-	ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st);
+	if (ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st))
+		return ub_fail(err, UB_RUNTIME, "out of memory");
 	r->has_worst = r->st.ncomparable > 0;
 	for (int k = 0; r->has_worst && k < d->nin; k++)
 		r->worst_in[k] = ub_array_get(&d->in[k], r->st.worst);
 	for (int k = 0; r->st.undecided && k < d->nin; k++)
 		r->undecided_in[k] = ub_array_get(&d->in[k], r->st.first_undecided);
 	ub_row_set_approx(r, approx);
+	return 0;
 }
 
 /* Reports a finished stage to cfg->progress. */
@@ -200,14 +203,14 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 			continue; /* no row; d->out[m] stays empty */
 		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		if (!s)
-			add_row(res, d, m, ub_modes[cfg->modes[m]].name,
-				ub_modes[cfg->modes[m]].opts, &d->out[m], approx);
+			s = add_row(res, d, m, ub_modes[cfg->modes[m]].name,
+				    ub_modes[cfg->modes[m]].opts, &d->out[m], approx, err);
 		if (!s)
 			stage_done(res, d, ub_modes[cfg->modes[m]].name);
 	}
 	if (!s && cfg->op->nsteps)
-		add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
-			torch_approx);
+		s = add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
+			    torch_approx, err);
 	return s;
 }
 

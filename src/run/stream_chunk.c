@@ -23,6 +23,9 @@ int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 		s = ub_array_alloc(&w->out, j->dt, UB_STATS_CHUNK);
 	if (!s && !(w->exact = calloc(UB_STATS_CHUNK, sizeof *w->exact)))
 		s = UB_RUNTIME;
+	if (!s && (!(w->prep.flag = malloc(UB_STATS_CHUNK)) ||
+		   !(w->prep.mul = malloc(UB_STATS_CHUNK * sizeof *w->prep.mul))))
+		s = UB_RUNTIME;
 	if (s) {
 		ub_wbuf_free(j, w);
 		return ub_fail(err, UB_RUNTIME, "out of memory for a chunk");
@@ -38,6 +41,10 @@ void ub_wbuf_free(const struct job *j, struct wbuf *w)
 	ub_array_free(&w->out);
 	free(w->exact);
 	w->exact = NULL;
+	free(w->prep.flag);
+	free(w->prep.mul);
+	w->prep.flag = NULL;
+	w->prep.mul = NULL;
 }
 
 /* The chunk's inputs into env[0..nin-1], len elements from first. */
@@ -122,7 +129,7 @@ static void measure(const struct job *j, const struct wbuf *w,
 		    const struct ub_array *y, const struct ub_array *torch,
 		    struct slot *sl)
 {
-	ub_stats_compute(y, &w->cr, w->exact, torch, &sl->st);
+	ub_stats_pass(y, &w->cr, w->exact, &w->prep, torch, 0, y->n, &sl->st);
 	memset(sl->worst_in, 0, sizeof sl->worst_in);
 	if (sl->st.ncomparable)
 		for (int k = 0; k < j->nin; k++)
@@ -144,6 +151,8 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	int s = chunk_inputs(j, w, first, len, err);
 	if (!s)
 		s = chunk_reference(j, w, len, err);
+	if (!s)   /* what every row's statistics share */
+		ub_stats_prepare(&w->cr, w->exact, 0, len, &w->prep);
 	uint64_t t;
 	const char *names[UB_MAX_INPUTS + SK_MAX_STEPS]; /* of env's arrays */
 	for (int k = 0; k < j->nin + j->nsteps; k++)

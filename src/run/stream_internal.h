@@ -64,6 +64,7 @@ struct wbuf {
 	struct ub_array env[UB_MAX_INPUTS + SK_MAX_STEPS];
 	struct ub_array cr, out;
 	struct ub_exact *exact;
+	struct ub_stats_prep prep;   /* what the chunk's rows share (metrics.h) */
 };
 
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
