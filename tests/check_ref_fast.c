@@ -41,7 +41,9 @@ static size_t compare(const struct ub_expr *e, int nin, const char *what)
 			      (unsigned long long)(nin > 2 ? x[2] : 0),
 			      (unsigned long long)fcr, (unsigned long long)mcr);
 		double d = fabs((fx.hi - mx.hi) - mx.lo);
-		ck_assert_msg(d <= 0x1p-45 * fabs(mx.hi), "%s at 0x%08llx: exact "
+		if (fx.hi != fx.hi && mx.hi != mx.hi)   /* NaN in, NaN out */
+			d = 0;
+		ck_assert_msg(d <= 0x1p-45 * fabs(mx.hi) || d <= 0x1p-171, "%s at 0x%08llx: exact "
 			      "%a, MPFR %a%+a", what, (unsigned long long)x[0],
 			      fx.hi, mx.hi, mx.lo);
 	}
@@ -76,7 +78,7 @@ static const struct {
 	{"(* (- a) 1e-3)", 1, 1},
 	{"(fabs (- a b))", 2, 1},
 	{"(/ (- a b) (+ a b))", 2, 1},     /* cancellation: falls back */
-	{"(exp a)", 1, 0},                 /* unsupported: never decides */
+	{"(tan a)", 1, 0},                 /* unsupported: never decides */
 };
 
 START_TEST(test_exprs)

@@ -70,17 +70,8 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 			   struct ub_error *err)
 {
-	uint64_t in[UB_MAX_INPUTS], y;
-	for (size_t i = 0; i < len; i++) {
-		for (int k = 0; k < j->nin; k++)
-			in[k] = ub_load(j->dt, w->env[k].data, i);
-		int s = ub_ref_eval_auto(j->cfg->op->math, j->dt, in, j->nin,
-					 !j->cfg->ref_mpfr, &y, &w->exact[i], err);
-		if (s && s != UB_REF_UNDECIDED) /* undecided: marked, counted */
-			return s;
-		ub_store(j->dt, w->cr.data, i, y);
-	}
-	return 0;
+	return ub_ref_eval_chunk(j->cfg->op->math, j->dt, w->env, j->nin, len,
+				 !j->cfg->ref_mpfr, &w->cr, w->exact, err);
 }
 
 /* Adds to a thread's failure which kernel it was and the element's place
