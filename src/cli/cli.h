@@ -19,6 +19,7 @@
 	X("exhaustive", 0, 0, NULL, "every encoding as input instead of samples (one-input ops; f16/bf16: 65,536, f32: 2^32)") \
 	X("range", 0, 1, "LO:HI", "--exhaustive over values LO..HI (-1:0x1p3) or encodings LO..HI (0x3f800000:0x3fffffff)") \
 	X("reference", 0, 1, "fast|mpfr", "reference: decide in double with an error bound when safe, else MPFR (fast, default), or MPFR always") \
+	X("exec", 0, 1, "native|interp", "how kernels run on the sim: translated to C and compiled (native, the default; the interpreter where that is not possible) or interpreted") \
 	X("threads", 0, 1, "N", "worker threads (default: one per online CPU); results do not depend on N") \
 	X("csv", 0, 1, "FILE", "write the CSV report to FILE ('-': stdout)") \
 	X("append", 0, 0, NULL, "add the rows to the existing --csv FILE (same header only)") \

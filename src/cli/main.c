@@ -6,6 +6,7 @@
 #include "clash.h"
 #include "cli.h"
 #include "commands.h"
+#include "native.h"
 #include "nvrtc.h"
 #include "outfile.h"
 #include "paths.h"
@@ -168,6 +169,7 @@ int main(int argc, char **argv)
 		return die(&err, s);
 	if (cli.verbose)
 		ub_cache_notices(stderr);
+	ub_native_notices(stderr);
 	switch (cli.action) {
 	case UB_ACT_HELP:
 		ub_cli_help(stdout);

@@ -31,6 +31,8 @@ struct ub_job {
 	size_t n;
 	const struct ptx_trace *trace; /* sim only: explain's trace, or NULL */
 	const char *what;    /* "mode fma", "torch step 1": for messages */
+	int exec;            /* sim only: enum ub_exec (native.h), how the
+				kernel runs when not traced */
 };
 
 struct ub_backend {

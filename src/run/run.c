@@ -24,7 +24,7 @@ static int compile_run(const struct ub_config *cfg, const char *src,
 		.src = src, .name = name, .opts = opts,
 		.arch = be->arch(cfg->arch, cfg->arch_set), .entry = entry,
 		.args = args, .nargs = nargs, .n = n, .trace = cfg->trace,
-		.what = what,
+		.what = what, .exec = cfg->exec,
 	};
 	if (cfg->trace && be != &ub_backend_sim)
 		return ub_fail(err, UB_USAGE, "tracing needs the sim backend");

@@ -10,6 +10,7 @@
  * merge, so memory does not grow with the number of elements. */
 #include "stream_internal.h"
 #include "codegen.h"
+#include "native.h"
 #include "nvrtc.h"
 #include "reference.h"
 
@@ -34,6 +35,8 @@ static int compile(const struct ub_config *cfg, const char *src,
 	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
 	if (!s && (s = ptx_parse(ptx, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
+	if (!s)
+		ub_native_use(k->m, cfg->exec);
 	free(ptx);
 	return s;
 }
