@@ -10,6 +10,7 @@
 #include "nvrtc.h"
 #include "outfile.h"
 #include "paths.h"
+#include "ref_llvm.h"
 #include "progress.h"
 #include "nvrtc_cache.h"
 #include "report.h"
@@ -176,6 +177,7 @@ int main(int argc, char **argv)
 		return finish(0, &err);
 	case UB_ACT_VERSION:
 		printf("ulpbench %s (NVRTC %s)\n", PACKAGE_VERSION, ub_nvrtc_version());
+		printf("reference: %s\n", ub_llvm_reference_name());
 		return finish(0, &err);
 	case UB_ACT_LIST_MODES:
 		for (int m = 0; m < UB_NMODES; m++)
