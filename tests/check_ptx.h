@@ -32,5 +32,6 @@ TCase *ptx_kernel_tcase(void);
 TCase *ptx_ext_tcase(void);
 TCase *ptx_batch_tcase(void);
 TCase *ptx_dir_tcase(void);
+TCase *ptx_vec_tcase(void);
 
 #endif

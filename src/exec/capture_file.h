@@ -13,7 +13,12 @@
 
 #define UB_CAPTURE_MAGIC "UBAPPROX"
 #define UB_CAPTURE_VERSION 1
-#define UB_CAPTURE_MAX (UINT32_C(1) << 24) /* outputs in one table, at most */
+/* Outputs in one table, at most.  The fuzzing build (tests/fuzz/fuzz.mk)
+ * lowers it, so that a short input describing a whole binade costs
+ * milliseconds, not seconds, under the sanitizers. */
+#ifndef UB_CAPTURE_MAX
+#define UB_CAPTURE_MAX (UINT32_C(1) << 24)
+#endif
 
 /* Which inputs a table holds, declared once: X(ID, code in the file, name) */
 #define UB_SWEEPS(X)                                                       \

@@ -16,7 +16,7 @@ FUZZ_SECONDS = 60
 FUZZ = npy fpcore suite ptx cache capture approx_code cli
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -g -O1 -std=gnu11 -Wall -Wextra -ffp-contract=off -frounding-math $(SAN) \
-	-fsanitize=fuzzer-no-link
+	-fsanitize=fuzzer-no-link -DUB_CAPTURE_MAX='(UINT32_C(1) << 16)'
 
 DATA_DEFS = -DSRCDIR='"$(abs_srcdir)"' -DPKGDATADIR='"$(pkgdatadir)"' \
 	-DINCLUDEDIR='"$(includedir)"' -DCUDA_HOME='"$(CUDA_HOME)"'

@@ -17,7 +17,9 @@
  * libdevice functions they call, in every compile mode (see ptx_ops.h for
  * every instruction form): integer and extended-precision (carry)
  * arithmetic, f16/bf16/f32/f64 arithmetic, setp/set/selp, cvt between all
- * widths, ld/st .global .local .param .const and generic, module
+ * widths, ld/st .global .local .param .const and generic (scalars and
+ * .v2/.v4 vectors of every width; cache operators, eviction priorities,
+ * .L2::cache_hint with its createpolicy policy: no effect), module
  * .global/.const tables, .func with call (arguments and return value
  * through .param), bra/ret/exit, inline-asm registers named without '%'.
  * Not supported (a clear error at parse time): .shared memory and

@@ -223,6 +223,7 @@ static inline int ptx_approx_kind(int op)
 	X(CVT_IF, D = ptx_cvt_ext(in, ptx_cvt(in, A));)                 \
 	X(CVT_FI, D = ptx_cvt(in, A);)                                  \
 	X(CVT_FF, D = ptx_cvt(in, A);)                                  \
+	X(CREATEPOLICY, D = 0;)                                         \
 	X(HOLD, REG(in->src[2]) = A; REG(in->src[3]) = B;)              \
 	X(FUSED, D = ptx_fused(in, A, B, C3); fused++;                  \
 		 if (in->flags & PTX_F_GUESS)                           \

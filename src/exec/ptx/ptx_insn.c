@@ -54,11 +54,20 @@ static const char *const testp_names[] = {
 #undef X
 };
 
-/* Qualifiers that change nothing for one thread at a time on a host. */
+/* Qualifiers that change nothing for one thread at a time on a host:
+ * cache operators (ld .ca .cg .cs .lu .cv .nc, st .wb .cg .cs .wt),
+ * memory-model orderings and scopes (threads of an elementwise kernel
+ * share no data, and atomics are refused), and every "X::Y" part
+ * (.L1::evict_last, .L1::no_allocate, .L2::256B, eviction priorities). */
 static const char *const ignored[] = {
 	"uni", "to", "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt",
-	"volatile", "weak", "relaxed", "sys", "gpu", "cta", NULL
+	"volatile", "weak", "relaxed", "acquire", "release", "sys", "gpu",
+	"cta", NULL
 };
+
+/* createpolicy.{fractional,range,cvt}[.L2]: what kind of policy it makes
+ * (the eviction priorities are "::" parts, ignored like every one). */
+static const char *const policy_parts[] = { "fractional", "range", "cvt", "L2" };
 
 int ptx_op_shape(int op)
 {
@@ -202,6 +211,11 @@ static int mnem_part(struct mnem *m, const char *p)
 		m->space = i;
 	else if (!strcmp(p, "v2") || !strcmp(p, "v4"))
 		m->vec = p[1] - '0';
+	else if (!strcmp(p, "L2::cache_hint"))
+		m->flags |= PTX_F_HINT;
+	else if (!strcmp(m->base, "createpolicy") &&
+		 find_name(policy_parts, COUNT(policy_parts), p) >= 0)
+		return 0;
 	else if (find_name(ignored, COUNT(ignored) - 1, p) >= 0 || strstr(p, "::"))
 		return 0;
 	else {
@@ -404,6 +418,9 @@ static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 		return "extended precision needs a 32 or 64-bit type";
 	if ((m->flags & PTX_F_CC) && !carry)
 		return ".cc not allowed";
+	if ((m->flags & PTX_F_HINT) && opdesc[op].shape != PTX_S_LD &&
+	    opdesc[op].shape != PTX_S_ST)
+		return ".L2::cache_hint not allowed";
 	if (opdesc[op].shape == PTX_S_WIDE || opdesc[op].shape == PTX_S_WIDE3)
 		if (in->bits != 16 && in->bits != 32)
 			return ".wide needs a 16 or 32-bit type";

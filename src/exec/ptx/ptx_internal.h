@@ -88,12 +88,15 @@ enum {
  * BFI d,a,b,c(u32),d(u32)  SETP p[|q],a,b[,[!]c]  SELP d,a,b,c(pred)
  * SLCT d,a,b,c(2nd type)  TESTP p,a  MOV d,a  PACK d,{a,..}  UNPACK {d,..},a
  * SET d,a(2nd type),b(2nd type)  CALL [(r),] name[, (a, ..)]
- * CVT d,a(2nd type)  LD d|{d,..},[a+off]  ST [a+off],b|{b,..}  BRA label */
+ * CVT d,a(2nd type)  LD d|{d,..},[a+off]  ST [a+off],b|{b,..}  BRA label
+ * POLICY d, then operands that only the cache reads (skipped).
+ * LD and ST with .L2::cache_hint take one more operand, the policy (read
+ * and ignored: caching does not change what memory holds). */
 enum ptx_shape {
 	PTX_S_A, PTX_S_AB, PTX_S_ABC, PTX_S_CNT, PTX_S_WIDE, PTX_S_WIDE3,
 	PTX_S_SHIFT, PTX_S_BFE, PTX_S_BFI, PTX_S_SETP, PTX_S_SELP, PTX_S_SLCT,
 	PTX_S_TESTP, PTX_S_MOV, PTX_S_PACK, PTX_S_UNPACK, PTX_S_CVT, PTX_S_LD,
-	PTX_S_ST, PTX_S_BRA, PTX_S_NONE, PTX_S_SET, PTX_S_CALL
+	PTX_S_ST, PTX_S_BRA, PTX_S_NONE, PTX_S_SET, PTX_S_CALL, PTX_S_POLICY
 };
 
 /* Instruction flags. */
@@ -112,7 +115,8 @@ enum {
 	PTX_F_CIN = 1 << 10,     /* addc, subc, madc: CC.CF comes in */
 	PTX_F_NEGA = 1 << 11,    /* FUSED: negate a (c - a*b) */
 	PTX_F_NEGC3 = 1 << 12,   /* FUSED: negate c (a*b - c) */
-	PTX_F_GUESS = 1 << 13    /* FUSED: which product ptxas fuses is a guess */
+	PTX_F_GUESS = 1 << 13,   /* FUSED: which product ptxas fuses is a guess */
+	PTX_F_HINT = 1 << 14     /* ld/st .L2::cache_hint: a policy operand */
 };
 
 /* setp combining operation (aux field). */

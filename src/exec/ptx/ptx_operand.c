@@ -220,6 +220,10 @@ static int opds_mem(struct ptx_pstate *st, struct ptx_insn *in, int ty, int ld)
 	}
 	if (ld && (ptx_expect(st, ",") || opd_mem(st, &in->src[0], &in->off)))
 		return UB_RUNTIME;
+	uint32_t policy;   /* .L2::cache_hint: the policy, for the cache only */
+	if ((in->flags & PTX_F_HINT) &&
+	    (ptx_expect(st, ",") || opd_src(st, PTX_T_B64, &policy)))
+		return UB_RUNTIME;
 	if (n != (in->aux ? in->aux : 1))
 		return ptx_perr(st, cur(st)->line, "vector length mismatch");
 	in->aux = (uint8_t)n;
@@ -231,6 +235,18 @@ static int opds_mem(struct ptx_pstate *st, struct ptx_insn *in, int ty, int ld)
 		if ((in->flags & PTX_F_SIGNED) && in->rbits > in->bits)
 			in->flags |= PTX_F_SEXT;
 	}
+	return 0;
+}
+
+/* createpolicy d, ...: the operands after d describe the policy to the
+ * cache (a fraction, an address range, an access property); skipped up to
+ * the ';' without a look at what they mean. */
+static int opds_policy(struct ptx_pstate *st, struct ptx_insn *in)
+{
+	if (opd_dst(st, &in->dst))
+		return UB_RUNTIME;
+	while (!ptx_tok_is(cur(st), ";") && cur(st)->kind != PTX_TK_END)
+		st->pos++;
 	return 0;
 }
 
@@ -333,6 +349,7 @@ int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 		       opd_src(st, types[1], &in->src[2]);
 	case PTX_S_SET: return opds_dn(st, in, 2, types[1]);
 	case PTX_S_CALL: return opds_call(st, in);
+	case PTX_S_POLICY: return opds_policy(st, in);
 	case PTX_S_CVT:
 		if (opds_dn(st, in, 1, types[1]))
 			return UB_RUNTIME;

@@ -214,6 +214,9 @@
 	X(ST_GENERIC, "st", GENERIC, ANY, ST) /* [a] = b, global or local */ \
 	X(ST_PARAM, "st", PARAM, ANY, ST)   /* [a] = b: a call argument, or \
 					       a .func's return value */    \
+	X(CREATEPOLICY, "createpolicy", _, ANY, POLICY) /* d = an L2 cache \
+					    policy (9.7.9.18): opaque, 0 here; \
+					    only .L2::cache_hint reads it */ \
 	/* --- [ctl] control flow --- */                                    \
 	X(BRA, "bra", _, ANY, BRA)       /* pc = label (.uni ignored) */    \
 	X(CALL, "call", _, ANY, CALL)    /* call (r), f, (a, ..): copy the  \
