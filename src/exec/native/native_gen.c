@@ -255,8 +255,24 @@ static unsigned char *targets(const struct ptx_func *f)
 	return t;
 }
 
+/* Whether v is the address of a byte of one of m's module variables (or
+ * just past it): a constant slot holding a symbol's address, fixed for the
+ * module's life but not from one process to the next, so it is read from
+ * the frame rather than written into the unit (which would also change
+ * the unit's cache key every run). */
+static int module_address(const struct ptx_module *m, uint64_t v)
+{
+	for (int i = 0; i < m->nvars; i++) {
+		uint64_t lo = (uint64_t)(uintptr_t)m->vars[i].data;
+		if (m->vars[i].data && v >= lo && v - lo <= m->vars[i].size)
+			return 1;
+	}
+	return 0;
+}
+
 /* The function's declarations: fixed slots, registers, caches. */
-static void prologue(struct sbuf *b, const struct ptx_func *f, int k)
+static void prologue(struct sbuf *b, const struct ptx_module *m,
+		     const struct ptx_func *f, int k)
 {
 	put(b, "int ub_nk_%d(struct ptx_native_args *ap_)\n{\n"
 	    "\tstruct ptx_ctx *const c = ap_->c;\n"
@@ -271,14 +287,15 @@ static void prologue(struct sbuf *b, const struct ptx_func *f, int k)
 		put(b, "\tF_[%d] = fR_[%d];\n", s, s);
 	/* every other slot a local holding its initial value: a literal
 	 * (immediates, registers' zeros: the compiler folds what is never
-	 * written), or the frame's value (symbol addresses, patched in) */
+	 * written), or the frame's value (symbol addresses: patched in, or
+	 * of module variables) */
 	unsigned char *rel = calloc(f->nslots, 1);
 	for (int i = 0; rel && i < f->nrelocs; i++)
 		rel[f->relocs[i].slot] = 1;
 	if (!rel)
 		b->oom = 1;
 	for (uint32_t s = PTX_SLOT_FIRST; rel && s < f->nslots; s++)
-		if (rel[s])
+		if (rel[s] || module_address(m, f->init[s]))
 			put(b, "\tuint64_t r%u = fR_[%u];\n", s, s);
 		else
 			put(b, "\tuint64_t r%u = %lluull;\n", s, (unsigned long long)f->init[s]);
@@ -317,14 +334,15 @@ static void thread_loop(struct sbuf *b, const struct ptx_func *f)
 	put(b, "\t\tn = 0; kt_ = (struct nat_cnt){ 0, 0, 0 };\n");
 }
 
-static void kernel(struct sbuf *b, const struct ptx_func *f, int k,
+static void kernel(struct sbuf *b, const struct ptx_module *m,
+		   const struct ptx_func *f, int k,
 		   const uint8_t *uniform, const unsigned char *tgt)
 {
 	put(b, "\n/* kernel %s */\nstatic const struct ptx_insn I_%d[] = {\n", f->name, k);
 	for (uint32_t i = 0; i < f->ncode; i++)
 		table_entry(b, &f->code[i]);
 	put(b, "};\n#define I_ I_%d\n", k);
-	prologue(b, f, k);
+	prologue(b, m, f, k);
 	put(b, "\t/* the instructions uniform over the launch, once */\n"
 	    "\tkt_ = (struct nat_cnt){ 0, 0, 0 };\n");
 	for (uint32_t i = 0; i < f->ncode; i++)
@@ -364,7 +382,7 @@ int ub_native_translate(const struct ptx_module *m, char **out,
 		uint8_t *uni = ptx_uniform_insns(f);
 		unsigned char *tgt = targets(f);
 		if (uni && tgt) {
-			kernel(&b, f, k, uni, tgt);
+			kernel(&b, m, f, k, uni, tgt);
 			which[k] = 1;
 			any = 1;
 		} else {

@@ -65,8 +65,6 @@ struct ptx_launch {
 	int thread_by_thread; /* 1: never batch lanes (ptx_batch.c) nor run
 				 native code; the results are the same,
 				 tests compare them */
-	int interp;           /* 1: the interpreter even when the module has
-				 native code attached (src/exec/native/) */
 };
 
 /* Tracing, for `ulpbench explain` (ptx_run_traced): one event per

@@ -415,8 +415,8 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		}
 		int mode = fegetround();
 		fesetround(FE_TONEAREST);
-		ptx_native_fn nat = m->native && !trace && !launch->thread_by_thread &&
-				    !launch->interp ? m->native[e] : NULL;
+		ptx_native_fn nat = m->native && !trace && !launch->thread_by_thread
+				    ? m->native[e] : NULL;
 		int r = nat ? run_native(&c, launch, nat, blk, tid)
 			: !trace && !launch->thread_by_thread &&
 			ptx_batchable(c.fr->f) ? run_batched(&c, launch, blk, tid)
