@@ -14,6 +14,9 @@ For each module NAME (as in model.named_modules(); the model itself is
 "model" when asked for by the name "") it writes into the directory:
 
     NAME.input0.npy        the forward's first tensor argument (input1 ...)
+    NAME.output0.npy       the forward's first tensor result (output1 ...):
+                           what backward kernels that take the forward's
+                           output (tanh, sigmoid: y) read
     NAME.grad_output0.npy  the gradient arriving at its first output
     NAME.grad_input0.npy   the gradient autograd computed for input0:
                            PyTorch's own backward, to compare with
@@ -30,7 +33,9 @@ whose forward is torch.atan:
              --input g=captured/act.grad_output0.npy --dump out/
 
 and out/atan_bwd.f32.torch.npy is ulpbench's model of PyTorch's backward,
-to compare with captured/act.grad_input0.npy.  See docs/capture.md.
+to compare with captured/act.grad_input0.npy.  From Python the arrays go
+straight into ulpbench.run(inputs=...), from the directory or from the
+recorder's .saved (docs/python.md).  See docs/capture.md.
 """
 import contextlib
 import os
@@ -70,6 +75,9 @@ class _Recorder:
             for i, t in enumerate(_tensors(inputs)):
                 if t is not None:
                     arrays[f"input{i}"] = to_numpy(t)
+            for i, t in enumerate(_tensors(output)):
+                if t is not None:
+                    arrays[f"output{i}"] = to_numpy(t)
         return hook
 
     def backward_hook(self, name):

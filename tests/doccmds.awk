@@ -8,8 +8,9 @@
 #     text says ("// my.cu");
 #   - `cat > NAME <<'EOF'` ... `EOF` (in a block without `$ ` prompts) writes
 #     the file NAME: a heredoc, as a shell would run it;
-#   - a command is a line starting with `ulpbench ` or `./ulpbench `, or a part
-#     of an `&&` chain that does; in a transcript (a block with `$ ` prompt
+#   - a command is a line starting with `ulpbench ` or `./ulpbench ` (or
+#     `pip ` or `pytest `: the Python package's), or a part of an `&&`
+#     chain that does; in a transcript (a block with `$ ` prompt
 #     lines) only the prompt lines are commands, the rest is output.  A line
 #     ending in `\` continues on the next one.
 #   - A trailing comment that says `exit N without a GPU` or ends in `exit N`
@@ -115,7 +116,7 @@ function block(   i, j, transcript, text, where, name, term, body, parts, np, k,
 		for (k = 1; k <= np; k++) {
 			seg = parts[k]
 			sub(/^[ \t]+/, "", seg)
-			if (seg ~ /^(\.\/)?ulpbench /)
+			if (seg ~ /^(\.\/)?ulpbench / || seg ~ /^(pip|pytest) /)
 				command(where, seg)
 		}
 	}

@@ -20,6 +20,7 @@
 	X(ref_fast)         \
 	X(ew_host)        \
 	X(stats)          \
+	X(figures)        \
 	X(ew)             \
 	X(dag)            \
 	X(exact)          \

@@ -101,6 +101,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	struct ub_result res;
 	struct ub_config cfg;
 	struct ub_user_kernel uk = {0};
+	char explain[8192];
 	int s = cli->at ? ub_fail(err, UB_USAGE, "--at belongs to `ulpbench explain` "
 				  "(see ulpbench explain --help)") : 0;
 	if (!s)
@@ -118,7 +119,10 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	ub_progress_init(&prog, stderr,
 			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	cfg.progress = ub_progress_stage;
-	cfg.stream = !cli->dump && !cli->html; /* they keep every element */
+	cfg.stream = !cli->dump; /* it keeps every element */
+	cfg.figures = cli->html != NULL;
+	/* NULL (no explain command on the page) rather than one cut short */
+	cfg.explain_opts = ub_explain_opts(cli, explain, sizeof explain) ? NULL : explain;
 	cfg.progress_ctx = &prog;
 	s = ub_run(&cfg, &res, err);
 	ub_progress_end(&prog);

@@ -133,8 +133,12 @@ int ub_outputs_on_stdout(const struct ub_outputs *o);
 int ub_report_dump(const char *dir, const struct ub_result *res,
 		   struct ub_error *err);
 
-/* Writes the HTML report (report_html.c): one self-contained page with
- * plots.  UB_RUNTIME when out of memory. */
+/* Writes the HTML report (report_html.c, docs/html.md): one
+ * self-contained page drawn from the rows alone, their statistics and
+ * figures (row->fig: cfg->figures), never from res->data's arrays, so a
+ * streamed or merged result draws it too; res->data[t].dt names each
+ * section, cfg->explain_opts the explain commands (NULL: none shown).
+ * UB_RUNTIME when out of memory or a measured row has no figures. */
 int ub_report_html(FILE *f, const struct ub_result *res, struct ub_error *err);
 
 /* Formats n input encodings of dt, named, as "x=0x3f800001;g=0xbf000000". */

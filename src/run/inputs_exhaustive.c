@@ -156,7 +156,7 @@ int ub_inputs_exhaustive(enum ub_dtype dt, const struct ub_range *r,
 		return s;
 	if (sw.count > UB_EXHAUSTIVE_KEEP_MAX)
 		return ub_fail(err, UB_USAGE, "--exhaustive: %llu %s inputs are too "
-			       "many to keep every element (--dump, --html, explain); "
+			       "many to keep every element (--dump, explain); "
 			       "give a --range of at most 2^26 encodings",
 			       (unsigned long long)sw.count, ub_dtypes[dt].name);
 	if (ub_array_alloc(out, dt, (size_t)sw.count))

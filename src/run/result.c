@@ -153,6 +153,8 @@ void ub_result_free(struct ub_result *res)
 			ub_array_free(&d->out[m]);
 		free(d->exact);
 	}
+	for (int i = 0; res->rows && i < res->nrows; i++)
+		free(res->rows[i].fig);
 	free(res->rows);
 	memset(res, 0, sizeof *res);
 }

@@ -6,6 +6,7 @@
 #define UB_RESULT_H
 
 #include "catalog.h"
+#include "figures.h"
 #include "inputs.h"
 #include "metrics.h"
 #include "modes.h"
@@ -39,7 +40,8 @@ struct ub_config {
 	struct ub_range range; /* --range: the part of the sweep */
 	int stream;          /* run in chunks on cfg->threads threads, keeping
 				no element (stream.h); res->data then holds
-				no arrays (no --dump, --html, explain) */
+				no arrays (no --dump, explain; --html draws
+				from the rows' figures) */
 	int threads;         /* --threads (0: one per online CPU) */
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
 	int exec;            /* --exec: enum ub_exec (native.h); 0: as
@@ -53,6 +55,13 @@ struct ub_config {
 	const struct ptx_trace *trace; /* NULL; explain traces its kernels */
 	const char *kernel_src; /* --kernel: the user's kernel source (op->kernel
 				   names its file); NULL: kernels/op->kernel */
+	int figures;         /* give every measured row its figures (row->fig,
+				figures.h), for the HTML page */
+	const char *explain_opts; /* the options an `ulpbench explain` of this
+				     run needs besides --op, --dtype and --at
+				     (--catalog, --fpcore, --kernel, ...),
+				     shell-quoted; "" none; NULL: not known
+				     (the page then shows no command) */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -92,6 +101,8 @@ struct ub_row {
 	const char *na;      /* the mode does not apply to this kernel: why
 				(then st is empty; tables say n/a, CSV leaves
 				the metrics empty with status n/a) */
+	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
+				(owned; NULL for n/a rows) */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */

@@ -130,14 +130,15 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
 	return ub_row_new(res, d, out, d->torch.data != NULL, mode, opts);
 }
 
-/* The row of results y, which are d's array out (result.h). */
+/* The row of results y, which are d's array out (result.h), and its
+ * figures when cfg asks for them. */
 static int add_row(struct ub_result *res, const struct ub_data *d, int out,
 		   const char *mode, const char *opts,
-		   const struct ub_array *y, uint64_t approx,
-		   struct ub_error *err)
+		   const struct ub_array *y, uint64_t approx, struct ub_error *err)
 {
 	struct ub_row *r = new_row(res, d, out, mode, opts);
-	if (ub_stats_compute(y, &d->cr, d->exact, r->has_torch ? &d->torch : NULL, &r->st))
+	const struct ub_array *torch = r->has_torch ? &d->torch : NULL;
+	if (ub_stats_compute(y, &d->cr, d->exact, torch, &r->st))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	r->has_worst = r->st.ncomparable > 0;
 	for (int k = 0; r->has_worst && k < d->nin; k++)
@@ -145,6 +146,11 @@ static int add_row(struct ub_result *res, const struct ub_data *d, int out,
 	for (int k = 0; r->st.undecided && k < d->nin; k++)
 		r->undecided_in[k] = ub_array_get(&d->in[k], r->st.first_undecided);
 	ub_row_set_approx(r, approx);
+	if (!res->cfg->figures)
+		return 0;
+	if (!(r->fig = ub_figs_new(d->dt, d->nin, r->has_torch)))
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	ub_figs_add(r->fig, d->in, y, &d->cr, d->exact, torch, 0);
 	return 0;
 }
 

@@ -60,6 +60,52 @@ int ub_load_catalogs(const struct ub_cli *cli, struct ub_catalog *cat,
 	return s;
 }
 
+/* Appends text to buf, as much as fits. */
+static void append(char *buf, size_t len, const char *text)
+{
+	size_t l = strlen(buf);
+	if (l + 1 < len)
+		snprintf(buf + l, len - l, "%s", text);
+}
+
+/* Appends " OPT VALUE", the value quoted for a POSIX shell ('...', a '
+ * as '\'') when it holds anything but letters, digits and _./=,:+-@%. */
+static void add_opt(char *buf, size_t len, const char *opt, const char *v)
+{
+	int plain = *v != 0;
+	for (const char *p = v; *p; p++)
+		if (!strchr("_./=,:+-@%", *p) && !(*p >= 'a' && *p <= 'z') &&
+		    !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9'))
+			plain = 0;
+	append(buf, len, buf[0] ? " " : "");
+	append(buf, len, opt);
+	append(buf, len, plain ? " " : " '");
+	for (const char *p = v; *p; p++) {
+		char c[2] = { *p, 0 };
+		append(buf, len, *p == '\'' ? "'\\''" : c);
+	}
+	if (!plain)
+		append(buf, len, "'");
+}
+
+int ub_explain_opts(const struct ub_cli *cli, char *buf, size_t len)
+{
+	if (!len)
+		return -1;
+	buf[0] = 0;
+	if (cli->catalog)
+		add_opt(buf, len, "--catalog", cli->catalog);
+	for (int i = 0; i < cli->nfpcore; i++)
+		add_opt(buf, len, "--fpcore", cli->fpcore[i]);
+	if (cli->kernel)
+		add_opt(buf, len, "--kernel", cli->kernel);
+	if (cli->entry)
+		add_opt(buf, len, "--entry", cli->entry);
+	if (cli->args)
+		add_opt(buf, len, "--args", cli->args);
+	return strlen(buf) + 1 < len ? 0 : -1; /* else it may be cut short */
+}
+
 int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 		struct ub_op *op, struct ub_config *cfg,
 		struct ub_user_kernel *uk, struct ub_error *err)

@@ -30,4 +30,10 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 		struct ub_op *op, struct ub_config *cfg,
 		struct ub_user_kernel *uk, struct ub_error *err);
 
+/* The options of cli that `ulpbench explain` needs to trace the same
+ * kernels (--catalog, --fpcore, --kernel, --entry, --args), each with its
+ * value shell-quoted, into buf ("" when none); the HTML page prints them
+ * in its explain commands.  -1 when they do not fit in len. */
+int ub_explain_opts(const struct ub_cli *cli, char *buf, size_t len);
+
 #endif

@@ -214,7 +214,7 @@ static int run_threads(struct job *j, struct ub_error *err)
 
 /* Row r of j for d; a streamed run keeps no per-element results. */
 static void fill_row(struct ub_result *res, const struct ub_data *d,
-		     const struct job *j, int r, const char *mode,
+		     struct job *j, int r, const char *mode,
 		     const char *opts, const char *na)
 {
 	struct ub_row *row = ub_row_new(res, d, UB_ROW_NONE, j->nsteps > 0,
@@ -224,13 +224,15 @@ static void fill_row(struct ub_result *res, const struct ub_data *d,
 	if (na)
 		return;
 	row->st = j->acc[r].st;   /* every chunk, merged in order */
+	row->fig = j->fig[r];     /* the row owns them now */
+	j->fig[r] = NULL;
 	memcpy(row->worst_in, j->acc[r].worst_in, sizeof row->worst_in);
 	memcpy(row->undecided_in, j->acc[r].undecided_in, sizeof row->undecided_in);
 	row->has_worst = row->st.ncomparable > 0;
 }
 
 static void add_rows(struct ub_result *res, const struct ub_data *d,
-		     const struct job *j)
+		     struct job *j)
 {
 	const struct ub_config *cfg = j->cfg;
 	for (int m = 0; m < cfg->nmodes; m++)
@@ -288,6 +290,9 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s && (!(j->slots = calloc(j->win * (size_t)j->nrows, sizeof *j->slots)) ||
 		   !(j->ready = calloc(j->win, 1))))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
+	for (int r = 0; !s && cfg->figures && r < j->nrows; r++)
+		if (!(j->fig[r] = ub_figs_new(j->dt, j->nin, j->nsteps > 0)))
+			s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
 		s = compile_steps(j, err);
 	if (!s)
@@ -300,6 +305,8 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 		ptx_free(j->step[k].m);
 	for (int m = 0; m < UB_NMODES; m++)
 		ptx_free(j->mode[m].m);
+	for (int r = 0; r < SK_MAX_ROWS; r++)
+		free(j->fig[r]);
 	free(j->slots);
 	free(j->ready);
 	free(j);

@@ -26,6 +26,9 @@ int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 	if (!s && (!(w->prep.flag = malloc(UB_STATS_CHUNK)) ||
 		   !(w->prep.mul = malloc(UB_STATS_CHUNK * sizeof *w->prep.mul))))
 		s = UB_RUNTIME;
+	if (!s && j->cfg->figures &&
+	    !(w->fig = ub_figs_new(j->dt, j->nin, j->nsteps > 0)))
+		s = UB_RUNTIME;
 	if (s) {
 		ub_wbuf_free(j, w);
 		return ub_fail(err, UB_RUNTIME, "out of memory for a chunk");
@@ -45,6 +48,8 @@ void ub_wbuf_free(const struct job *j, struct wbuf *w)
 	free(w->prep.mul);
 	w->prep.flag = NULL;
 	w->prep.mul = NULL;
+	free(w->fig);
+	w->fig = NULL;
 }
 
 /* The chunk's inputs into env[0..nin-1], len elements from first. */
@@ -116,7 +121,9 @@ static int run_kern(const struct skern *k, struct ub_array *env,
 	return s;
 }
 
-static void measure(const struct job *j, const struct wbuf *w,
+/* Row r's statistics of the chunk of elements first.. into its slot, and
+ * its figures straight into the row's (their merge has no order). */
+static void measure(struct job *j, const struct wbuf *w, int r, size_t first,
 		    const struct ub_array *y, const struct ub_array *torch,
 		    struct slot *sl)
 {
@@ -127,6 +134,13 @@ static void measure(const struct job *j, const struct wbuf *w,
 			sl->worst_in[k] = ub_array_get(&w->env[k], sl->st.worst);
 	for (int k = 0; sl->st.undecided && k < j->nin; k++)
 		sl->undecided_in[k] = ub_array_get(&w->env[k], sl->st.first_undecided);
+	if (!w->fig)
+		return;
+	ub_figs_reset(w->fig);
+	ub_figs_add(w->fig, w->env, y, &w->cr, w->exact, torch, first);
+	pthread_mutex_lock(&j->mu);
+	ub_figs_merge(j->fig[r], w->fig);
+	pthread_mutex_unlock(&j->mu);
 }
 
 int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
@@ -160,12 +174,12 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 			continue;
 		s = run_kern(&j->mode[m], w->env, names, &w->out, len, &approx[m], &t, err);
 		if (!s) {
-			measure(j, w, &w->out, torch, &sl[m]);
+			measure(j, w, m, first, &w->out, torch, &sl[m]);
 		} else {
 			where(j, w, &j->mode[m], first, t, err);
 		}
 	}
 	if (!s && torch)
-		measure(j, w, torch, torch, &sl[nm]);
+		measure(j, w, nm, first, torch, torch, &sl[nm]);
 	return s;
 }

@@ -52,6 +52,8 @@ struct job {
 	unsigned char *ready;     /* [c % win]: chunk c done, not merged */
 	size_t frontier;          /* chunks before it are merged into acc */
 	struct slot acc[SK_MAX_ROWS]; /* each row's figures so far */
+	struct ub_figs *fig[SK_MAX_ROWS]; /* cfg->figures: each row's, merged
+					     in any order (figures.h) */
 	size_t next, done, bad_chunk;
 	int bad_status;
 	struct ub_error bad_err;
@@ -65,6 +67,7 @@ struct wbuf {
 	struct ub_array cr, out;
 	struct ub_exact *exact;
 	struct ub_stats_prep prep;   /* what the chunk's rows share (metrics.h) */
+	struct ub_figs *fig;  /* cfg->figures: one row's of one chunk */
 };
 
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
