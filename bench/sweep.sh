@@ -16,14 +16,10 @@ ub=${UB:-./ulpbench}
 ops=${OPS:-sqrt exp tanh erf}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-timed() { # prints "SECONDS PEAK_KB"
-	if command -v /usr/bin/time >/dev/null 2>&1; then
-		/usr/bin/time -f '%e %M' -o "$dir/t" "$@" >/dev/null
-		cat "$dir/t"
-	else
-		s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
-		awk -v s="$s" -v e="$e" 'BEGIN { print e - s, "?" }'
-	fi
+timed() { # prints "SECONDS PEAK_KB CPU_SECONDS" (CPU: user + system of
+	# every thread; on a shared machine the wall clock also counts others)
+	/usr/bin/time -f '%e %M %U %S' -o "$dir/t" "$@" >/dev/null
+	awk '{ print $1, $2, $3 + $4 }' "$dir/t"
 }
 sq="$ub --op sqrt --mode fma,nofma,rn -q"
 $sq -n 1000 >/dev/null # fill the compile caches
@@ -34,20 +30,27 @@ for op in $ops; do
 	cmd="$ub --op $op --mode fma,nofma,rn -q --dtype f32 --exhaustive"
 	$ub --op "$op" --mode fma,nofma,rn -q -n 1000 >/dev/null
 	set -- $(timed $cmd --range 0x3f800000:0x3f800000)
-	o=$1
-	t=0 m=0
+	o=$1 oc=$3
+	t=0 m=0 u=0
 	for k in $(seq 0 63); do
 		lo=$(( k << 26 ))
 		set -- $(timed $cmd --range $(printf '0x%08x:0x%08x' $lo $(( lo + len - 1 ))))
 		t=$(awk -v a="$t" -v b="$1" 'BEGIN { print a + b }')
 		m=$(awk -v a="$m" -v b="$2" 'BEGIN { print (b > a ? b : a) }')
+		u=$(awk -v a="$u" -v b="$3" 'BEGIN { print a + b }')
 	done
-	awk -v op="$op" -v t="$t" -v m="$m" -v lg="$lg" -v o="$o" 'BEGIN {
+	awk -v op="$op" -v t="$t" -v m="$m" -v lg="$lg" -v o="$o" -v u="$u" -v oc="$oc" 'BEGIN {
 		w = t - 64 * o
 		if (w < 0)
 			w = 0
 		full = w * 2 ^ (32 - lg) + o
 		printf "%s f32: 2^%d encodings in 64 slices: %.1f s (a run costs %.2f s), peak %s KB; projected 2^32: %.0f s = %.1f min\n",
 			op, lg, t, o, m, full, full / 60
+		cw = u - 64 * oc
+		if (cw < 0)
+			cw = 0
+		cf = cw * 2 ^ (32 - lg)
+		printf "%s f32: CPU %.1f s over the slices; projected 2^32: %.0f CPU s = %.1f min on 2 cores\n",
+			op, u, cf, cf / 120
 	}'
 done
