@@ -15,7 +15,10 @@
  * log2 8 = 3, cos 0 = 1, acos 1 = 0, ...) gives that value, and elsewhere
  * an atom; comparisons, fmin/fmax, fabs and if need the sign of a
  * difference, which the rules know for rationals and for single terms of
- * atoms whose sign is known.  Signed zeros follow IEEE 754 for exact
+ * atoms whose sign is known; fmod, remainder, fdim, copysign, the gamma
+ * functions, the predicates and roundings to a format (cast, operations in
+ * a format's context) follow ref_exact_ieee.c; loops run as dag.h's walk
+ * says, each condition decided exactly.  Signed zeros follow IEEE 754 for exact
  * operations (x - x = +0, -0 * 3 = -0, (-0) + (-0) = -0): a zero result
  * of nonzero operands is +0 only when an operand is known not to be 0,
  * and everything the rules cannot settle (an atom's unknown sign, a
@@ -298,6 +301,16 @@ static int arith(struct xeval *x, enum ub_expr_op op, struct xpoly *r,
 	case UB_FMIN:
 	case UB_FMAX:
 		return minmax(x, op, r, a[0], a[1]);
+	case UB_FMOD:
+	case UB_REMAINDER:
+		return xi_fmod(&x->x, op == UB_REMAINDER, r, a[0], a[1]);
+	case UB_FDIM:
+		return xi_fdim(&x->x, r, a[0], a[1]);
+	case UB_COPYSIGN:
+		return xi_copysign(&x->x, r, a[0], a[1]);
+	case UB_TGAMMA:
+	case UB_LGAMMA:
+		return xi_gamma(&x->x, op == UB_LGAMMA, r, a[0]);
 	case UB_FMA: /* one rounding of the exact a*b + c: zeros as for mul, add */
 		xp_init(&t);
 		st = mul(x, &t, a[0], a[1]);
@@ -310,23 +323,62 @@ static int arith(struct xeval *x, enum ub_expr_op op, struct xpoly *r,
 	}
 }
 
-static int choose(void *ctx, int i, int *branch)
+static int test(void *ctx, int k, int *truth)
 {
 	struct xeval *x = ctx;
-	const struct xval *c = &x->v[ub_dag_arg(x->d, i, 0)];
-	*branch = c->truth ? 1 : 2;
+	*truth = x->v[k].truth;
 	return 0;
 }
 
-static int apply(void *ctx, int i, int branch)
+static int copy_val(struct xval *v, const struct xval *from)
+{
+	v->is_bool = from->is_bool;
+	v->truth = from->truth;
+	return xp_copy(&v->p, &from->p);
+}
+
+static int assign(void *ctx, int v, int from)
+{
+	struct xeval *x = ctx;
+	return v == from ? 0 : copy_val(&x->v[v], &x->v[from]);
+}
+
+/* An operation of expr.h (not if, cast or a loop), then its rounding in a
+ * format's context. */
+static int operation(struct xeval *x, int i, const struct ub_expr *e)
+{
+	struct xval *v = &x->v[i];
+	const struct xval *a[3];
+	const struct xpoly *p[3];
+	if (e->nargs > 3)
+		return XP_GIVEUP;
+	for (int k = 0; k < e->nargs; k++) {
+		a[k] = &x->v[ub_dag_arg(x->d, i, k)];
+		p[k] = &a[k]->p;
+	}
+	if (ub_expr_ops[e->op].cls == UB_C_PRED) {
+		v->is_bool = 1;
+		return xi_pred(&x->x, e->op, e->prec >= 0 ? e->prec : (int)x->dt,
+			       p[0], &v->truth);
+	}
+	if (UB_EXPR_IS_BOOL(e->op))
+		return condition(x, e->op, v, a[0], e->nargs > 1 ? a[1] : NULL);
+	int st = arith(x, e->op, &v->p, p);
+	return st || e->prec < 0 ? st : xi_round(e->prec, &v->p, &v->p);
+}
+
+static int apply(void *ctx, int i, int from)
 {
 	struct xeval *x = ctx;
 	const struct ub_expr *e = x->d->node[i];
 	struct xval *v = &x->v[i];
-	const struct xval *a[3];
-	const struct xpoly *p[3];
-	if (e->kind == UB_E_NUM)
-		return number(x, v, e->num);
+	int st;
+	if (e->kind == UB_E_NUM) {
+		st = number(x, v, e->num);
+		return st || e->prec < 0 || v->is_bool ? st : xi_round(e->prec, &v->p, &v->p);
+	}
+	if (e->kind == UB_E_LVAR)
+		return XP_GIVEUP; /* assigned by its loop, never applied */
 	if (e->kind == UB_E_VAR) {
 		double d = e->var < x->nin ? ub_bits_to_double(x->dt, x->in[e->var]) : 0;
 		if (e->var >= x->nin || d != d || d - d != 0)
@@ -334,37 +386,55 @@ static int apply(void *ctx, int i, int branch)
 		mpq_set_d(x->q, d); /* exact: every dtype's values are doubles */
 		return xp_set_q(&v->p, x->q, d == 0 && 1 / d < 0);
 	}
-	if (e->op == UB_IF) {
-		*v = (struct xval){x->v[ub_dag_arg(x->d, i, branch)].is_bool,
-				   x->v[ub_dag_arg(x->d, i, branch)].truth, {0}};
-		return xp_copy(&v->p, &x->v[ub_dag_arg(x->d, i, branch)].p);
+	if (from >= 0)
+		return copy_val(v, &x->v[ub_dag_arg(x->d, i, from)]);
+	if (e->op == UB_CAST) {
+		st = copy_val(v, &x->v[ub_dag_arg(x->d, i, 0)]);
+		return st || e->prec < 0 ? st : xi_round(e->prec, &v->p, &v->p);
 	}
-	for (int k = 0; k < e->nargs; k++) {
-		a[k] = &x->v[ub_dag_arg(x->d, i, k)];
-		p[k] = &a[k]->p;
-	}
-	if (UB_EXPR_IS_BOOL(e->op))
-		return condition(x, e->op, v, a[0], e->nargs > 1 ? a[1] : NULL);
-	return arith(x, e->op, &v->p, p);
+	return operation(x, i, e);
 }
 
-int ub_ref_exact(const struct ub_dag *d, enum ub_dtype dt, const uint64_t *in,
-		 int nin, uint64_t *cr, struct ub_exact *exact)
+/* Walks d at the inputs; the root's value in *root (x's, freed by done). */
+static struct xeval *walk(const struct ub_dag *d, enum ub_dtype dt,
+			  const uint64_t *in, int nin, int *st)
 {
-	static const struct ub_walk_fns fns = {choose, apply};
+	static const struct ub_walk_fns fns = {test, apply, assign};
 	struct xeval *x = calloc(1, sizeof *x);
 	struct ub_walk w;
 	memset(&w, 0, sizeof w);
 	if (!x || !(x->v = calloc((size_t)d->n, sizeof *x->v))) {
 		free(x);
-		return XP_GIVEUP;
+		*st = XP_GIVEUP;
+		return NULL;
 	}
 	x->d = d;
 	x->dt = dt;
 	x->in = in;
 	x->nin = nin;
 	mpq_inits(x->q, x->r, (mpq_ptr)0);
-	int st = ub_dag_walk(d, &w, &fns, x);
+	*st = ub_dag_walk(d, &w, &fns, x);
+	ub_walk_free(&w);
+	return x;
+}
+
+static void done(struct xeval *x)
+{
+	for (int i = 0; i < x->d->n; i++)
+		xp_clear(&x->v[i].p);
+	xp_ctx_clear(&x->x);
+	mpq_clears(x->q, x->r, (mpq_ptr)0);
+	free(x->v);
+	free(x);
+}
+
+int ub_ref_exact(const struct ub_dag *d, enum ub_dtype dt, const uint64_t *in,
+		 int nin, uint64_t *cr, struct ub_exact *exact)
+{
+	int st;
+	struct xeval *x = walk(d, dt, in, nin, &st);
+	if (!x)
+		return XP_GIVEUP;
 	const struct xval *root = &x->v[d->n - 1];
 	if (!st && (root->is_bool || !xp_is_rational(&root->p)))
 		st = XP_GIVEUP;
@@ -375,12 +445,22 @@ int ub_ref_exact(const struct ub_dag *d, enum ub_dtype dt, const uint64_t *in,
 		if (exact)
 			ub_ref_exact_q(q ? q : x->q, root->p.negzero, exact);
 	}
-	for (int i = 0; i < d->n; i++)
-		xp_clear(&x->v[i].p);
-	xp_ctx_clear(&x->x);
-	mpq_clears(x->q, x->r, (mpq_ptr)0);
-	ub_walk_free(&w);
-	free(x->v);
-	free(x);
+	done(x);
+	return st ? XP_GIVEUP : 0;
+}
+
+int ub_ref_exact_truth(const struct ub_dag *d, enum ub_dtype dt,
+		       const uint64_t *in, int nin, int *truth)
+{
+	int st;
+	struct xeval *x = walk(d, dt, in, nin, &st);
+	if (!x)
+		return XP_GIVEUP;
+	const struct xval *root = &x->v[d->n - 1];
+	if (!st && !root->is_bool)
+		st = XP_GIVEUP;
+	if (!st)
+		*truth = root->truth;
+	done(x);
 	return st ? XP_GIVEUP : 0;
 }

@@ -28,12 +28,31 @@ int ub_iv_point(const struct ub_ival *a);
  * x - exact): a point when t = 0, else [x, next] or [previous, x]. */
 void ub_iv_from_ternary(struct ub_ival *a, int t);
 
+/* r = the literal s (expr.h's number text, or a named constant) as an
+ * enclosure at r's precision (ref_const.c). */
+void ub_iv_number(struct ub_ival *r, const char *s);
+
 /* r = op(a[0], ...) as an enclosure at r's precision (any op but UB_IF,
  * whose branches ref_mpfr.c evaluates one at a time); r must not be one of
  * the arguments.  t is scratch at r's precision.  Returns 0 or
  * UB_IV_REFINE. */
 int ub_iv_apply(enum ub_expr_op op, struct ub_ival *r,
 		const struct ub_ival *const *a, mpfr_ptr t);
+
+/* The non-monotone C99 functions over intervals that are not points
+ * (ref_interval_fn.c): fmod (even 0) and remainder (even 1), fdim,
+ * copysign, tgamma (log 0) and lgamma (log 1); 0 or UB_IV_REFINE.  t is
+ * scratch at r's precision.  ub_iv_lgamma_point: log|Gamma(x)| rounded to
+ * nearest into y, its ternary value. */
+int ub_iv_fmod(struct ub_ival *r, const struct ub_ival *a,
+	       const struct ub_ival *b, int even, mpfr_ptr t);
+int ub_iv_fdim(struct ub_ival *r, const struct ub_ival *a,
+	       const struct ub_ival *b);
+int ub_iv_copysign(struct ub_ival *r, const struct ub_ival *a,
+		   const struct ub_ival *b);
+int ub_iv_gamma(struct ub_ival *r, const struct ub_ival *a, int log,
+		mpfr_ptr t);
+int ub_iv_lgamma_point(mpfr_ptr y, mpfr_srcptr x);
 
 /* Conditions (ref_logic.c): comparisons, and, or, not.  A condition is
  * the point 1 (true), the point 0 (false), or [0, 1] when the enclosures
@@ -43,6 +62,15 @@ int ub_iv_is_logic(enum ub_expr_op op);
 /* r = op(a...) for such an op; always 0. */
 int ub_iv_logic(enum ub_expr_op op, struct ub_ival *r,
 		const struct ub_ival *const *a);
+/* r = the predicate op (isfinite isinf isnan isnormal signbit) of a; fmt
+ * is the format whose normal range isnormal asks about; always 0. */
+int ub_iv_pred(enum ub_expr_op op, int fmt, struct ub_ival *r,
+	       const struct ub_ival *a);
+/* r = a rounded to format fmt (nearest even, its range) end by end: a
+ * point when both ends round alike; UB_IV_REFINE when an end rounds to an
+ * infinity that the other does not reach (an infinite end of a non-point
+ * interval must stay a bound on a finite value).  r may be a. */
+int ub_iv_round(int fmt, struct ub_ival *r, const struct ub_ival *a);
 
 /* Rounding once to a format (ref_round.c): d's encoding in dt (d exact in
  * dt; NaN gives the canonical quiet NaN); y, at dt's precision, holding
@@ -60,6 +88,10 @@ void ub_ref_exact_q(mpq_srcptr q, int negzero, struct ub_exact *x);
 struct ub_dag;
 int ub_ref_exact(const struct ub_dag *d, enum ub_dtype dt, const uint64_t *in,
 		 int nin, uint64_t *cr, struct ub_exact *exact);
+
+/* The same for a condition: 0 with *truth when the rules decide it. */
+int ub_ref_exact_truth(const struct ub_dag *d, enum ub_dtype dt,
+		       const uint64_t *in, int nin, int *truth);
 
 /* Frees the calling thread's buffers of the fast path (ref_fast.c). */
 void ub_ref_fast_release(void);

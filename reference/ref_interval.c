@@ -23,7 +23,8 @@ enum shape { INC, DEC, ABS, EVEN, SIN, COS, TAN };
  * and where the function has a pole: 1 at dlo, 2 at dhi, 3 at both.
  * EVEN (cosh) decreases to its minimum 1 at 0, then increases.  The
  * rint_* functions (floor ...) are non-decreasing steps; MPFR rounds
- * their integral result outward like any other value. */
+ * their integral result outward like any other value.  tgamma is here for
+ * its points only (its intervals: ref_interval_fn.c). */
 #define REF_UNARY(X)                                   \
 	X(UB_NEG, mpfr_neg, DEC, -INFINITY, INFINITY, 0) \
 	X(UB_SQRT, mpfr_sqrt, INC, 0, INFINITY, 0)       \
@@ -55,7 +56,8 @@ enum shape { INC, DEC, ABS, EVEN, SIN, COS, TAN };
 	X(UB_CEIL, mpfr_rint_ceil, INC, -INFINITY, INFINITY, 0) \
 	X(UB_TRUNC, mpfr_rint_trunc, INC, -INFINITY, INFINITY, 0) \
 	X(UB_ROUND, mpfr_rint_round, INC, -INFINITY, INFINITY, 0) \
-	X(UB_NEARBYINT, mpfr_rint_roundeven, INC, -INFINITY, INFINITY, 0)
+	X(UB_NEARBYINT, mpfr_rint_roundeven, INC, -INFINITY, INFINITY, 0) \
+	X(UB_TGAMMA, mpfr_gamma, INC, -INFINITY, INFINITY, 0)
 
 typedef int (*fn1)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 typedef int (*fn2)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
@@ -123,10 +125,16 @@ static void point(enum ub_expr_op op, struct ub_ival *r,
 		[UB_ADD] = mpfr_add, [UB_SUB] = mpfr_sub, [UB_MUL] = mpfr_mul,
 		[UB_DIV] = mpfr_div, [UB_POW] = mpfr_pow, [UB_FMIN] = mpfr_min,
 		[UB_FMAX] = mpfr_max, [UB_HYPOT] = mpfr_hypot,
-		[UB_ATAN2] = mpfr_atan2};
+		[UB_ATAN2] = mpfr_atan2, [UB_FMOD] = mpfr_fmod,
+		[UB_REMAINDER] = mpfr_remainder, [UB_FDIM] = mpfr_dim};
 	int t;
 	if (op == UB_FMA)
 		t = mpfr_fma(y, x, b, a[2]->lo, MPFR_RNDN);
+	else if (op == UB_COPYSIGN) /* exact; a NaN sign counts as + */
+		t = mpfr_nan_p(x) ? (mpfr_set_nan(y), 0) : mpfr_nan_p(b) ? mpfr_abs(y, x, MPFR_RNDN)
+									: mpfr_copysign(y, x, b, MPFR_RNDN);
+	else if (op == UB_LGAMMA)
+		t = ub_iv_lgamma_point(y, x);
 	else if (binary[op])
 		t = binary[op](y, x, b, MPFR_RNDN);
 	else if (op == UB_RSQRT && mpfr_zero_p(x) && mpfr_signbit(x))
@@ -480,6 +488,16 @@ static int apply_np(enum ub_expr_op op, struct ub_ival *r,
 		return hypot_np(r, a[0], a[1], t);
 	case UB_ATAN2:
 		return atan2_np(r, a[0], a[1], t);
+	case UB_FMOD:
+	case UB_REMAINDER:
+		return ub_iv_fmod(r, a[0], a[1], op == UB_REMAINDER, t);
+	case UB_FDIM:
+		return ub_iv_fdim(r, a[0], a[1]);
+	case UB_COPYSIGN:
+		return ub_iv_copysign(r, a[0], a[1]);
+	case UB_TGAMMA:
+	case UB_LGAMMA:
+		return ub_iv_gamma(r, a[0], op == UB_LGAMMA, t);
 	default:
 		return unary_np(&unary[op], r, a[0], t);
 	}
@@ -499,7 +517,7 @@ int ub_iv_apply(enum ub_expr_op op, struct ub_ival *r,
 		point(op, r, a);
 		return 0;
 	}
-	if (nan && op != UB_POW && op != UB_FMIN && op != UB_FMAX) {
+	if (nan && op != UB_POW && op != UB_FMIN && op != UB_FMAX && op != UB_COPYSIGN) {
 		set_nan(r);
 		return 0;
 	}

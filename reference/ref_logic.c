@@ -9,8 +9,18 @@
  * with != (IEEE 754); -0 and +0 are equal.  and/or are min/max and not is
  * 1 - x, which are exact on {0, 1} and monotone, so an undecided operand
  * leaves the result undecided only when it matters: (or TRUE c) is true
- * whatever c is. */
+ * whatever c is.
+ *
+ * The predicates ask about the value itself, in real numbers where the
+ * context is real (isinf of an exact 1e400 is false: only an infinite
+ * value is infinite; isnormal: not 0, finite and at least the format's
+ * smallest normal): in a format's context their argument is already
+ * rounded to it.  Rounding an enclosure to a format (cast, and every
+ * operation in a format's context) is monotone, so its ends' roundings
+ * enclose the rounded value. */
 #include "ref_internal.h"
+
+#include <math.h>
 
 int ub_iv_is_logic(enum ub_expr_op op)
 {
@@ -79,5 +89,69 @@ int ub_iv_logic(enum ub_expr_op op, struct ub_ival *r,
 		truth(r, lo[0] && lo[1], hi[0] && hi[1]);
 	else
 		truth(r, lo[0] || lo[1], hi[0] || hi[1]);
+	return 0;
+}
+
+/* |x| >= 2^emin of fmt (an infinite end is big): MPFR writes x as
+ * 0.1b... * 2^e, so |x| >= 2^emin exactly when e > emin. */
+static int big(mpfr_srcptr x, int fmt)
+{
+	return !mpfr_zero_p(x) && (mpfr_inf_p(x) || mpfr_get_exp(x) > ub_dtypes[fmt].emin);
+}
+
+/* 1, 0, or -1 (undecided) for one predicate over a. */
+static int predicate(enum ub_expr_op op, int fmt, const struct ub_ival *a)
+{
+	int point = ub_iv_point(a);
+	if (mpfr_nan_p(a->lo))
+		return op == UB_ISNAN; /* signbit: the canonical NaN is positive */
+	switch (op) {
+	case UB_ISNAN:
+		return 0;
+	case UB_ISINF: /* a non-point's infinite end is a bound: finite */
+	case UB_ISFINITE:
+		return (point && mpfr_inf_p(a->lo)) == (op == UB_ISINF);
+	case UB_SIGNBIT:
+		if (point && mpfr_zero_p(a->lo))
+			return mpfr_signbit(a->lo) != 0;
+		return mpfr_sgn(a->hi) < 0 ? 1 : mpfr_sgn(a->lo) > 0 ? 0 : -1;
+	default: /* isnormal: finite, |a| >= 2^emin of fmt */
+		if (point && mpfr_inf_p(a->lo))
+			return 0;
+		if (mpfr_sgn(a->lo) > 0 || mpfr_sgn(a->hi) < 0) { /* one sign */
+			mpfr_srcptr in = mpfr_sgn(a->lo) > 0 ? a->lo : a->hi;
+			mpfr_srcptr out = mpfr_sgn(a->lo) > 0 ? a->hi : a->lo;
+			return big(in, fmt) ? 1 : !big(out, fmt) ? 0 : -1;
+		}
+		return !big(a->lo, fmt) && !big(a->hi, fmt) ? 0 : -1;
+	}
+}
+
+int ub_iv_pred(enum ub_expr_op op, int fmt, struct ub_ival *r,
+	       const struct ub_ival *a)
+{
+	int v = predicate(op, fmt, a);
+	truth(r, v < 0 ? 0 : v, v < 0 ? 1 : v);
+	return 0;
+}
+
+int ub_iv_round(int fmt, struct ub_ival *r, const struct ub_ival *a)
+{
+	if (mpfr_nan_p(a->lo)) {
+		mpfr_set_nan(r->lo);
+		mpfr_set_nan(r->hi);
+		return 0;
+	}
+	mpfr_t y;
+	mpfr_init2(y, ub_dtypes[fmt].prec);
+	uint64_t lo = ub_ref_round((enum ub_dtype)fmt, y, mpfr_set(y, a->lo, MPFR_RNDN));
+	uint64_t hi = ub_ref_round((enum ub_dtype)fmt, y, mpfr_set(y, a->hi, MPFR_RNDN));
+	mpfr_clear(y);
+	double dl = ub_bits_to_double((enum ub_dtype)fmt, lo);
+	double dh = ub_bits_to_double((enum ub_dtype)fmt, hi);
+	if (lo != hi && (isinf(dl) || isinf(dh)))
+		return UB_IV_REFINE;
+	mpfr_set_d(r->lo, dl, MPFR_RNDN); /* exact: r is wider than any format */
+	mpfr_set_d(r->hi, dh, MPFR_RNDN);
 	return 0;
 }

@@ -38,8 +38,14 @@
  * the width allows (v = 1 + 2^-122 gives lo to a few bits).
  *
  * Evaluation walks the expression's distinct nodes (dag.h) on demand: a
- * shared node (a let binding) is computed once per step, and an if
- * evaluates only the branch its condition picks.
+ * shared node (a let binding) is computed once per step, an if evaluates
+ * only the branch its condition picks, and a loop runs as the walk says,
+ * every condition (of an if or a loop) decided on a point enclosure or
+ * else refined: the loop takes exactly the exact computation's path.  A
+ * node in a format's rounding context (FPCore's (! :precision P ...),
+ * and cast there) has its enclosure rounded to P end by end, which is
+ * monotone, so it encloses the rounded value; everywhere else the value
+ * is real, as FPCore's :spec is.
  *
  * Speed: MPFR variables live in a per-thread cache, one per node of the
  * largest expression seen, kept across calls, so the common call allocates nothing;
@@ -70,7 +76,8 @@ struct cache {
 	const struct ub_ival *root; /* the last attempt's result, if any */
 	uint64_t cand[2];          /* its ends rounded to the format */
 	struct ub_walk walk;
-	struct ub_ival in[UB_MAX_INPUTS];
+	int nin_cap;
+	struct ub_ival *in;        /* the inputs, at 64 bits (exact) */
 	mpfr_t t, mid, y[UB_NDTYPES];
 };
 
@@ -84,8 +91,6 @@ static struct cache *cache_get(void)
 	if (!c)
 		return NULL;
 	c->prec = PREC_START;
-	for (int i = 0; i < UB_MAX_INPUTS; i++) /* any dtype's values: exact */
-		mpfr_inits2(64, c->in[i].lo, c->in[i].hi, (mpfr_ptr)0);
 	mpfr_inits2(PREC_START, c->t, c->mid, (mpfr_ptr)0);
 	for (int d = 0; d < UB_NDTYPES; d++)
 		mpfr_init2(c->y[d], ub_dtypes[d].prec);
@@ -100,8 +105,9 @@ void ub_ref_release(void)
 		return;
 	for (int i = 0; i < c->nslot; i++)
 		mpfr_clears(c->slot[i].lo, c->slot[i].hi, (mpfr_ptr)0);
-	for (int i = 0; i < UB_MAX_INPUTS; i++)
+	for (int i = 0; i < c->nin_cap; i++)
 		mpfr_clears(c->in[i].lo, c->in[i].hi, (mpfr_ptr)0);
+	free(c->in);
 	mpfr_clears(c->t, c->mid, (mpfr_ptr)0);
 	for (int d = 0; d < UB_NDTYPES; d++)
 		mpfr_clear(c->y[d]);
@@ -132,6 +138,21 @@ static int grow(struct cache *c, int n)
 	return 0;
 }
 
+/* Room for n inputs, each exact at 64 bits (any dtype's values). */
+static int grow_inputs(struct cache *c, int n)
+{
+	if (n <= c->nin_cap)
+		return 0;
+	struct ub_ival *in = realloc(c->in, (size_t)n * sizeof *in);
+	if (!in)
+		return UB_RUNTIME;
+	c->in = in;
+	for (int i = c->nin_cap; i < n; i++)
+		mpfr_inits2(64, in[i].lo, in[i].hi, (mpfr_ptr)0);
+	c->nin_cap = n;
+	return 0;
+}
+
 static void set_prec(struct cache *c, mpfr_prec_t p)
 {
 	if (c->prec == p)
@@ -144,119 +165,71 @@ static void set_prec(struct cache *c, mpfr_prec_t p)
 	c->prec = p;
 }
 
-/* FPCore's other named constants as c(base) with base one of pi, e,
- * log 2, log 10, sqrt 2, sqrt pi: each endpoint computed with outward
- * rounding, so [lo, hi] encloses the constant. */
-enum cbase { C_PI, C_E, C_LN2, C_LN10, C_SQRT2, C_SQRTPI };
-enum cform { C_ID, C_HALF, C_QUARTER, C_INV, C_TWO_INV };
-#define REF_CONSTS(X)                                                     \
-	X("PI", C_PI, C_ID) X("E", C_E, C_ID) X("LN2", C_LN2, C_ID)       \
-	X("LN10", C_LN10, C_ID) X("LOG2E", C_LN2, C_INV)                  \
-	X("LOG10E", C_LN10, C_INV) X("PI_2", C_PI, C_HALF)                \
-	X("PI_4", C_PI, C_QUARTER) X("M_1_PI", C_PI, C_INV)               \
-	X("M_2_PI", C_PI, C_TWO_INV) X("M_2_SQRTPI", C_SQRTPI, C_TWO_INV) \
-	X("SQRT2", C_SQRT2, C_ID) X("SQRT1_2", C_SQRT2, C_HALF)
-
-static void base(mpfr_ptr y, enum cbase b, mpfr_rnd_t rnd)
-{
-	switch (b) {
-	case C_PI: mpfr_const_pi(y, rnd); break;
-	case C_E: mpfr_set_ui(y, 1, rnd); mpfr_exp(y, y, rnd); break;
-	case C_LN2: mpfr_const_log2(y, rnd); break;
-	case C_LN10: mpfr_log_ui(y, 10, rnd); break;
-	case C_SQRT2: mpfr_sqrt_ui(y, 2, rnd); break;
-	case C_SQRTPI: mpfr_const_pi(y, rnd); mpfr_sqrt(y, y, rnd); break;
-	}
-}
-
-/* Whether s is one of REF_CONSTS; r encloses it. */
-static int named(struct ub_ival *r, const char *s)
-{
-	static const struct { const char *name; enum cbase b; enum cform f; } k[] = {
-#define X(name, b, f) {name, b, f},
-		REF_CONSTS(X)
-#undef X
-	};
-	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
-		if (strcmp(s, k[i].name) != 0)
-			continue;
-		int inv = k[i].f == C_INV || k[i].f == C_TWO_INV;
-		base(r->lo, k[i].b, inv ? MPFR_RNDU : MPFR_RNDD);
-		base(r->hi, k[i].b, inv ? MPFR_RNDD : MPFR_RNDU);
-		if (inv) { /* 1/x, 2/x: decreasing, so the swapped ends */
-			unsigned long num = k[i].f == C_TWO_INV ? 2 : 1;
-			mpfr_ui_div(r->lo, num, r->lo, MPFR_RNDD);
-			mpfr_ui_div(r->hi, num, r->hi, MPFR_RNDU);
-		}
-		if (k[i].f == C_HALF || k[i].f == C_QUARTER) { /* exact */
-			unsigned long e = k[i].f == C_HALF ? 1 : 2;
-			mpfr_div_2ui(r->lo, r->lo, e, MPFR_RNDD);
-			mpfr_div_2ui(r->hi, r->hi, e, MPFR_RNDU);
-		}
-		return 1;
-	}
-	return 0;
-}
-
-/* A literal: integer, decimal, hex, rational, a named constant, INFINITY,
- * NAN, or the truth values TRUE (1) and FALSE (0). */
-static void number(struct ub_ival *r, const char *s)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (!*end && end - s < 18 && v != 0) { /* "-0" goes to mpfr_strtofr */
-		mpfr_set_si(r->lo, v, MPFR_RNDN); /* exact at p >= 64 */
-		ub_iv_from_ternary(r, 0);
-	} else if (named(r, s)) {
-		return;
-	} else if (!strcmp(s, "TRUE") || !strcmp(s, "FALSE")) {
-		mpfr_set_ui(r->lo, s[0] == 'T', MPFR_RNDN);
-		ub_iv_from_ternary(r, 0);
-	} else if (!strcmp(s, "INFINITY") || !strcmp(s, "NAN")) {
-		if (s[0] == 'N')
-			mpfr_set_nan(r->lo);
-		else
-			mpfr_set_inf(r->lo, 1);
-		ub_iv_from_ternary(r, 0);
-	} else if (strchr(s, '/')) {
-		mpq_t q;
-		mpq_init(q);
-		mpq_set_str(q, s + (s[0] == '+'), 10);
-		mpq_canonicalize(q);
-		ub_iv_from_ternary(r, mpfr_set_q(r->lo, q, MPFR_RNDN));
-		mpq_clear(q);
-	} else {
-		ub_iv_from_ternary(r, mpfr_strtofr(r->lo, s, &end, 0, MPFR_RNDN));
-	}
-}
-
 struct walk {
 	struct cache *c;
 	const struct ub_dag *d;
+	enum ub_dtype dt;          /* the run's: isnormal's format in real
+				      contexts */
 	int nin;
 };
 
-/* (if cond a b): only the branch the condition picks is evaluated (dag.h's
- * walk); a condition the enclosures cannot decide yet (not a point) asks
- * for more precision, never for a guess. */
-static int choose(void *ctx, int i, int *branch)
+/* Whether condition node k holds (for an if or a loop); a condition the
+ * enclosures cannot decide yet (not a point) asks for more precision,
+ * never for a guess. */
+static int test(void *ctx, int k, int *truth)
 {
 	struct walk *w = ctx;
-	const struct ub_ival *cond = w->c->val[ub_dag_arg(w->d, i, 0)];
+	const struct ub_ival *cond = w->c->val[k];
 	if (!ub_iv_point(cond))
 		return UB_IV_REFINE;
-	*branch = mpfr_zero_p(cond->lo) ? 2 : 1;
+	*truth = !mpfr_zero_p(cond->lo);
+	return 0;
+}
+
+/* A loop variable takes a value: copied, since the node it comes from
+ * is computed again in the next iteration. */
+static int assign(void *ctx, int v, int from)
+{
+	struct walk *w = ctx;
+	struct cache *c = w->c;
+	const struct ub_ival *src = c->val[from];
+	mpfr_set(c->slot[v].lo, src->lo, MPFR_RNDN); /* exact: same precision or less */
+	mpfr_set(c->slot[v].hi, src->hi, MPFR_RNDN);
+	c->val[v] = &c->slot[v];
+	return 0;
+}
+
+/* An operation of expr.h (not if, cast or a loop) into slot i, then
+ * rounded to its context's format when it has one. */
+static int operation(struct walk *w, int i, const struct ub_expr *e)
+{
+	struct cache *c = w->c;
+	const struct ub_ival *a1[4], **a = e->nargs <= 4 ? a1 : NULL;
+	if (!a)
+		return UB_USAGE; /* no operation of expr.h takes more than 3 */
+	for (int k = 0; k < e->nargs; k++)
+		a[k] = c->val[ub_dag_arg(w->d, i, k)];
+	c->val[i] = &c->slot[i];
+	int st;
+	if (ub_expr_ops[e->op].cls == UB_C_PRED)
+		return ub_iv_pred(e->op, e->prec >= 0 ? e->prec : (int)w->dt,
+				  &c->slot[i], a[0]);
+	if ((st = ub_iv_apply(e->op, &c->slot[i], a, c->t)) != 0)
+		return st;
+	if (e->prec >= 0 && !UB_EXPR_IS_BOOL(e->op))
+		return ub_iv_round(e->prec, &c->slot[i], &c->slot[i]);
 	return 0;
 }
 
 /* Node i's enclosure from its arguments': 0, UB_IV_REFINE, or UB_USAGE
- * for a variable without an input. */
-static int apply(void *ctx, int i, int branch)
+ * for a variable without an input.  An if or a loop takes the value of
+ * its argument `from` (the branch taken, the body); a cast rounds where
+ * its context is a format and is its argument elsewhere (real). */
+static int apply(void *ctx, int i, int from)
 {
 	struct walk *w = ctx;
 	struct cache *c = w->c;
 	const struct ub_expr *e = w->d->node[i];
-	const struct ub_ival *a[3];
 	switch (e->kind) {
 	case UB_E_VAR:
 		if (e->var < 0 || e->var >= w->nin)
@@ -264,27 +237,34 @@ static int apply(void *ctx, int i, int branch)
 		c->val[i] = &c->in[e->var];
 		return 0;
 	case UB_E_NUM:
-		number(&c->slot[i], e->num);
+		ub_iv_number(&c->slot[i], e->num);
 		c->val[i] = &c->slot[i];
-		return 0;
-	default:
-		if (e->op == UB_IF) {
-			c->val[i] = c->val[ub_dag_arg(w->d, i, branch)];
-			return 0;
-		}
-		for (int k = 0; k < e->nargs; k++)
-			a[k] = c->val[ub_dag_arg(w->d, i, k)];
-		c->val[i] = &c->slot[i];
-		return ub_iv_apply(e->op, &c->slot[i], a, c->t);
+		return e->prec >= 0 ? ub_iv_round(e->prec, &c->slot[i], &c->slot[i]) : 0;
+	case UB_E_LVAR:
+		return UB_USAGE; /* a loop assigns it; never applied */
+	case UB_E_OP:
+		break;
 	}
+	if (from >= 0) {
+		c->val[i] = c->val[ub_dag_arg(w->d, i, from)];
+		return 0;
+	}
+	if (e->op == UB_CAST) {
+		const struct ub_ival *a = c->val[ub_dag_arg(w->d, i, 0)];
+		if (e->prec < 0)
+			return c->val[i] = a, 0;
+		c->val[i] = &c->slot[i];
+		return ub_iv_round(e->prec, &c->slot[i], a);
+	}
+	return operation(w, i, e);
 }
 
 /* The root's enclosure at the cache's precision into *out. */
-static int eval(struct cache *c, const struct ub_dag *d, int nin,
-		const struct ub_ival **out)
+static int eval(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
+		int nin, const struct ub_ival **out)
 {
-	static const struct ub_walk_fns fns = {choose, apply};
-	struct walk w = {c, d, nin};
+	static const struct ub_walk_fns fns = {test, apply, assign};
+	struct walk w = {c, d, dt, nin};
 	int st = ub_dag_walk(d, &c->walk, &fns, &w);
 	if (!st)
 		*out = c->val[d->n - 1];
@@ -336,7 +316,7 @@ static int attempt(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 		   int nin, uint64_t *cr, struct ub_exact *x, int *rounded)
 {
 	const struct ub_ival *r;
-	int st = eval(c, d, nin, &r);
+	int st = eval(c, d, dt, nin, &r);
 	*rounded = 0;
 	c->root = st ? NULL : r;
 	if (st)
@@ -379,6 +359,18 @@ static int undecided(struct cache *c, enum ub_dtype dt, uint64_t *cr,
 		       hex, (unsigned long long)c->cand[1]);
 }
 
+/* An element whose loop runs on past UB_LOOP_MAX iterations (every
+ * condition decided, so no precision changes that): no value either. */
+static int loop_limit(enum ub_dtype dt, uint64_t *cr, struct ub_exact *x,
+		      struct ub_error *err)
+{
+	*cr = ub_ref_encode(dt, NAN);
+	if (x)
+		*x = (struct ub_exact){NAN, NAN};
+	return ub_fail(err, UB_REF_UNDECIDED, "reference: a loop did not end "
+		       "within %d iterations", UB_LOOP_MAX);
+}
+
 /* Ziv's loop from PREC_START to PREC_MAX; once the rounding is still open
  * at EXACT_FROM bits, the exact evaluation is asked (ref_exact.c): a value
  * on a rounding boundary reached through inexact steps never decides by
@@ -392,6 +384,8 @@ static int ziv(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 	     p = 2 * p + 1) {
 		set_prec(c, p);
 		st = attempt(c, d, dt, nin, cr, exact, &rounded);
+		if (st == UB_WALK_LOOP_LIMIT) /* decided conditions: no precision helps */
+			return st;
 		if (st == UB_IV_REFINE && !rounded && !asked && p >= EXACT_FROM) {
 			asked = 1;
 			if (ub_ref_exact(d, dt, in, nin, cr, exact) == 0)
@@ -403,39 +397,92 @@ static int ziv(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 	return st == UB_IV_REFINE && rounded ? 0 : st;
 }
 
-int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
-		const uint64_t *in, int nin, uint64_t *cr,
-		struct ub_exact *exact, struct ub_error *err)
+/* The thread's cache ready for e at nin inputs (*d its dag), MPFR's
+ * exponent range widest (the caller's into *saved): 0 or an error. */
+static int begin(const struct ub_expr *e, enum ub_dtype dt, const uint64_t *in,
+		 int nin, struct cache **cp, const struct ub_dag **d,
+		 mpfr_exp_t saved[2], struct ub_error *err)
 {
-	struct cache *c = cache_get();
+	struct cache *c = *cp = cache_get();
 	struct ub_error derr;
-	if (nin < 0 || nin > UB_MAX_INPUTS)
-		return ub_fail(err, UB_USAGE, "reference: %d inputs (at most %d)",
-			       nin, UB_MAX_INPUTS);
-	const struct ub_dag *d;
-	int ds = ub_expr_dag(e, &d, &derr);
+	if (nin < 0)
+		return ub_fail(err, UB_USAGE, "reference: %d inputs", nin);
+	int ds = ub_expr_dag(e, d, &derr);
 	if (ds)
 		return ub_fail(err, ds, "reference: %s", derr.msg);
-	if (!c || grow(c, d->n))
+	if (!c || grow(c, (*d)->n) || grow_inputs(c, nin))
 		return ub_fail(err, UB_RUNTIME, "reference: out of memory");
 	for (int k = 0; k < nin; k++) {
 		mpfr_set_d(c->in[k].lo, ub_bits_to_double(dt, in[k]), MPFR_RNDN);
 		mpfr_set(c->in[k].hi, c->in[k].lo, MPFR_RNDN); /* exact: 64 bits */
 	}
-	mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+	saved[0] = mpfr_get_emin();
+	saved[1] = mpfr_get_emax();
 	mpfr_set_emin(mpfr_get_emin_min());
 	mpfr_set_emax(mpfr_get_emax_max());
-	int st = ziv(c, d, dt, in, nin, cr, exact);
-	if (st == UB_IV_REFINE)
-		st = undecided(c, dt, cr, exact, err);
-	mpfr_set_emin(emin);
-	mpfr_set_emax(emax);
+	return 0;
+}
+
+/* The caller's exponent range back; status st as the callers report it. */
+static int end(const mpfr_exp_t saved[2], int st, int nin, struct ub_error *err)
+{
+	mpfr_set_emin(saved[0]);
+	mpfr_set_emax(saved[1]);
 	if (st == UB_USAGE)
 		return ub_fail(err, UB_USAGE, "reference: the expression uses a "
 			       "variable beyond its %d inputs", nin);
 	if (st == UB_RUNTIME)
 		return ub_fail(err, UB_RUNTIME, "reference: out of memory");
 	return st;
+}
+
+int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
+		const uint64_t *in, int nin, uint64_t *cr,
+		struct ub_exact *exact, struct ub_error *err)
+{
+	struct cache *c;
+	const struct ub_dag *d;
+	mpfr_exp_t saved[2];
+	int st = begin(e, dt, in, nin, &c, &d, saved, err);
+	if (st)
+		return st;
+	st = ziv(c, d, dt, in, nin, cr, exact);
+	if (st == UB_IV_REFINE)
+		st = undecided(c, dt, cr, exact, err);
+	if (st == UB_WALK_LOOP_LIMIT)
+		st = loop_limit(dt, cr, exact, err);
+	return end(saved, st, nin, err);
+}
+
+int ub_ref_pred(const struct ub_expr *e, enum ub_dtype dt, const uint64_t *in,
+		int nin, int *truth, struct ub_error *err)
+{
+	struct cache *c;
+	const struct ub_dag *d;
+	const struct ub_ival *r;
+	mpfr_exp_t saved[2];
+	int st = begin(e, dt, in, nin, &c, &d, saved, err), asked = 0;
+	if (st)
+		return st;
+	st = UB_IV_REFINE;
+	for (mpfr_prec_t p = PREC_START; st == UB_IV_REFINE && p <= PREC_MAX;
+	     p = 2 * p + 1) {
+		set_prec(c, p);
+		st = eval(c, d, dt, nin, &r);
+		if (!st && ub_iv_point(r))
+			*truth = !mpfr_zero_p(r->lo);
+		else if (!st)
+			st = UB_IV_REFINE;
+		if (st == UB_IV_REFINE && !asked && p >= EXACT_FROM) {
+			asked = 1;
+			if (ub_ref_exact_truth(d, dt, in, nin, truth) == 0)
+				st = 0;
+		}
+	}
+	if (st == UB_IV_REFINE || st == UB_WALK_LOOP_LIMIT)
+		st = ub_fail(err, UB_REF_UNDECIDED, "reference: cannot decide the "
+			     "condition within %d bits", PREC_MAX);
+	return end(saved, st, nin, err);
 }
 
 int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
@@ -445,7 +492,10 @@ int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
 {
 	size_t n = nin > 0 ? inputs[0].n : 0;
 	uint64_t in[UB_MAX_INPUTS];
-	for (int k = 0; k < nin && k < UB_MAX_INPUTS; k++)
+	if (nin > UB_MAX_INPUTS)
+		return ub_fail(err, UB_USAGE, "reference: %d inputs (at most %d)",
+			       nin, UB_MAX_INPUTS);
+	for (int k = 0; k < nin; k++)
 		if (inputs[k].dt != dt || inputs[k].n != n)
 			return ub_fail(err, UB_USAGE, "reference: input %d is %zu "
 				       "%s values, expected %zu %s", k, inputs[k].n,
@@ -455,7 +505,7 @@ int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
 		return ub_fail(err, UB_RUNTIME, "reference: out of memory");
 	for (size_t i = 0; i < n; i++) {
 		uint64_t y;
-		for (int k = 0; k < nin && k < UB_MAX_INPUTS; k++)
+		for (int k = 0; k < nin; k++)
 			in[k] = ub_array_get(&inputs[k], i);
 		int st = ub_ref_eval_auto(e, dt, in, nin, fast, &y,
 					  exact ? &exact[i] : NULL, err);

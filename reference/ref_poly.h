@@ -99,4 +99,20 @@ int xa_intern(struct xctx *x, int key, int konst, int nargs,
 int xf_apply(struct xctx *x, enum ub_expr_op op, struct xpoly *r,
 	     const struct xpoly *a, const struct xpoly *b);
 
+/* ref_exact_ieee.c: fmod (even 0) and remainder (even 1), fdim,
+ * copysign, tgamma (log 0) and lgamma (log 1), as ref_exact.c's rules
+ * allow; r must not be a or b.  xi_pred: a predicate of expr.h (fmt: the
+ * format isnormal asks about) into *truth.  xi_round: a rounded to format
+ * fmt (r may be a).  Each returns 0 or XP_GIVEUP. */
+int xi_fmod(struct xctx *x, int even, struct xpoly *r, const struct xpoly *a,
+	    const struct xpoly *b);
+int xi_fdim(struct xctx *x, struct xpoly *r, const struct xpoly *a,
+	    const struct xpoly *b);
+int xi_copysign(struct xctx *x, struct xpoly *r, const struct xpoly *a,
+		const struct xpoly *b);
+int xi_gamma(struct xctx *x, int log, struct xpoly *r, const struct xpoly *a);
+int xi_pred(const struct xctx *x, enum ub_expr_op op, int fmt,
+	    const struct xpoly *a, int *truth);
+int xi_round(int fmt, struct xpoly *r, const struct xpoly *a);
+
 #endif

@@ -27,6 +27,12 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 		const uint64_t *in, int nin, uint64_t *cr,
 		struct ub_exact *exact, struct ub_error *err);
 
+/* Whether condition e holds at the inputs (as ub_ref_eval: the enclosures
+ * at growing precision, then the exact evaluation): 0 with *truth set,
+ * UB_REF_UNDECIDED when neither decides, or an error status. */
+int ub_ref_pred(const struct ub_expr *e, enum ub_dtype dt, const uint64_t *in,
+		int nin, int *truth, struct ub_error *err);
+
 /* The same over arrays: inputs[k] all of dtype dt and length n; cr is
  * allocated (n elements of dt); exact, when not NULL, has room for n.  An
  * undecided element is marked in exact and the rest go on; without exact

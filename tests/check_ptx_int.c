@@ -80,6 +80,18 @@ static const struct ptx_case int_logic[] = {
 	{ "shr.s32 %x3, %x0, %x1", 0x80000000, 31, 0, 'x', 0xffffffff, 0, 0 },
 	{ "shr.b32 %x3, %x0, %x1", 0x80000000, 31, 0, 'x', 1, 0, 0 },
 	{ "shr.s64 %y3, %y0, 65", 0x8000000000000000, 0, 0, 'y', ~0ull, 0, 0 },
+	/* shf (funnel shift, libdevice's sinf/cosf reduction as Triton inlines
+	 * it): {b, a} = 0x01234567_89abcdef.  By 8: .l keeps the upper word
+	 * of the shifted 64 bits, 0x23456789; .r the lower, 0x6789abcd.  By
+	 * 40: .wrap shifts by 40 & 31 = 8 again, .clamp by 32 (.l gives a,
+	 * .r gives b).  By 0: .l gives b, .r gives a. */
+	{ "shf.l.wrap.b32 %x3, %x0, %x1, %x2", 0x89abcdef, 0x01234567, 8, 'x', 0x23456789, 0, 0 },
+	{ "shf.r.wrap.b32 %x3, %x0, %x1, %x2", 0x89abcdef, 0x01234567, 8, 'x', 0x6789abcd, 0, 0 },
+	{ "shf.l.wrap.b32 %x3, %x0, %x1, %x2", 0x89abcdef, 0x01234567, 40, 'x', 0x23456789, 0, 0 },
+	{ "shf.l.clamp.b32 %x3, %x0, %x1, %x2", 0x89abcdef, 0x01234567, 40, 'x', 0x89abcdef, 0, 0 },
+	{ "shf.r.clamp.b32 %x3, %x0, %x1, %x2", 0x89abcdef, 0x01234567, 40, 'x', 0x01234567, 0, 0 },
+	{ "shf.l.clamp.b32 %x3, %x0, %x1, %x2", 0x89abcdef, 0x01234567, 0, 'x', 0x01234567, 0, 0 },
+	{ "shf.r.wrap.b32 %x3, %x0, %x1, %x2", 0x89abcdef, 0x01234567, 0, 'x', 0x89abcdef, 0, 0 },
 	{ "and.pred %p3, %p0, %p1", 1, 1, 0, 'p', 1, 0, 0 },
 	{ "and.pred %p3, %p0, %p1", 1, 0, 0, 'p', 0, 0, 0 },
 	{ "or.pred %p3, %p0, %p1", 0, 1, 0, 'p', 1, 0, 0 },
@@ -210,6 +222,19 @@ static const struct ptx_case int_cvt[] = {
 	{ "cvt.f32.bf16 %x3, %h0", 0x3f81, 0, 0, 'x', 0x3f810000, 0, 0 },
 	/* ASSUMPTION: the f16 NaN is 0x7fff. */
 	{ "cvt.rn.f16.f32 %h3, %x0", 0x7fc00000, 0, 0, 'h', 0x7fff, 0, 0 },
+	/* Packed (PTX ISA cvt: "the converted value of a is stored in the
+	 * upper half of d and that of b in the lower half"; cuda_fp16.hpp's
+	 * __floats2half2_rn(a, b) writes cvt.rn.f16x2.f32 %0, b, a for .x = a
+	 * low).  Each half as the scalar cases above: 1.0 -> 0x3f80, and the
+	 * bf16 ties 1 + 2^-8 -> 0x3f80, 1 + 2^-7 + 2^-8 -> 0x3f82; .rz drops
+	 * 0x3f81ffff's low bits; f16: 1.0 -> 0x3c00, 65520 -> inf. */
+	{ "cvt.rn.bf16x2.f32 %x3, %x0, %x1", 0x3f800000, 0x3f808000, 0, 'x', 0x3f803f80, 0, 0 },
+	{ "cvt.rn.bf16x2.f32 %x3, %x0, %x1", 0x3f818000, 0x3f800000, 0, 'x', 0x3f823f80, 0, 0 },
+	{ "cvt.rz.bf16x2.f32 %x3, %x0, %x1", 0x3f81ffff, 0xbf81ffff, 0, 'x', 0x3f81bf81, 0, 0 },
+	{ "cvt.rn.f16x2.f32 %x3, %x0, %x1", 0x3f800000, 0x477ff000, 0, 'x', 0x3c007c00, 0, 0 },
+	{ "cvt.rn.f16x2.f32 %x3, %x0, %x1", 0x477fef00, 0x3eaaaaab, 0, 'x', 0x7bff3555, 0, 0 },
+	/* ASSUMPTION, as for the scalar cvt: a NaN half is 0x7fff. */
+	{ "cvt.rn.bf16x2.f32 %x3, %x0, %x1", 0x7fc00000, 0x3f800000, 0, 'x', 0x7fff3f80, 0, 0 },
 };
 
 #define TABLE_TEST(name)                                                 \

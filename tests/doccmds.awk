@@ -36,10 +36,13 @@ function emit(kind, where, arg, text) {
 }
 
 # A word in capitals (two letters or more, digits allowed) between
-# separators stands for a value: NAME, FILE.npy, LO:HI, 0xBITS.
+# separators stands for a value: NAME, FILE.npy, LO:HI, 0xBITS; one given
+# a number (--constexpr BLOCK=1024) is a name, not a value.
 function is_template(cmd,   words, i, n) {
 	if (cmd ~ /\[-/ || cmd ~ /\| *-/)
 		return 1
+	# a name in capitals given a number is no placeholder: BLOCK=1024
+	gsub(/[A-Z][A-Z0-9_]*=[0-9]/, "v=0", cmd)
 	n = split(cmd, words, /[][ =:,.|'"(){}]+/)
 	for (i = 1; i <= n; i++)
 		if (words[i] ~ /^(0x)?[A-Z][A-Z0-9_]+$/)

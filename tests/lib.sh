@@ -62,11 +62,25 @@ mknpy() {
 }
 
 # csv_field FILE ROW_MODE COLUMN: the value of COLUMN in the row whose mode
-# is ROW_MODE (plain CSV without quoted commas, as ulpbench writes these).
+# is ROW_MODE.  Fields may be quoted (RFC 4180: an op named "a, b" is
+# written "a, b"; a quote inside is doubled).
 csv_field() {
-	awk -F, -v mode="$2" -v col="$3" '
-		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-		$3 == mode { print $(idx[col]); exit }' "$1"
+	awk -v mode="$2" -v col="$3" '
+		function fields(line, f,   n, i, c, q, cur) {
+			n = 0; cur = ""; q = 0
+			for (i = 1; i <= length(line); i++) {
+				c = substr(line, i, 1)
+				if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
+				else if (c == "\"") q = !q
+				else if (c == "," && !q) { f[++n] = cur; cur = "" }
+				else cur = cur c
+			}
+			f[++n] = cur
+			return n
+		}
+		{ n = fields($0, f) }
+		NR == 1 { for (i = 1; i <= n; i++) idx[f[i]] = i; next }
+		f[3] == mode { print f[idx[col]]; exit }' "$1"
 }
 
 # build_fakecuda OUT [CFLAGS...]: the stand-in driver (tests/fakecuda.c)

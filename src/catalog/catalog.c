@@ -1,43 +1,23 @@
 /* catalog.c — the op catalog: FPCore forms into struct ub_op.
  *
- * A file holds any number of (FPCore NAME (ARGS...) :key value ... BODY)
- * forms.  Known properties: :name (description), :pre (per-input domain,
- * below), :torch (the plan, catalog_expr.c), :kernel, :entry and :args
- * (the kernel binding; without :kernel the kernel under test is generated
- * from the body, or from :kernel-expr when given), :dtypes (what a
- * hand-written kernel is written for, default (f32)), :torch-rounding
- * (step or every-op); any other property is skipped, as FPCore allows.
- * :pre is one clause or (and clause...), each clause a comparison chain
- * such as (<= lo x hi), (< lo x), (>= hi x lo) with exactly one input and
- * numeric bounds (numbers, inf, -inf, INFINITY, (- INFINITY)); a strict
- * bound becomes the next double beyond it.  Every error is
- * "FILE:LINE:COL: message" with status UB_USAGE. */
+ * A file holds any number of FPCore 2.0 forms, (FPCore NAME (ARGS...)
+ * :key value ... BODY) or (FPCore (ARGS...) ...).  An anonymous core is
+ * named by its :name string ("Rump's example"), and also answers to an
+ * identifier derived from it (rumps_example) when no other op has that
+ * name; every core answers to FILE#K, K counting the file's forms from 1.
+ * An argument is a symbol or (! :precision P ... x); one with dimensions
+ * (a tensor) is refused.  The properties are catalog_props.c's.  A core
+ * that does not read becomes a broken entry holding its message, and the
+ * other cores still load; only text that is not s-expressions at all
+ * fails the file.  Every message is "FILE:LINE:COL: message". */
 #include "catalog_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The properties ulpbench reads, declared once. */
-#define UB_PROPS(X)                                                          \
-	X(P_NAME, ":name") X(P_PRE, ":pre") X(P_TORCH, ":torch")             \
-	X(P_KERNEL, ":kernel") X(P_ENTRY, ":entry") X(P_ARGS, ":args")      \
-	X(P_DTYPES, ":dtypes") X(P_KEXPR, ":kernel-expr")                  \
-	X(P_TROUND, ":torch-rounding")
-
-enum prop {
-#define X(id, key) id,
-	UB_PROPS(X)
-#undef X
-	NPROPS
-};
-static const char *const prop_keys[NPROPS] = {
-#define X(id, key) [id] = key,
-	UB_PROPS(X)
-#undef X
-};
 
 static int fail_at(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		   const char *msg, const char *arg)
@@ -45,321 +25,126 @@ static int fail_at(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	return ub_sx_fail(c->err, c->file, x->line, x->col, msg, arg);
 }
 
-static int dup_string(const struct ub_cat_ctx *c, const struct ub_sx *x,
-		      const char *key, char **out)
+/* One argument: a symbol, or (! :precision P ... x); dimensions refused. */
+static int argument(const struct ub_cat_ctx *c, const struct ub_sx *a,
+		    const char **name, int *prec)
 {
-	if (x->kind != UB_SX_STR)
-		return fail_at(c, x, "%s: expected a string", key);
-	*out = strdup(x->text);
-	return *out ? 0 : ub_cat_oom(c);
-}
-
-static int input_index(const struct ub_op *op, const char *name)
-{
-	for (int i = 0; i < op->ninputs; i++)
-		if (strcmp(op->inputs[i], name) == 0)
-			return i;
-	return -1;
-}
-
-/* The infinities :pre accepts as a symbol: +1, -1, or 0 if none. */
-static int infinity(const char *s)
-{
-	int sign = *s == '-' ? -1 : 1;
-	s += *s == '-' || *s == '+';
-	return strcmp(s, "inf") == 0 || strcmp(s, "INFINITY") == 0 ? sign : 0;
-}
-
-/* A numeric bound of :pre: a number, an infinity, or (- bound). */
-static int bound(const struct ub_cat_ctx *c, const struct ub_sx *x, double *v)
-{
-	if (x->kind == UB_SX_NUM) {
-		const char *slash = strchr(x->text, '/');
-		*v = strtod(x->text, NULL);
-		if (slash)
-			*v /= strtod(slash + 1, NULL);
+	*prec = -1;
+	*name = "";
+	if (a->kind == UB_SX_SYM) {
+		*name = a->text;
 		return 0;
 	}
-	if (x->kind == UB_SX_SYM && infinity(x->text)) {
-		*v = infinity(x->text) * INFINITY;
-		return 0;
+	int i = 1, st = 0;
+	if (a->kind == UB_SX_LIST && a->n >= 2 && ub_sx_is(&a->kids[0], "!")) {
+		for (; i + 1 < a->n && a->kids[i].kind == UB_SX_KEY && !st; i += 2)
+			if (!strcmp(a->kids[i].text, ":precision"))
+				st = ub_cat_precision(c, &a->kids[i + 1], "argument", prec);
+		if (st)
+			return st;
+		if (*prec == UB_PREC_REAL)
+			*prec = -1;
+	} else {
+		i = 0;
 	}
-	if (x->kind == UB_SX_LIST && x->n == 2 && ub_sx_is(&x->kids[0], "-")) {
-		int st = bound(c, &x->kids[1], v);
-		*v = -*v;
-		return st;
-	}
-	if (x->kind == UB_SX_SYM)
-		return fail_at(c, x, ":pre: unknown variable '%s'", x->text);
-	char what[200];
-	return fail_at(c, x, ":pre: expected a numeric bound, found %s",
-		       ub_cat_what(x, what, sizeof what));
-}
-
-static int not_intervals(const struct ub_cat_ctx *c, const struct ub_sx *x)
-{
-	char what[200];
-	if (x->kind == UB_SX_LIST && x->n && x->kids[0].kind == UB_SX_SYM)
-		snprintf(what, sizeof what, "(%s ...)", x->kids[0].text);
-	else
-		ub_cat_what(x, what, sizeof what);
-	return fail_at(c, x, ":pre: cannot turn %s into intervals: use "
-		       "(and (<= lo VAR hi) ...) with numeric bounds", what);
-}
-
-/* One comparison chain: terms in ascending order, exactly one of them an
- * input; every other term bounds it from its side. */
-static int clause(const struct ub_cat_ctx *c, const struct ub_sx *x,
-		  struct ub_op *op)
-{
-	int list = x->kind == UB_SX_LIST && x->n >= 3 && x->n <= 4 &&
-		   x->kids[0].kind == UB_SX_SYM;
-	const char *rel = list ? x->kids[0].text : "";
-	int asc = !strcmp(rel, "<") || !strcmp(rel, "<=");
-	if (!asc && strcmp(rel, ">") && strcmp(rel, ">="))
-		return not_intervals(c, x);
-	int m = x->n - 1, strict = rel[1] == '\0', var = -1, vpos = -1;
-	const struct ub_sx *t[3];
-	for (int k = 0; k < m; k++) {
-		t[k] = &x->kids[asc ? 1 + k : m - k];
-		int i = t[k]->kind == UB_SX_SYM ? input_index(op, t[k]->text) : -1;
-		if (i >= 0 && var >= 0)
-			return not_intervals(c, x);
-		if (i >= 0) {
-			var = i;
-			vpos = k;
-		}
-	}
-	double b[3];
-	for (int k = 0; k < m; k++)
-		if (k != vpos) {
-			int st = bound(c, t[k], &b[k]);
-			if (st)
-				return st;
-		}
-	if (var < 0)
-		return not_intervals(c, x);
-	struct ub_domain *d = &op->dom[var];
-	for (int k = 0; k < m; k++)
-		if (k < vpos)
-			d->lo = fmax(d->lo, strict ? nextafter(b[k], INFINITY) : b[k]);
-		else if (k > vpos)
-			d->hi = fmin(d->hi, strict ? nextafter(b[k], -INFINITY) : b[k]);
+	if (a->kind != UB_SX_LIST || i >= a->n || a->kids[i].kind != UB_SX_SYM)
+		return fail_at(c, a, "%s", "an argument must be a symbol or "
+			       "(! :precision P symbol)");
+	*name = a->kids[i].text;
+	if (i + 1 < a->n)
+		return fail_at(c, &a->kids[i + 1], "argument '%s' has dimensions: "
+			       "tensor arguments are not supported", *name);
 	return 0;
 }
 
-/* TRUE, a clause, or (and ...) of those. */
-static int constraint(const struct ub_cat_ctx *c, const struct ub_sx *x,
-		      struct ub_op *op)
-{
-	int st = 0;
-	if (ub_sx_is(x, "TRUE"))
-		return 0;
-	if (x->kind != UB_SX_LIST || !x->n || !ub_sx_is(&x->kids[0], "and"))
-		return clause(c, x, op);
-	for (int i = 1; i < x->n && !st; i++)
-		st = constraint(c, &x->kids[i], op);
-	return st;
-}
-
-static int pre(const struct ub_cat_ctx *c, const struct ub_sx *x,
-	       struct ub_op *op)
-{
-	int st = constraint(c, x, op);
-	for (int i = 0; i < op->ninputs && !st; i++)
-		if (!(op->dom[i].lo <= op->dom[i].hi))
-			st = fail_at(c, x, ":pre: empty domain for '%s'", op->inputs[i]);
-	return st;
-}
-
-/* :args (x g out n): input names, out and n, each at most once. */
-static int args(const struct ub_cat_ctx *c, const struct ub_sx *x,
-		struct ub_op *op)
-{
-	if (x->kind != UB_SX_LIST)
-		return fail_at(c, x, "%s: expected a list such as (x out n)", ":args");
-	if (!(op->args = calloc((size_t)x->n + 1, sizeof *op->args)))
-		return ub_cat_oom(c);
-	for (int i = 0; i < x->n; i++) {
-		const struct ub_sx *a = &x->kids[i];
-		int in = a->kind == UB_SX_SYM ? input_index(op, a->text) : -1;
-		int special = ub_sx_is(a, "out") || ub_sx_is(a, "n");
-		if (in >= 0 && special)
-			return fail_at(c, a, ":args: '%s' is both an input and a "
-				       "kernel parameter name", a->text);
-		if (in < 0 && !special)
-			return fail_at(c, a, ":args: '%s' is not an input name, "
-				       "'out' or 'n'", a->kind == UB_SX_LIST ? "(...)" : a->text);
-		for (int j = 0; j < i; j++)
-			if (strcmp(op->args[j], a->text) == 0)
-				return fail_at(c, a, ":args: '%s' appears twice", a->text);
-		if (!(op->args[op->nargs++] = strdup(a->text)))
-			return ub_cat_oom(c);
-	}
-	return 0;
-}
-
-/* :dtypes (f32 bf16): the dtypes the kernel under test is written for. */
-static int dtypes(const struct ub_cat_ctx *c, const struct ub_sx *x,
-		  struct ub_op *op)
-{
-	char valid[64];
-	if (x->kind != UB_SX_LIST || x->n == 0)
-		return fail_at(c, x, "%s: expected a list such as (f32 f16)", ":dtypes");
-	op->kernel_dtypes = 0;
-	for (int i = 0; i < x->n; i++) {
-		const struct ub_sx *a = &x->kids[i];
-		int dt = a->kind == UB_SX_SYM ? ub_dtype_find(a->text) : -1;
-		if (dt < 0) {
-			ub_dtype_names(valid, sizeof valid);
-			return ub_sx_fail(c->err, c->file, a->line, a->col,
-					  ":dtypes: unknown dtype '%s' (valid: %s)",
-					  a->kind == UB_SX_SYM ? a->text : "(...)", valid);
-		}
-		op->kernel_dtypes |= 1u << dt;
-	}
-	return 0;
-}
-
-/* :torch-rounding ([NAME every-op] ...): how steps of the plan round
- * (step, the default: once; every-op: after every operator). */
-static int torch_rounding(const struct ub_cat_ctx *c, const struct ub_sx *x,
-			  struct ub_op *op)
-{
-	if (x->kind != UB_SX_LIST)
-		return fail_at(c, x, "%s", ":torch-rounding: expected a list such "
-			       "as ([out every-op])");
-	for (int i = 0; i < x->n; i++) {
-		const struct ub_sx *b = &x->kids[i];
-		int k = -1;
-		if (b->kind != UB_SX_LIST || b->n != 2 || b->kids[0].kind != UB_SX_SYM ||
-		    !(ub_sx_is(&b->kids[1], "every-op") || ub_sx_is(&b->kids[1], "step")))
-			return fail_at(c, b, "%s", ":torch-rounding: expected [STEP "
-				       "every-op] or [STEP step]");
-		for (int j = 0; j < op->nsteps && k < 0; j++)
-			if (!strcmp(op->torch[j].name, b->kids[0].text))
-				k = j;
-		if (k < 0)
-			return fail_at(c, b, ":torch-rounding: '%s' is not a step of "
-				       "the :torch plan", b->kids[0].text);
-		op->torch[k].every_op = ub_sx_is(&b->kids[1], "every-op");
-	}
-	return 0;
-}
-
-/* (x g ...): at most UB_MAX_INPUTS distinct symbols, in scope order. */
+/* (x g ...): at most UB_MAX_INPUTS distinct names, in scope order. */
 static int inputs(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		  struct ub_op *op, struct ub_scope *sc)
 {
 	for (int i = 0; i < x->n; i++) {
 		const struct ub_sx *a = &x->kids[i];
-		if (a->kind != UB_SX_SYM)
-			return fail_at(c, a, "%s", "an argument must be a symbol");
+		const char *name;
+		int prec, st = argument(c, a, &name, &prec);
+		if (st)
+			return st;
 		if (i == UB_MAX_INPUTS)
 			return ub_sx_fail(c->err, c->file, a->line, a->col,
 					  "more than %d arguments", UB_MAX_INPUTS);
-		if (input_index(op, a->text) >= 0)
-			return fail_at(c, a, "argument '%s' appears twice", a->text);
-		if (!(op->inputs[i] = strdup(a->text)))
+		if (ub_cat_input(op, name) >= 0)
+			return fail_at(c, a, "argument '%s' appears twice", name);
+		if (!(op->inputs[i] = strdup(name)))
 			return ub_cat_oom(c);
-		op->dom[i] = (struct ub_domain){-INFINITY, INFINITY};
+		op->arg_prec[i] = prec;
+		op->dom[i] = (struct ub_domain){-INFINITY, INFINITY, 0, 0};
 		op->ninputs++;
 		sc[i] = (struct ub_scope){op->inputs[i], i, NULL, i ? &sc[i - 1] : NULL};
 	}
 	return 0;
 }
 
-/* Splits :key value pairs off the front of f->kids[*i..]; leaves *i at the
- * body. */
-static int props(const struct ub_cat_ctx *c, const struct ub_sx *f, int *i,
-		 const struct ub_sx *p[NPROPS])
+/* Without :torch, the plan derived from what the kernel computes: one step
+ * with every operation rounded (codegen.h). */
+static int derive_plan(const struct ub_cat_ctx *c, struct ub_op *op)
 {
-	for (; *i < f->n && f->kids[*i].kind == UB_SX_KEY; *i += 2) {
-		const struct ub_sx *k = &f->kids[*i];
-		if (*i + 1 >= f->n)
-			return fail_at(c, k, "property %s has no value", k->text);
-		for (int j = 0; j < NPROPS; j++) {
-			if (strcmp(k->text, prop_keys[j]) != 0)
-				continue;
-			if (p[j])
-				return fail_at(c, k, "property %s given twice", k->text);
-			p[j] = &f->kids[*i + 1];
-		}
-	}
-	if (*i >= f->n)
-		return ub_sx_fail(c->err, c->file, f->eline, f->ecol,
-				  "missing body: the FPCore form ends here");
-	if (*i + 1 < f->n)
-		return fail_at(c, &f->kids[*i + 1], "%s",
-			       "unexpected element after the body");
+	const struct ub_expr *e = op->kernel_expr ? op->kernel_expr : op->math;
+	if (!(op->torch = calloc(1, sizeof *op->torch)) ||
+	    !(op->torch[0].name = strdup("out")))
+		return ub_cat_oom(c);
+	op->torch[0].e = ub_expr_ref((struct ub_expr *)e);
+	op->torch[0].per_op = 1;
+	op->nsteps = 1;
+	op->auto_plan = 1;
 	return 0;
 }
 
-/* The properties this module interprets, in dependency order. */
-static int apply(const struct ub_cat_ctx *c, const struct ub_sx *p[NPROPS],
-		 const struct ub_scope *sc, struct ub_op *op)
-{
-	int st = 0;
-	if (p[P_NAME])
-		st = dup_string(c, p[P_NAME], ":name", &op->desc);
-	if (!st && p[P_PRE])
-		st = pre(c, p[P_PRE], op);
-	if (!st && p[P_TORCH])
-		st = ub_cat_plan(c, p[P_TORCH], sc, op);
-	if (!st && p[P_KERNEL])
-		st = dup_string(c, p[P_KERNEL], ":kernel", &op->kernel);
-	if (!st && p[P_ENTRY])
-		st = dup_string(c, p[P_ENTRY], ":entry", &op->entry);
-	if (!st && p[P_ARGS])
-		st = args(c, p[P_ARGS], op);
-	if (!st && p[P_TROUND])
-		st = torch_rounding(c, p[P_TROUND], op);
-	if (!st && p[P_KEXPR] && p[P_KERNEL])
-		st = fail_at(c, p[P_KEXPR], "%s", ":kernel-expr is for generated "
-			     "kernels: not with :kernel");
-	if (!st && p[P_KEXPR])
-		st = ub_cat_real(c, p[P_KEXPR], sc, ":kernel-expr", &op->kernel_expr);
-	/* a hand-written kernel is f32 unless it says otherwise; one generated
-	 * from the math serves every dtype */
-	op->kernel_dtypes = op->kernel ? 1u << UB_F32 : (1u << UB_NDTYPES) - 1;
-	if (!st && p[P_DTYPES])
-		st = dtypes(c, p[P_DTYPES], op);
-	return st;
-}
-
+/* The argument list, properties and body of form f (its K-th form), named
+ * or not. */
 static int parse_op(const struct ub_cat_ctx *c, const struct ub_sx *f,
 		    struct ub_op *op)
 {
 	struct ub_scope sc[UB_MAX_INPUTS];
-	const struct ub_sx *p[NPROPS] = {0};
-	int i = 3, st;
-	op->line = f->line;
-	if (!(op->file = strdup(c->file)))
+	const struct ub_sx *p[UB_NPROPS] = {0};
+	int named = f->n >= 2 && f->kids[1].kind == UB_SX_SYM;
+	int i = named ? 3 : 2, nalt = 0, st;
+	if (named && !(op->name = strdup(f->kids[1].text)))
 		return ub_cat_oom(c);
-	if (f->n < 2 || f->kids[1].kind != UB_SX_SYM)
-		return fail_at(c, f->n < 2 ? f : &f->kids[1], "%s",
-			       "an op needs a name: (FPCore NAME (ARGS...) ... BODY)");
-	if (!(op->name = strdup(f->kids[1].text)))
+	if (f->n < i || f->kids[i - 1].kind != UB_SX_LIST)
+		return fail_at(c, f->n < i ? f : &f->kids[i - 1], "%s",
+			       "expected (FPCore (ARGS...) ... BODY) or (FPCore NAME "
+			       "(ARGS...) ... BODY)");
+	op->anonymous = !named;
+	if ((st = inputs(c, &f->kids[i - 1], op, sc)) != 0)
+		return st;
+	if ((st = ub_cat_props(c, f, &i, p, &nalt)) != 0)
+		return st;
+	if (p[P_NAME] && p[P_NAME]->kind == UB_SX_STR &&
+	    !(op->desc = strdup(p[P_NAME]->text)))
 		return ub_cat_oom(c);
-	if (f->n < 3 || f->kids[2].kind != UB_SX_LIST)
-		return fail_at(c, f->n < 3 ? &f->kids[1] : &f->kids[2], "%s",
-			       "expected the argument list (x y ...) after the name");
-	if ((st = inputs(c, &f->kids[2], op, sc)) != 0)
-		return st;
-	if ((st = props(c, f, &i, p)) != 0)
-		return st;
 	const struct ub_scope *top = op->ninputs ? &sc[op->ninputs - 1] : NULL;
 	if ((st = ub_cat_real(c, &f->kids[i], top, "the body", &op->math)) != 0)
 		return st;
-	return apply(c, p, top, op);
+	st = ub_cat_apply(c, f, p, nalt, top, op);
+	return st || p[P_TORCH] ? st : derive_plan(c, op);
 }
 
 static void op_free(struct ub_op *op)
 {
 	free(op->name);
 	free(op->desc);
+	free(op->ident);
+	free(op->alias);
+	free(op->description);
+	free(op->cite);
+	free(op->example);
+	for (int i = 0; i < op->nalt; i++)
+		free(op->alt[i]);
+	free(op->alt);
 	for (int i = 0; i < op->ninputs; i++)
 		free(op->inputs[i]);
+	for (int i = 0; i < op->npre; i++)
+		ub_expr_free(op->pre[i].e);
+	free(op->pre);
+	ub_expr_free(op->pre_expr);
 	ub_expr_free(op->math);
 	ub_expr_free(op->kernel_expr);
 	for (int i = 0; i < op->nsteps; i++) {
@@ -379,53 +164,183 @@ void ub_catalog_free(struct ub_catalog *cat)
 {
 	for (int i = 0; i < cat->nops; i++)
 		op_free(&cat->ops[i]);
+	for (int i = 0; i < cat->nbroken; i++) {
+		free(cat->broken[i].name);
+		free(cat->broken[i].alias);
+		free(cat->broken[i].file);
+		free(cat->broken[i].msg);
+	}
 	free(cat->ops);
-	cat->ops = NULL;
-	cat->nops = 0;
+	free(cat->broken);
+	memset(cat, 0, sizeof *cat);
+}
+
+/* Whether name is alias (FILE#K), or its file's base name then #K. */
+static int alias_is(const char *alias, const char *name)
+{
+	const char *slash = strrchr(alias, '/');
+	return !strcmp(alias, name) || (slash && !strcmp(slash + 1, name));
 }
 
 const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
 				    const char *name)
 {
-	for (int i = 0; i < cat->nops; i++)
-		if (strcmp(cat->ops[i].name, name) == 0)
-			return &cat->ops[i];
+	for (int pass = 0; pass < 3; pass++) /* names first, then the others */
+		for (int i = 0; i < cat->nops; i++) {
+			const struct ub_op *op = &cat->ops[i];
+			if (pass == 0 ? !strcmp(op->name, name)
+			    : pass == 1 ? op->ident && !strcmp(op->ident, name)
+			    : alias_is(op->alias, name))
+				return op;
+		}
 	return NULL;
 }
 
-static int form(const struct ub_cat_ctx *c, const struct ub_sx *f,
+const struct ub_broken *ub_catalog_find_broken(const struct ub_catalog *cat,
+					       const char *name)
+{
+	for (int i = 0; i < cat->nbroken; i++) {
+		const struct ub_broken *b = &cat->broken[i];
+		if (!strcmp(b->name, name) || alias_is(b->alias, name))
+			return b;
+	}
+	return NULL;
+}
+
+/* "Rump's example" -> rumps_example: letters and digits in lower case,
+ * quotes dropped, every other run of characters one '_'; NULL if empty. */
+static char *identifier(const char *s)
+{
+	char *id = malloc(strlen(s) + 2), *o = id;
+	if (!id)
+		return NULL;
+	for (; *s; s++) {
+		if (isalnum((unsigned char)*s))
+			*o++ = (char)tolower((unsigned char)*s);
+		else if (*s != '\'' && *s != '"' && o > id && o[-1] != '_')
+			*o++ = '_';
+	}
+	while (o > id && o[-1] == '_')
+		o--;
+	*o = '\0';
+	if (id[0] && isdigit((unsigned char)id[0])) { /* an identifier: no digit first */
+		memmove(id + 1, id, strlen(id) + 1);
+		id[0] = '_';
+	}
+	if (!id[0]) {
+		free(id);
+		return NULL;
+	}
+	return id;
+}
+
+/* Whether some op of cat but op answers to name. */
+static int taken(const struct ub_catalog *cat, const struct ub_op *op,
+		 const char *name)
+{
+	for (int i = 0; i < cat->nops; i++) {
+		const struct ub_op *o = &cat->ops[i];
+		if (o != op && ((o->name && !strcmp(o->name, name)) ||
+				(o->ident && !strcmp(o->ident, name))))
+			return 1;
+	}
+	return 0;
+}
+
+/* An anonymous core's names: its :name when free, else FILE#K; the
+ * identifier derived from :name when free. */
+static int name_anonymous(const struct ub_cat_ctx *c, struct ub_catalog *cat,
+			  struct ub_op *op)
+{
+	const char *want = op->desc && !taken(cat, op, op->desc) ? op->desc : op->alias;
+	if (!(op->name = strdup(want)))
+		return ub_cat_oom(c);
+	op->ident = op->desc ? identifier(op->desc) : NULL;
+	if (op->ident && (taken(cat, op, op->ident) || !strcmp(op->ident, op->name))) {
+		free(op->ident);
+		op->ident = NULL;
+	}
+	return 0;
+}
+
+/* How a core that did not read is called: NAME, its :name, or FILE#K. */
+static char *label(const struct ub_sx *f, const char *alias)
+{
+	if (f->kind == UB_SX_LIST && f->n >= 2 && f->kids[1].kind == UB_SX_SYM)
+		return strdup(f->kids[1].text);
+	for (int i = 1; f->kind == UB_SX_LIST && i + 1 < f->n; i++)
+		if (f->kids[i].kind == UB_SX_KEY && !strcmp(f->kids[i].text, ":name") &&
+		    f->kids[i + 1].kind == UB_SX_STR)
+			return strdup(f->kids[i + 1].text);
+	return strdup(alias);
+}
+
+static int add_broken(const struct ub_cat_ctx *c, struct ub_catalog *cat,
+		      const struct ub_sx *f, const char *alias)
+{
+	struct ub_broken *b = &cat->broken[cat->nbroken++];
+	b->name = label(f, alias);
+	b->alias = strdup(alias);
+	b->file = strdup(c->file);
+	b->msg = strdup(c->err->msg);
+	b->line = f->line;
+	return b->name && b->alias && b->file && b->msg ? 0 : ub_cat_oom(c);
+}
+
+/* Form k (from 1) of the file: an op, or a broken entry. */
+static int form(const struct ub_cat_ctx *c, const struct ub_sx *f, int k,
 		struct ub_catalog *cat)
 {
-	if (f->kind != UB_SX_LIST || f->n == 0 || !ub_sx_is(&f->kids[0], "FPCore"))
-		return fail_at(c, f, "%s", "expected (FPCore NAME (ARGS...) ... BODY)");
+	char alias[4200];
+	snprintf(alias, sizeof alias, "%s#%d", c->file, k);
 	struct ub_op *op = &cat->ops[cat->nops++];
 	memset(op, 0, sizeof *op);
-	int st = parse_op(c, f, op);
-	const struct ub_op *first = st ? NULL : ub_catalog_find(cat, op->name);
+	op->line = f->line;
+	int st = (op->file = strdup(c->file)) && (op->alias = strdup(alias)) ? 0
+		 : ub_cat_oom(c);
+	if (!st && (f->kind != UB_SX_LIST || f->n == 0 || !ub_sx_is(&f->kids[0], "FPCore")))
+		st = fail_at(c, f, "%s", "expected (FPCore (ARGS...) ... BODY) or "
+			     "(FPCore NAME (ARGS...) ... BODY)");
+	if (!st)
+		st = parse_op(c, f, op);
+	if (!st && op->anonymous)
+		st = name_anonymous(c, cat, op);
+	const struct ub_op *first = st || op->anonymous ? NULL : ub_catalog_find(cat, op->name);
 	if (first && first != op)
 		st = ub_sx_fail(c->err, c->file, f->line, f->col,
 				"duplicate op '%s' (first defined on line %d)",
 				op->name, first->line);
+	if (st) {
+		op_free(op);
+		cat->nops--;
+	}
+	if (st == UB_USAGE) /* this core only: the others still load */
+		st = add_broken(c, cat, f, alias);
 	return st;
 }
 
 int ub_catalog_parse(const char *text, const char *file,
 		     struct ub_catalog *cat, struct ub_error *err)
 {
-	struct ub_cat_ctx c = {file, err};
+	struct ub_cat_ctx c = {file, err, UB_PREC_INHERIT};
 	struct ub_sx top;
+	struct ub_error one = {""};
 	memset(cat, 0, sizeof *cat);
 	int st = ub_sx_read(text, file, &top, err);
 	if (st)
 		return st;
 	cat->ops = calloc((size_t)top.n + 1, sizeof *cat->ops);
-	if (!cat->ops)
+	cat->broken = calloc((size_t)top.n + 1, sizeof *cat->broken);
+	c.err = &one;
+	if (!cat->ops || !cat->broken)
 		st = ub_cat_oom(&c);
 	for (int i = 0; i < top.n && !st; i++)
-		st = form(&c, &top.kids[i], cat);
+		st = form(&c, &top.kids[i], i + 1, cat);
 	ub_sx_free(&top);
-	if (st)
+	if (st) {
+		*err = one;
 		ub_catalog_free(cat);
+	}
 	return st;
 }
 

@@ -1,6 +1,7 @@
 /* catalog.h — ops as data: the op catalog read from FPCore files.
  *
- * An op is one FPCore form:
+ * An op is one FPCore form, named (FPCore NAME (ARGS) ...) or anonymous
+ * (FPCore (ARGS) ...), then named by its :name (docs/fpcore.md):
  *
  *   (FPCore atan_bwd (x g)
  *     :name "atan backward: g / (x*x + 1)"
@@ -23,6 +24,19 @@
 
 struct ub_domain {
 	double lo, hi; /* closed interval of values; -inf..inf by default */
+	int no_nan;    /* NaN is not a value of it even when it is the whole
+			  line (a bound of :pre: (<= -inf x inf) is false
+			  for NaN) */
+	int from_cli;  /* set by --domain: :pre's bounds of this input are
+			  not tested (the other clauses still are) */
+};
+
+/* One conjunct of :pre, a condition over the op's inputs. */
+struct ub_pre_clause {
+	struct ub_expr *e;
+	int input;     /* a bound of this input alone, else -1 */
+	int exact;     /* its input's domain (dom) says all of it: sampling
+			  in the domain never needs to test it */
 };
 
 struct ub_plan_step {
@@ -33,16 +47,38 @@ struct ub_plan_step {
 				  f16/bf16 every operator of this step rounds
 				  to the dtype (c10::Half arithmetic), not
 				  only its result */
+	int per_op;            /* the plan derived without :torch: every
+				  operation is one PyTorch kernel, rounded to
+				  its dtype in every dtype (codegen.h) */
 };
 
 struct ub_op {
-	char *name, *desc;
+	char *name, *desc;     /* the op's name; :name (NULL) */
+	char *ident;           /* an anonymous core: an identifier derived
+				  from :name (NULL when none is free) */
+	char *alias;           /* FILE#K: the K-th form of its file */
+	int anonymous;
+	char *description, *cite, *example; /* :description; :cite, :example
+				  as written (NULL when absent) */
+	int nalt;
+	char **alt;            /* :alt expressions, as written */
+	int precision;         /* :precision's dtype: the default of --dtype;
+				  -1 when none (or real) */
 	int ninputs;
 	char *inputs[UB_MAX_INPUTS];
+	int arg_prec[UB_MAX_INPUTS]; /* (! :precision P x): P, else -1 */
 	struct ub_domain dom[UB_MAX_INPUTS];
-	struct ub_expr *math;  /* vars: inputs */
-	struct ub_expr *kernel_expr; /* :kernel-expr: the generated kernel's
-					formula when it is not the math; NULL */
+	int npre;
+	struct ub_pre_clause *pre; /* :pre's conjuncts (none: TRUE) */
+	struct ub_expr *pre_expr;  /* the whole :pre, for display; NULL */
+	struct ub_expr *math;  /* vars: inputs; :spec when given, else the
+				  body (the reference's expression) */
+	struct ub_expr *kernel_expr; /* the generated kernel's formula when it
+					is not the math: :kernel-expr, or the
+					body when :spec is given; NULL */
+	int has_spec;          /* :spec given: math is it, kernel_expr the body */
+	int auto_plan;         /* no :torch: the plan is the body with every
+				  operation rounded, derived (codegen.h) */
 	int nsteps;
 	struct ub_plan_step *torch;
 	char *kernel, *entry;  /* kernel file (relative to kernels/) */
@@ -55,12 +91,23 @@ struct ub_op {
 	int line;
 };
 
+/* A core that could not be read: what it is called, where, and why (the
+ * one-line FILE:LINE:COL message). */
+struct ub_broken {
+	char *name, *alias, *file, *msg; /* alias: FILE#K */
+	int line;
+};
+
 struct ub_catalog {
 	int nops;
 	struct ub_op *ops;
+	int nbroken;
+	struct ub_broken *broken;
 };
 
-/* Parses FPCore text; errors are "FILE:LINE:COL: message" (UB_USAGE). */
+/* Parses FPCore text: every core that reads becomes an op, every other one
+ * a broken entry with its message ("FILE:LINE:COL: message"); only text
+ * that is not s-expressions at all is an error (UB_USAGE). */
 int ub_catalog_parse(const char *text, const char *file,
 		     struct ub_catalog *cat, struct ub_error *err);
 int ub_catalog_load(const char *path, struct ub_catalog *cat,
@@ -72,7 +119,12 @@ void ub_catalog_free(struct ub_catalog *cat);
  * unchanged. */
 int ub_catalog_merge(struct ub_catalog *dst, struct ub_catalog *src,
 		     struct ub_error *err);
+/* The op called name: its name, its derived identifier or its FILE#K
+ * (FILE as given, or its base name); NULL if none. */
 const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
 				    const char *name);
+/* The broken core called name (its name or FILE#K); NULL if none. */
+const struct ub_broken *ub_catalog_find_broken(const struct ub_catalog *cat,
+					       const char *name);
 
 #endif

@@ -1,34 +1,22 @@
 /* catalog_expr.c — FPCore expressions into struct ub_expr: operators from
  * the ub_expr_ops table (+ * and or fold left over more arguments, a
  * comparison chain (< a b c) becomes (and (< a b) (< b c)), (!= a b c)
- * every pair, (- x) is negation), the named constants of UB_EXPR_CONSTS
- * (kept as number nodes with that text), let and let* by sharing (every
- * use of a bound name is the binding's one node: dag.h), no expression
- * deeper than UB_EXPR_MAX_DEPTH, and the torch plan (a top-level let*: one step per binding, then
- * "out").  Conditions and numbers are checked where they meet: if wants a
- * condition first, arithmetic wants numbers, an op's body and every plan
- * step is a number. */
+ * every pair, (- x) is negation, (and) is TRUE and (or) FALSE), the named
+ * constants of UB_EXPR_CONSTS (kept as number nodes with that text), let
+ * and let* by sharing (every use of a bound name is the binding's one
+ * node: dag.h), the other forms in catalog_forms.c, no expression deeper
+ * than UB_EXPR_MAX_DEPTH, and the torch plan (a top-level let*: one step
+ * per binding, then "out").  Conditions and numbers are checked where
+ * they meet: if wants a condition first and two branches of one type,
+ * arithmetic wants numbers, an op's body and every plan step is a number.
+ * Every operation and literal carries the rounding context it was read in
+ * (expr.h's prec). */
 #include "catalog_internal.h"
 #include "dag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* FPCore forms ulpbench does not model: an error, not "unknown". */
-static const char *const unsupported[] = {
-	"tgamma", "lgamma", "fmod", "remainder", "copysign", "fdim",
-	"isfinite", "isinf", "isnan", "isnormal", "signbit", "!",
-	"cast", "while", "while*", "for", "for*", "tensor", "tensor*",
-	"array", "ref", "dim", "size", "digits", NULL};
-
-static int listed(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (strcmp(*list, s) == 0)
-			return 1;
-	return 0;
-}
 
 int ub_cat_oom(const struct ub_cat_ctx *c)
 {
@@ -58,7 +46,7 @@ static int find_op(const char *name)
 
 static int unknown_op(const struct ub_cat_ctx *c, const struct ub_sx *head)
 {
-	char known[700];
+	char known[800];
 	size_t used = 0;
 	for (int i = 0; i < UB_NOPS && used < sizeof known; i++)
 		if (i != UB_NEG)
@@ -66,9 +54,16 @@ static int unknown_op(const struct ub_cat_ctx *c, const struct ub_sx *head)
 						 "%s%s", used ? " " : "",
 						 ub_expr_ops[i].name);
 	return ub_sx_fail(c->err, c->file, head->line, head->col,
-			  "unknown operator '%s' (known: %s let let* and constants "
-			  "PI E ... TRUE FALSE)",
+			  "unknown operator '%s' (known: %s let let* ! digits and "
+			  "constants PI E ... TRUE FALSE)",
 			  head->text, known);
+}
+
+static struct ub_expr *with_prec(struct ub_expr *e, int prec)
+{
+	if (e && e->kind != UB_E_VAR && e->kind != UB_E_LVAR)
+		e->prec = prec;
+	return e;
 }
 
 static int symbol(const struct ub_cat_ctx *c, const struct ub_sx *x,
@@ -82,9 +77,15 @@ static int symbol(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		*out = ub_expr_ref(sc->val);
 	else if (sc)
 		*out = ub_expr_new_var(sc->var);
+	else if (ub_expr_const(x->text, &v) && (*out = ub_expr_new_num(x->text)))
+		(*out)->prec = c->prec;
 	else if (ub_expr_const(x->text, &v))
-		*out = ub_expr_new_num(x->text);
-	else
+		*out = NULL;
+	else if (!strcmp(x->text, "inf") || !strcmp(x->text, "+inf") ||
+		 !strcmp(x->text, "-inf")) { /* INFINITY, as a number */
+		struct ub_expr *i = with_prec(ub_expr_new_num("INFINITY"), c->prec);
+		*out = x->text[0] == '-' ? with_prec(ub_expr_new_op(UB_NEG, 1, &i), c->prec) : i;
+	} else
 		return ub_sx_fail(c->err, c->file, x->line, x->col,
 				  "unknown variable '%s'", x->text);
 	return *out ? 0 : ub_cat_oom(c);
@@ -136,12 +137,12 @@ static int comparison(int op)
 	return op >= UB_LT && op <= UB_NE;
 }
 
-/* Fewest arguments of an operator that takes any number, else 0. */
+/* Fewest arguments of an operator that takes any number, else -1. */
 static int variadic(int op)
 {
 	if (op == UB_AND || op == UB_OR)
-		return 1;
-	return op == UB_ADD || op == UB_MUL || comparison(op) ? 2 : 0;
+		return 0;
+	return op == UB_ADD || op == UB_MUL || comparison(op) ? 2 : -1;
 }
 
 /* The operator of (head args...), its arity checked; -1 after an error. */
@@ -149,22 +150,16 @@ static int operator(const struct ub_cat_ctx *c, const struct ub_sx *x)
 {
 	const struct ub_sx *head = &x->kids[0];
 	int nargs = x->n - 1;
-	if (listed(unsupported, head->text)) {
-		ub_sx_fail(c->err, c->file, head->line, head->col,
-			   "unsupported operator '%s' (ulpbench reads arithmetic, "
-			   "functions, comparisons, if, let and let*)", head->text);
-		return -1;
-	}
 	int op = strcmp(head->text, "-") == 0 && nargs == 1 ? UB_NEG
 							    : find_op(head->text);
-	if (op < 0) {
+	if (op < 0 || op == UB_WHILE || op == UB_WHILES || op == UB_CAST) {
 		unknown_op(c, head);
 		return -1;
 	}
 	int arity = ub_expr_ops[op].arity, least = variadic(op);
-	if (least ? nargs >= least : nargs == arity)
+	if (least >= 0 ? nargs >= least : nargs == arity)
 		return op;
-	if (least)
+	if (least >= 0)
 		ub_sx_fail(c->err, c->file, x->line, x->col,
 			   "'%s' takes at least %d argument%s, got %d", head->text,
 			   least, least == 1 ? "" : "s", nargs);
@@ -175,11 +170,10 @@ static int operator(const struct ub_cat_ctx *c, const struct ub_sx *x)
 	return -1;
 }
 
-/* Argument x of head, already read into e, has the type op wants. */
-static int typed(const struct ub_cat_ctx *c, const struct ub_sx *head,
-		 const struct ub_sx *x, int op, int i, const struct ub_expr *e)
+int ub_cat_typed(const struct ub_cat_ctx *c, const struct ub_sx *head,
+		 const struct ub_sx *x, enum ub_expr_type want,
+		 const struct ub_expr *e)
 {
-	enum ub_expr_type want = ub_expr_arg_type(op, i);
 	if (ub_expr_type_of(e) == want)
 		return 0;
 	if (want == UB_T_BOOL)
@@ -191,17 +185,20 @@ static int typed(const struct ub_cat_ctx *c, const struct ub_sx *head,
 }
 
 /* The tree of op over a[0..n-1] (owned; freed): fixed arity as is,
- * variadic folded left, comparison chains into and. */
-static struct ub_expr *build(int op, struct ub_expr **a, int n)
+ * variadic folded left, comparison chains into and; every node made here
+ * in context prec. */
+static struct ub_expr *build(int op, struct ub_expr **a, int n, int prec)
 {
 	struct ub_expr *acc = NULL;
-	if (!variadic(op))
-		return ub_expr_new_op((enum ub_expr_op)op, n, a);
+	if (variadic(op) < 0)
+		return with_prec(ub_expr_new_op((enum ub_expr_op)op, n, a), prec);
+	if (n == 0) /* (and) holds, (or) does not */
+		return ub_expr_new_num(op == UB_AND ? "TRUE" : "FALSE");
 	if (!comparison(op)) {
 		acc = a[0];
 		for (int i = 1; i < n; i++) {
 			struct ub_expr *pair[2] = {acc, a[i]};
-			acc = ub_expr_new_op((enum ub_expr_op)op, 2, pair);
+			acc = with_prec(ub_expr_new_op((enum ub_expr_op)op, 2, pair), prec);
 		}
 		return acc;
 	}
@@ -209,9 +206,10 @@ static struct ub_expr *build(int op, struct ub_expr **a, int n)
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n && (op == UB_NE || j == i + 1); j++) {
 			struct ub_expr *pair[2] = {ub_expr_ref(a[i]), ub_expr_ref(a[j])};
-			struct ub_expr *cmp = ub_expr_new_op((enum ub_expr_op)op, 2, pair);
+			struct ub_expr *cmp = with_prec(ub_expr_new_op((enum ub_expr_op)op,
+								       2, pair), prec);
 			struct ub_expr *both[2] = {acc, cmp};
-			acc = first ? cmp : ub_expr_new_op(UB_AND, 2, both);
+			acc = first ? cmp : with_prec(ub_expr_new_op(UB_AND, 2, both), prec);
 			first = 0;
 		}
 	for (int i = 0; i < n; i++)
@@ -231,8 +229,13 @@ static int call(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		return ub_cat_oom(c);
 	for (int i = 0; i < n && !st; i++) {
 		st = ub_cat_expr(c, &x->kids[1 + i], sc, &a[i]);
-		if (!st)
-			st = typed(c, &x->kids[0], &x->kids[1 + i], op, i, a[i]);
+		if (!st && !(op == UB_IF && i == 2))
+			st = ub_cat_typed(c, &x->kids[0], &x->kids[1 + i],
+					  op == UB_IF && i == 1 ? ub_expr_type_of(a[1]) :
+					  ub_expr_arg_type((enum ub_expr_op)op, n, i), a[i]);
+		if (!st && op == UB_IF && i == 2) /* the branches agree */
+			st = ub_cat_typed(c, &x->kids[0], &x->kids[3],
+					  ub_expr_type_of(a[1]), a[2]);
 	}
 	if (st) {
 		for (int i = 0; i < n; i++)
@@ -240,10 +243,16 @@ static int call(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		free(a);
 		return st;
 	}
-	*out = build(op, a, n);
+	*out = build(op, a, n, c->prec);
 	free(a);
 	if (!*out)
 		return ub_cat_oom(c);
+	return ub_cat_depth(c, x, out);
+}
+
+int ub_cat_depth(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		 struct ub_expr **out)
+{
 	if ((*out)->depth <= UB_EXPR_MAX_DEPTH)
 		return 0;
 	ub_expr_free(*out);
@@ -256,10 +265,11 @@ int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		const struct ub_scope *sc, struct ub_expr **out)
 {
 	char what[200];
+	int st = 0;
 	*out = NULL;
 	switch (x->kind) {
 	case UB_SX_NUM:
-		*out = ub_expr_new_num(x->text);
+		*out = with_prec(ub_expr_new_num(x->text), c->prec);
 		return *out ? 0 : ub_cat_oom(c);
 	case UB_SX_SYM:
 		return symbol(c, x, sc, out);
@@ -273,6 +283,8 @@ int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
 					  ub_cat_what(&x->kids[0], what, sizeof what));
 		if (ub_sx_is(&x->kids[0], "let") || ub_sx_is(&x->kids[0], "let*"))
 			return let(c, x, sc, ub_sx_is(&x->kids[0], "let*"), out);
+		if (ub_cat_form(c, x, sc, out, &st))
+			return st;
 		return call(c, x, sc, out);
 	default:
 		return ub_sx_fail(c->err, c->file, x->line, x->col,

@@ -9,6 +9,8 @@
 struct ub_cat_ctx {
 	const char *file;
 	struct ub_error *err;
+	int prec;            /* the rounding context being read: expr.h's
+				UB_PREC_INHERIT, UB_PREC_REAL or a dtype */
 };
 
 /* A name in scope: a variable (val NULL) or a let binding, whose node is
@@ -19,6 +21,39 @@ struct ub_scope {
 	struct ub_expr *val;
 	const struct ub_scope *up;
 };
+
+/* The properties ulpbench reads, declared once (catalog_props.c). */
+#define UB_PROPS(X)                                                          \
+	X(P_NAME, ":name") X(P_PRE, ":pre") X(P_TORCH, ":torch")             \
+	X(P_KERNEL, ":kernel") X(P_ENTRY, ":entry") X(P_ARGS, ":args")      \
+	X(P_DTYPES, ":dtypes") X(P_KEXPR, ":kernel-expr")                  \
+	X(P_TROUND, ":torch-rounding") X(P_PRECISION, ":precision")        \
+	X(P_SPEC, ":spec") X(P_DESCRIPTION, ":description")               \
+	X(P_CITE, ":cite") X(P_ALT, ":alt") X(P_EXAMPLE, ":example")
+
+enum ub_prop {
+#define X(id, key) id,
+	UB_PROPS(X)
+#undef X
+	UB_NPROPS
+};
+
+/* Splits the :key value pairs off the front of form f's elements from *i,
+ * leaving *i at the body: p[P_x] the value of each property ulpbench
+ * reads (NULL when absent), *nalt how many :alt there are. */
+int ub_cat_props(const struct ub_cat_ctx *c, const struct ub_sx *f, int *i,
+		 const struct ub_sx *p[UB_NPROPS], int *nalt);
+/* Applies them to op, whose inputs (scope sc) and body (op->math) are
+ * read. */
+int ub_cat_apply(const struct ub_cat_ctx *c, const struct ub_sx *f,
+		 const struct ub_sx *p[UB_NPROPS], int nalt,
+		 const struct ub_scope *sc, struct ub_op *op);
+/* :pre x into op->pre, op->npre, op->pre_expr and the domains op->dom
+ * (catalog_pre.c). */
+int ub_cat_pre(const struct ub_cat_ctx *c, const struct ub_sx *x,
+	       const struct ub_scope *sc, struct ub_op *op);
+/* The index of op's input called name, or -1. */
+int ub_cat_input(const struct ub_op *op, const char *name);
 
 /* x as an expression over the names of sc; *out is NULL on error. */
 int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
@@ -33,6 +68,28 @@ int ub_cat_real(const struct ub_cat_ctx *c, const struct ub_sx *x,
  * op's inputs. */
 int ub_cat_plan(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		const struct ub_scope *inputs, struct ub_op *op);
+
+/* FPCore's forms other than operators (catalog_forms.c): x is a list
+ * whose head is `!`, cast, digits, while or while*, or a tensor form
+ * (refused); 1 with *st the status when it is one, else 0. */
+int ub_cat_form(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		const struct ub_scope *sc, struct ub_expr **out, int *st);
+
+/* A :precision value (binary32, (float 8 32), bfloat16, real, ...) into
+ * *prec (a dtype or UB_PREC_REAL); `what` names the place in messages. */
+int ub_cat_precision(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		     const char *what, int *prec);
+
+/* x checked to be of type want where `head` takes it (messages name
+ * head's operator); e is x as read. */
+int ub_cat_typed(const struct ub_cat_ctx *c, const struct ub_sx *head,
+		 const struct ub_sx *x, enum ub_expr_type want,
+		 const struct ub_expr *e);
+
+/* e, just built, nested no deeper than UB_EXPR_MAX_DEPTH (else freed,
+ * *out NULL, an error at x). */
+int ub_cat_depth(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		 struct ub_expr **out);
 
 /* A short description of x for messages: "symbol 'y'", "a string", ... */
 const char *ub_cat_what(const struct ub_sx *x, char *buf, size_t len);

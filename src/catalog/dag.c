@@ -8,7 +8,13 @@
  * a node met again through another parent already has one.  A node is on
  * the stack at most once at a time (it would otherwise be its own
  * argument's argument: expressions are acyclic), so the stack never holds
- * more than the number of distinct nodes. */
+ * more than the number of distinct nodes.
+ *
+ * Walking: the same explicit stack of pending nodes; a loop walks its
+ * parts from the top of that stack (a nested call per loop nesting level,
+ * which the depth bound keeps shallow).  What the stack holds at any time
+ * is a chain of nodes each waiting on the next, all distinct for the same
+ * reason, so its capacity is the number of nodes. */
 #include "dag.h"
 
 #include <stdatomic.h>
@@ -79,6 +85,8 @@ void ub_dag_free(struct ub_dag *d)
 	free(d->first);
 	free(d->arg);
 	free(d->uses);
+	free(d->dep_first);
+	free(d->dep);
 	free(d);
 }
 
@@ -157,11 +165,59 @@ static int link(struct ub_dag *d, const struct map *m)
 	return 0;
 }
 
+static int is_loop(const struct ub_expr *e)
+{
+	return e->kind == UB_E_OP && (e->op == UB_WHILE || e->op == UB_WHILES);
+}
+
+/* For each loop, the nodes that depend on its variables: a forward pass
+ * over the argument-first order marks them (a node depends when an
+ * argument is one of the variables or depends); one pass per loop. */
+static int dependents(struct ub_dag *d)
+{
+	int total = 0, loops = 0;
+	unsigned char *mark = calloc((size_t)d->n + 1, 1);
+	d->dep_first = calloc((size_t)d->n + 1, sizeof *d->dep_first);
+	if (!mark || !d->dep_first) {
+		free(mark);
+		return -1;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		total = 0;
+		for (int w = 0; w < d->n; w++) {
+			d->dep_first[w] = total;
+			if (!is_loop(d->node[w]))
+				continue;
+			loops++;
+			int n = ub_loop_nvars(d->node[w]->op, d->node[w]->nargs);
+			memset(mark, 0, (size_t)d->n);
+			for (int k = 0; k < n; k++)
+				mark[ub_dag_arg(d, w, UB_LOOP_VAR(n, k))] = 2; /* a variable */
+			for (int i = 0; i < w; i++) {
+				const struct ub_expr *e = d->node[i];
+				for (int k = 0; e->kind == UB_E_OP && !mark[i] && k < e->nargs; k++)
+					if (mark[ub_dag_arg(d, i, k)])
+						mark[i] = 1;
+				if (mark[i] == 1 && pass)
+					d->dep[total] = i;
+				total += mark[i] == 1;
+			}
+		}
+		d->dep_first[d->n] = total;
+		if (!pass && !(d->dep = malloc((size_t)(total ? total : 1) * sizeof *d->dep))) {
+			free(mark);
+			return -1;
+		}
+	}
+	free(mark);
+	return 0;
+}
+
 static struct ub_dag *build(const struct ub_expr *root)
 {
 	struct ub_dag *d = calloc(1, sizeof *d);
 	struct map m = {0, NULL, NULL};
-	if (d && (order(d, &m, root) || link(d, &m))) {
+	if (d && (order(d, &m, root) || link(d, &m) || dependents(d))) {
 		ub_dag_free(d);
 		d = NULL;
 	}
@@ -219,7 +275,7 @@ static int walk_grow(struct ub_walk *w, int n)
 {
 	if (n <= w->cap)
 		return 0;
-	struct ub_walk g = {n, malloc((size_t)n * sizeof *g.stack),
+	struct ub_walk g = {n, 0, malloc((size_t)n * sizeof *g.stack),
 			    calloc((size_t)n, sizeof *g.done),
 			    calloc((size_t)n, sizeof *g.chosen),
 			    calloc((size_t)n, 1), 0};
@@ -233,7 +289,7 @@ static int walk_grow(struct ub_walk *w, int n)
 }
 
 /* The next node that i waits for, or -1 when i can be applied; for an if
- * whose condition is done, *branch is the one chosen (choose asked once). */
+ * whose condition is done, *branch is the one chosen (test asked once). */
 static int pending(const struct ub_dag *d, struct ub_walk *w, int i,
 		   const struct ub_walk_fns *f, void *ctx, int *branch, int *st)
 {
@@ -251,15 +307,114 @@ static int pending(const struct ub_dag *d, struct ub_walk *w, int i,
 	if (w->done[c] != s)
 		return c;
 	if (w->chosen[i] != s) {
-		int b = 0;
-		if ((*st = f->choose(ctx, i, &b)) != 0)
+		int truth = 0;
+		if ((*st = f->test(ctx, c, &truth)) != 0)
 			return -1;
-		w->branch[i] = (unsigned char)b;
+		w->branch[i] = (unsigned char)(truth ? 1 : 2);
 		w->chosen[i] = s;
 	}
 	*branch = w->branch[i];
 	int a = ub_dag_arg(d, i, *branch);
 	return w->done[a] != s ? a : -1;
+}
+
+static int walk_from(const struct ub_dag *d, struct ub_walk *w,
+		     const struct ub_walk_fns *f, void *ctx, int root);
+
+/* The nodes depending on loop i's variables: pending again. */
+static void invalidate(const struct ub_dag *d, struct ub_walk *w, int i)
+{
+	for (int j = d->dep_first[i]; j < d->dep_first[i + 1]; j++)
+		w->done[d->dep[j]] = w->chosen[d->dep[j]] = 0;
+}
+
+/* Variable v of loop i takes node from's value (computed first). */
+static int set(const struct ub_dag *d, struct ub_walk *w,
+	       const struct ub_walk_fns *f, void *ctx, int i, int v, int from)
+{
+	int a = ub_dag_arg(d, i, v), st;
+	if ((st = walk_from(d, w, f, ctx, ub_dag_arg(d, i, from))) != 0 ||
+	    (st = f->assign(ctx, a, ub_dag_arg(d, i, from))) != 0)
+		return st;
+	w->done[a] = w->stamp;
+	return 0;
+}
+
+/* One step of loop i: its updates into its variables (from: the update
+ * arguments, or the initial values at the start). */
+static int step(const struct ub_dag *d, struct ub_walk *w,
+		const struct ub_walk_fns *f, void *ctx, int i, int init)
+{
+	const struct ub_expr *e = d->node[i];
+	int n = ub_loop_nvars(e->op, e->nargs), st = 0;
+	for (int k = 0; k < n && !st; k++) {
+		int from = init ? UB_LOOP_INIT(n, k) : UB_LOOP_UPD(n, k);
+		if (e->op == UB_WHILES) { /* in turn, each seeing the last */
+			st = set(d, w, f, ctx, i, UB_LOOP_VAR(n, k), from);
+			invalidate(d, w, i);
+		} else if (init) { /* the initial values see no variable */
+			st = set(d, w, f, ctx, i, UB_LOOP_VAR(n, k), from);
+		} else {
+			st = set(d, w, f, ctx, i, UB_LOOP_SHADOW(n, k), from);
+		}
+	}
+	for (int k = 0; e->op == UB_WHILE && !init && k < n && !st; k++)
+		st = set(d, w, f, ctx, i, UB_LOOP_VAR(n, k), UB_LOOP_SHADOW(n, k));
+	invalidate(d, w, i);
+	return st;
+}
+
+static int loop(const struct ub_dag *d, struct ub_walk *w,
+		const struct ub_walk_fns *f, void *ctx, int i)
+{
+	const struct ub_expr *e = d->node[i];
+	int n = ub_loop_nvars(e->op, e->nargs), cond = ub_dag_arg(d, i, UB_LOOP_COND(n));
+	int st = step(d, w, f, ctx, i, 1);
+	for (long it = 0; !st; it++) {
+		int truth = 0;
+		if ((st = walk_from(d, w, f, ctx, cond)) != 0 ||
+		    (st = f->test(ctx, cond, &truth)) != 0 || !truth)
+			break;
+		if (it == UB_LOOP_MAX)
+			return UB_WALK_LOOP_LIMIT;
+		st = step(d, w, f, ctx, i, 0);
+	}
+	if (!st)
+		st = walk_from(d, w, f, ctx, ub_dag_arg(d, i, UB_LOOP_BODY(n)));
+	return st ? st : f->apply(ctx, i, UB_LOOP_BODY(n));
+}
+
+/* Applies root and what it needs, with the stack above w->top. */
+static int walk_from(const struct ub_dag *d, struct ub_walk *w,
+		     const struct ub_walk_fns *f, void *ctx, int root)
+{
+	int base = w->top, st = 0;
+	if (w->done[root] == w->stamp)
+		return 0;
+	if (w->top == w->cap) /* cannot happen: see the file comment */
+		return UB_RUNTIME;
+	w->stack[w->top++] = root;
+	while (w->top > base && !st) {
+		int i = w->stack[w->top - 1], branch = -1;
+		if (w->done[i] == w->stamp) {
+			w->top--;
+			continue;
+		}
+		int next = is_loop(d->node[i]) ? -1 : pending(d, w, i, f, ctx, &branch, &st);
+		if (st)
+			break;
+		if (next >= 0) {
+			if (w->top == w->cap)
+				return w->top = base, UB_RUNTIME;
+			w->stack[w->top++] = next;
+			continue;
+		}
+		st = is_loop(d->node[i]) ? loop(d, w, f, ctx, i) : f->apply(ctx, i, branch);
+		w->done[i] = w->stamp;
+		w->top--;
+	}
+	w->top = base;
+	return st;
 }
 
 int ub_dag_walk(const struct ub_dag *d, struct ub_walk *w,
@@ -272,25 +427,6 @@ int ub_dag_walk(const struct ub_dag *d, struct ub_walk *w,
 		memset(w->chosen, 0, (size_t)w->cap * sizeof *w->chosen);
 		w->stamp = 1;
 	}
-	int top = 0;
-	w->stack[top++] = d->n - 1;
-	while (top) {
-		int i = w->stack[top - 1], branch = 0, st = 0;
-		if (w->done[i] == w->stamp) {
-			top--;
-			continue;
-		}
-		int next = pending(d, w, i, f, ctx, &branch, &st);
-		if (st)
-			return st;
-		if (next >= 0) {
-			w->stack[top++] = next;
-			continue;
-		}
-		if ((st = f->apply(ctx, i, branch)) != 0)
-			return st;
-		w->done[i] = w->stamp;
-		top--;
-	}
-	return 0;
+	w->top = 0;
+	return walk_from(d, w, f, ctx, d->n - 1);
 }

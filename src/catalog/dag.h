@@ -31,6 +31,10 @@ struct ub_dag {
 	 * freed with the dag by free_kept */
 	void *_Atomic kept;
 	void (*free_kept)(void *);
+	int *dep_first, *dep;         /* a loop i: the nodes whose value
+					 depends on its variables are
+					 dep[dep_first[i] .. dep_first[i+1]-1]
+					 (other nodes: none) */
 };
 
 /* d's kept object, or, when there is none yet, k (made by the caller,
@@ -51,24 +55,40 @@ static inline int ub_dag_arg(const struct ub_dag *d, int i, int k)
 	return d->arg[d->first[i] + k];
 }
 
-/* A demand-driven walk over a dag, without recursion: node i is applied
- * once its arguments are, except that an if applies its condition first,
- * then asks choose which branch it takes (1 or 2, into *branch), and
- * applies that branch only: an evaluator never computes, and never fails
- * on, a branch its condition rules out.  A node shared by several users is
- * applied once per walk.  choose and apply return 0 or a status, which
- * stops the walk and is its result. */
+/* A demand-driven walk over a dag, without recursion but for loops
+ * inside loops: node i is applied once its arguments are, except that
+ *  - an if applies its condition first, asks test whether it holds, and
+ *    applies the branch it picks only: an evaluator never computes, and
+ *    never fails on, a branch its condition rules out;
+ *  - a loop (expr.h's layout) applies its initial values and assigns them
+ *    to its variables, then, while test says its condition holds,
+ *    applies the updates and assigns them (while: through its shadows,
+ *    so that every update reads the old values; while*: in turn), each
+ *    assignment making the nodes that depend on the variables pending
+ *    again; then it applies its body.  More than UB_LOOP_MAX iterations
+ *    stop the walk with UB_WALK_LOOP_LIMIT.
+ * A node shared by several users is applied once per walk (per iteration
+ * inside a loop, when it depends on the loop's variables).  test, apply
+ * and assign return 0 or a status, which stops the walk and is its
+ * result. */
 struct ub_walk {
-	int cap;
+	int cap, top;
 	int *stack;
 	unsigned *done, *chosen;   /* stamps: applied, branch chosen, in the
 				      walk of that number */
 	unsigned char *branch;
 	unsigned stamp;
 };
+#define UB_WALK_LOOP_LIMIT (-9)
 struct ub_walk_fns {
-	int (*choose)(void *ctx, int i, int *branch);
-	int (*apply)(void *ctx, int i, int branch); /* branch: 0 but for an if */
+	/* whether condition node c (computed) holds, into *truth */
+	int (*test)(void *ctx, int c, int *truth);
+	/* node i from its arguments; for an if or a loop, `from` is the
+	 * argument whose value is its own (the branch taken, the body), else
+	 * -1 */
+	int (*apply)(void *ctx, int i, int from);
+	/* loop variable (or shadow) v takes the value of node from */
+	int (*assign)(void *ctx, int v, int from);
 };
 /* w is zeroed before its first use and grows to the dag (UB_RUNTIME when
  * out of memory); free it with ub_walk_free. */

@@ -14,7 +14,7 @@
 #include <string.h>
 
 const struct ub_expr_op_info ub_expr_ops[UB_NOPS] = {
-#define X(id, name, arity, cfun) [id] = {name, arity, cfun},
+#define X(id, name, arity, cfun, cls) [id] = {name, arity, cfun, cls},
 	UB_EXPR_OPS(X)
 #undef X
 };
@@ -37,38 +37,54 @@ int ub_expr_const(const char *text, double *v)
 	return 0;
 }
 
-static int is_comparison(enum ub_expr_op op)
-{
-	return op >= UB_LT && op <= UB_NE;
-}
-
-static int is_logic(enum ub_expr_op op)
-{
-	return op == UB_AND || op == UB_OR || op == UB_NOT;
-}
-
 enum ub_expr_type ub_expr_type_of(const struct ub_expr *e)
 {
-	if (e->kind == UB_E_NUM)
+	switch (e->kind) {
+	case UB_E_NUM:
 		return strcmp(e->num, "TRUE") && strcmp(e->num, "FALSE")
 		       ? UB_T_REAL : UB_T_BOOL;
-	if (e->kind == UB_E_OP && (is_comparison(e->op) || is_logic(e->op)))
+	case UB_E_LVAR:
+		return e->is_bool ? UB_T_BOOL : UB_T_REAL;
+	case UB_E_VAR:
+		return UB_T_REAL;
+	case UB_E_OP:
+		break;
+	}
+	if (UB_EXPR_IS_BOOL(e->op))
 		return UB_T_BOOL;
+	if (e->op == UB_IF)
+		return ub_expr_type_of(e->args[1]);
+	if (e->op == UB_WHILE || e->op == UB_WHILES)
+		return ub_expr_type_of(e->args[UB_LOOP_BODY(ub_loop_nvars(e->op, e->nargs))]);
 	return UB_T_REAL;
 }
 
-enum ub_expr_type ub_expr_arg_type(enum ub_expr_op op, int i)
+enum ub_expr_type ub_expr_arg_type(enum ub_expr_op op, int nargs, int i)
 {
-	return is_logic(op) || (op == UB_IF && i == 0) ? UB_T_BOOL : UB_T_REAL;
+	if (op == UB_WHILE || op == UB_WHILES)
+		return i == UB_LOOP_COND(ub_loop_nvars(op, nargs)) ? UB_T_BOOL : UB_T_REAL;
+	return ub_expr_ops[op].cls == UB_C_LOGIC || (op == UB_IF && i == 0)
+	       ? UB_T_BOOL : UB_T_REAL;
 }
 
-static struct ub_expr *node(enum ub_expr_kind kind)
+const char *ub_prec_name(int prec)
 {
-	struct ub_expr *e = calloc(1, sizeof *e);
+	static const char *const names[UB_NDTYPES] = {
+		[UB_F32] = "binary32", [UB_F16] = "binary16",
+		[UB_BF16] = "bfloat16", [UB_F64] = "binary64"};
+	if (prec >= 0 && prec < UB_NDTYPES)
+		return names[prec];
+	return prec == UB_PREC_REAL ? "real" : "inherited";
+}
+
+static struct ub_expr *node(enum ub_expr_kind kind, int nargs)
+{
+	struct ub_expr *e = calloc(1, sizeof *e + (size_t)nargs * sizeof e->args[0]);
 	if (e) {
 		e->kind = kind;
 		e->refs = 1;
 		e->depth = 1;
+		e->prec = UB_PREC_INHERIT;
 		atomic_init(&e->dag, NULL);
 	}
 	return e;
@@ -76,7 +92,7 @@ static struct ub_expr *node(enum ub_expr_kind kind)
 
 struct ub_expr *ub_expr_new_num(const char *text)
 {
-	struct ub_expr *e = node(UB_E_NUM);
+	struct ub_expr *e = node(UB_E_NUM, 0);
 	if (e && !(e->num = strdup(text))) {
 		free(e);
 		return NULL;
@@ -94,16 +110,28 @@ struct ub_expr *ub_expr_new_num(const char *text)
 
 struct ub_expr *ub_expr_new_var(int var)
 {
-	struct ub_expr *e = node(UB_E_VAR);
+	struct ub_expr *e = node(UB_E_VAR, 0);
 	if (e)
 		e->var = var;
+	return e;
+}
+
+struct ub_expr *ub_expr_new_lvar(const char *name, int is_bool)
+{
+	struct ub_expr *e = node(UB_E_LVAR, 0);
+	if (e && !(e->num = strdup(name))) {
+		free(e);
+		return NULL;
+	}
+	if (e)
+		e->is_bool = is_bool;
 	return e;
 }
 
 struct ub_expr *ub_expr_new_op(enum ub_expr_op op, int nargs,
 			       struct ub_expr *const *args)
 {
-	struct ub_expr *e = node(UB_E_OP);
+	struct ub_expr *e = nargs >= 0 ? node(UB_E_OP, nargs) : NULL;
 	int ok = e != NULL;
 	for (int i = 0; i < nargs; i++)
 		ok = ok && args[i];
@@ -173,12 +201,55 @@ static void put(struct out *o, const char *fmt, ...)
 }
 
 static void print(struct out *o, const struct ub_expr *e,
-		  const char *const *names)
+		  const char *const *names, int prec);
+
+static void print_args(struct out *o, const struct ub_expr *e, int from,
+		       int to, const char *const *names, int prec)
+{
+	for (int i = from; i < to; i++) {
+		put(o, " ");
+		print(o, e->args[i], names, prec);
+	}
+}
+
+/* (while COND ([x INIT UPD] ...) BODY), the shadows left out. */
+static void print_loop(struct out *o, const struct ub_expr *e,
+		       const char *const *names, int prec)
+{
+	int n = ub_loop_nvars(e->op, e->nargs);
+	put(o, "(%s ", ub_expr_ops[e->op].name);
+	print(o, e->args[UB_LOOP_COND(n)], names, prec);
+	put(o, " (");
+	for (int k = 0; k < n; k++) {
+		put(o, "%s[%s", k ? " " : "", e->args[UB_LOOP_VAR(n, k)]->num);
+		print_args(o, e, UB_LOOP_INIT(n, k), UB_LOOP_INIT(n, k) + 1, names, prec);
+		print_args(o, e, UB_LOOP_UPD(n, k), UB_LOOP_UPD(n, k) + 1, names, prec);
+		put(o, "]");
+	}
+	put(o, ")");
+	print_args(o, e, UB_LOOP_BODY(n), UB_LOOP_BODY(n) + 1, names, prec);
+	put(o, ")");
+}
+
+/* prec: the rounding context the text is in; a node in another one is
+ * written inside (! :precision P ...). */
+static void print(struct out *o, const struct ub_expr *e,
+		  const char *const *names, int prec)
 {
 	if (o->used >= o->len) /* full: the rest could be exponentially long */
 		return;
+	if ((e->kind == UB_E_OP || e->kind == UB_E_NUM) && e->prec != prec &&
+	    e->prec != UB_PREC_INHERIT) {
+		put(o, "(! :precision %s ", ub_prec_name(e->prec));
+		print(o, e, names, e->prec);
+		put(o, ")");
+		return;
+	}
 	switch (e->kind) {
 	case UB_E_NUM:
+		put(o, "%s", e->num);
+		return;
+	case UB_E_LVAR:
 		put(o, "%s", e->num);
 		return;
 	case UB_E_VAR:
@@ -188,11 +259,12 @@ static void print(struct out *o, const struct ub_expr *e,
 			put(o, "v%d", e->var);
 		return;
 	default:
-		put(o, "(%s", e->op == UB_NEG ? "-" : ub_expr_ops[e->op].name);
-		for (int i = 0; i < e->nargs; i++) {
-			put(o, " ");
-			print(o, e->args[i], names);
+		if (e->op == UB_WHILE || e->op == UB_WHILES) {
+			print_loop(o, e, names, prec);
+			return;
 		}
+		put(o, "(%s", e->op == UB_NEG ? "-" : ub_expr_ops[e->op].name);
+		print_args(o, e, 0, e->nargs, names, prec);
 		put(o, ")");
 	}
 }
@@ -203,6 +275,6 @@ int ub_expr_print(const struct ub_expr *e, const char *const *names,
 	struct out o = {buf, len, 0};
 	if (len)
 		buf[0] = '\0';
-	print(&o, e, names);
+	print(&o, e, names, e->kind == UB_E_OP || e->kind == UB_E_NUM ? e->prec : UB_PREC_INHERIT);
 	return (int)o.used;
 }

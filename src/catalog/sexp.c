@@ -261,3 +261,37 @@ int ub_sx_read(const char *text, const char *file, struct ub_sx *top,
 		ub_sx_free(top);
 	return st;
 }
+
+static void print_to(const struct ub_sx *x, char *buf, size_t len, size_t *used)
+{
+	size_t room = *used < len ? len - *used : 0;
+	int k;
+	if (x->kind == UB_SX_LIST) {
+		k = snprintf(buf + (room ? *used : 0), room, "(");
+		*used += k > 0 ? (size_t)k : 0;
+		for (int i = 0; i < x->n && *used < len; i++) {
+			if (i) {
+				room = *used < len ? len - *used : 0;
+				k = snprintf(buf + (room ? *used : 0), room, " ");
+				*used += k > 0 ? (size_t)k : 0;
+			}
+			print_to(&x->kids[i], buf, len, used);
+		}
+		room = *used < len ? len - *used : 0;
+		k = snprintf(buf + (room ? *used : 0), room, ")");
+	} else {
+		k = snprintf(buf + (room ? *used : 0), room,
+			     x->kind == UB_SX_STR ? "\"%s\"" : "%s", x->text);
+	}
+	*used += k > 0 ? (size_t)k : 0;
+}
+
+char *ub_sx_print(const struct ub_sx *x, char *buf, size_t len)
+{
+	size_t used = 0;
+	if (len)
+		buf[0] = '\0';
+	if (len)
+		print_to(x, buf, len, &used);
+	return buf;
+}

@@ -29,6 +29,10 @@ int ub_sx_read(const char *text, const char *file, struct ub_sx *top,
 	       struct ub_error *err);
 void ub_sx_free(struct ub_sx *x); /* frees what x holds, not x */
 
+/* x written back as text (strings quoted, lists in parentheses) into buf,
+ * truncated to len; returns buf. */
+char *ub_sx_print(const struct ub_sx *x, char *buf, size_t len);
+
 /* Whether x is a symbol spelled s. */
 int ub_sx_is(const struct ub_sx *x, const char *s);
 

@@ -97,6 +97,7 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		for (int i = 0; !s && i < c->nmodes; i++)
 			c->modes[i] = (enum ub_mode)ids[i];
 	} else if (!strcmp(name, "dtype")) {
+		cli->dtypes_given = 1;
 		s = parse_list("dtype", arg, find_dtype, ub_dtype_names(valid, sizeof valid),
 			       ids, UB_NDTYPES, &c->ndtypes, err);
 		for (int i = 0; !s && i < c->ndtypes; i++)
@@ -140,6 +141,11 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (ub_exec_parse(arg, &c->exec))
 			return ub_fail(err, UB_USAGE, "unknown executor '%s' (valid: %s)",
 				       arg, ub_exec_names());
+	} else if (!strcmp(name, "sample")) {
+		if (strcmp(arg, "encoding") && strcmp(arg, "value"))
+			return ub_fail(err, UB_USAGE, "unknown sampling '%s' (valid: "
+				       "encoding, value)", arg);
+		c->sample = !strcmp(arg, "value") ? UB_SAMPLE_VALUE : UB_SAMPLE_ENCODING;
 	} else if (!strcmp(name, "threads")) {
 		s = ub_subopt_count("threads", arg, 1, 256, &v, err);
 		c->threads = (int)v;
@@ -166,6 +172,20 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->entry = arg;
 	} else if (!strcmp(name, "args")) {
 		cli->args = arg;
+	} else if (!strcmp(name, "triton")) {
+		cli->triton = arg;
+	} else if (!strcmp(name, "constexpr")) {
+		cli->constexprs = arg;
+	} else if (!strcmp(name, "grid")) {
+		cli->grid = arg;
+	} else if (!strcmp(name, "python")) {
+		cli->python = arg;
+	} else if (!strcmp(name, "num-warps")) {
+		s = ub_subopt_count("num-warps", arg, 1, 32, &v, err);
+		if (!s && (v & (v - 1)))
+			return ub_fail(err, UB_USAGE, "--num-warps: %s is not a power of "
+				       "two (1, 2, 4, 8, 16 or 32)", arg);
+		cli->num_warps = (unsigned)v;
 	} else {
 		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
 			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},
@@ -231,9 +251,15 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 			       argv[optind]);
 	if (cli->action == UB_ACT_RUN && !cli->op)
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
-	if (!cli->kernel && (cli->entry || cli->args))
+	if (cli->kernel && cli->triton)
+		return ub_fail(err, UB_USAGE, "--kernel and --triton: test one kernel at a time");
+	if (!cli->kernel && (cli->entry || (cli->args && !cli->triton)))
 		return ub_fail(err, UB_USAGE, "--%s needs --kernel FILE.cu",
 			       cli->entry ? "entry" : "args");
+	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps || cli->python))
+		return ub_fail(err, UB_USAGE, "--%s needs --triton FILE.py:KERNEL",
+			       cli->constexprs ? "constexpr" : cli->grid ? "grid" :
+			       cli->num_warps ? "num-warps" : "python");
 	return ub_cli_check_outputs(cli, err);
 }
 
@@ -295,7 +321,7 @@ int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
 		if (!good)
 			return ub_fail(err, UB_USAGE, "--domain: '%s' is not NAME=LO:HI "
 				       "with LO <= HI (e.g. x=-1:1, x=0:inf)", spec);
-		op->dom[k] = (struct ub_domain){a, b};
+		op->dom[k] = (struct ub_domain){a, b, 0, 1}; /* :pre bounds of k untested */
 	}
 	return 0;
 }

@@ -11,11 +11,12 @@
 #define UB_OPTIONS(X)                                                         \
 	X("op", 0, 1, "NAME", "op to test (see --list-ops)")                  \
 	X("mode", 'm', 1, "LIST", "comma-separated compile modes (default: all; see --list-modes)") \
-	X("dtype", 't', 1, "LIST", "comma-separated dtypes (default: f32; see --list-dtypes)") \
+	X("dtype", 't', 1, "LIST", "comma-separated dtypes (default: the op's :precision, else f32; see --list-dtypes)") \
 	X("n", 'n', 1, "N", "random samples per dtype, special values first (default: 1000000)") \
 	X("seed", 0, 1, "S", "random seed (default: 1); printed with every report") \
 	X("input", 'i', 1, "NAME=FILE.npy", "take input NAME from a .npy file instead (repeatable)") \
 	X("domain", 0, 1, "NAME=LO:HI", "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
+	X("sample", 0, 1, "encoding|value", "draw samples uniformly over the encodings (default) or in value between the domain's ends") \
 	X("exhaustive", 0, 0, NULL, "every encoding as input instead of samples (one-input ops; f16/bf16: 65,536, f32: 2^32)") \
 	X("range", 0, 1, "LO:HI", "--exhaustive over values LO..HI (-1:0x1p3) or encodings LO..HI (0x3f800000:0x3fffffff)") \
 	X("reference", 0, 1, "fast|mpfr", "reference: decide in double with an error bound when safe, else MPFR (fast, default), or MPFR always") \
@@ -35,7 +36,12 @@
 	X("fpcore", 0, 1, "FILE", "add the ops of an FPCore file to the catalog (repeatable)") \
 	X("kernel", 0, 1, "FILE.cu", "test your own kernel file instead of the op's kernel") \
 	X("entry", 0, 1, "NAME", "the --kernel's extern \"C\" __global__ function (default: the only one)") \
-	X("args", 0, 1, "P=NAME,...", "bind --kernel's parameters to the op's inputs, out and n (default: by name)") \
+	X("args", 0, 1, "P=NAME,...", "bind --kernel's or --triton's parameters to the op's inputs, out, n or a number (default: by name)") \
+	X("triton", 0, 1, "FILE.py:KERNEL", "test your own @triton.jit kernel instead (compiled by your Triton, run on sim; docs/triton.md)") \
+	X("constexpr", 0, 1, "NAME=V,...", "values of the --triton kernel's tl.constexpr parameters (default: their defaults)") \
+	X("grid", 0, 1, "N|n/NAME", "--triton's programs: N, or ceil(n / constexpr NAME) (default: the constexpr named like BLOCK)") \
+	X("num-warps", 0, 1, "W", "--triton's num_warps: 32*W threads a program (default: 4)") \
+	X("python", 0, 1, "PATH", "the Python whose Triton compiles --triton (default: $ULPBENCH_PYTHON, else python3)") \
 	X("list-ops", 0, 0, NULL, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, "list the dtypes")                      \
@@ -63,7 +69,10 @@ struct ub_cli {
 	const char *fpcore[UB_MAX_FPCORE]; /* --fpcore files, in order */
 	int nfpcore;
 	const char *kernel, *entry, *args; /* --kernel, --entry, --args */
+	const char *triton, *constexprs, *grid, *python; /* --triton ... */
+	unsigned num_warps;                /* --num-warps (0: not given) */
 	int modes_given;                   /* --mode was given */
+	int dtypes_given;                  /* --dtype was given */
 };
 
 /* Parses argv.  Errors: UB_USAGE with one line. */

@@ -18,4 +18,10 @@
 UB_COMMANDS(X)
 #undef X
 
+struct ub_catalog;
+#include <stdio.h>
+/* --list-ops (list_ops.c): every op of cat, then the cores that did not
+ * load and why. */
+void ub_list_ops(FILE *f, const struct ub_catalog *cat);
+
 #endif

@@ -44,36 +44,6 @@ static int finish(int s, struct ub_error *err)
 	return s ? die(err, s) : 0;
 }
 
-static void list_ops(const struct ub_catalog *cat)
-{
-	for (int i = 0; i < cat->nops; i++) {
-		const struct ub_op *op = &cat->ops[i];
-		const char *names[UB_MAX_INPUTS + 64];
-		char math[4096], step[4096];
-		int nn = 0;
-		for (int k = 0; k < op->ninputs; k++)
-			names[nn++] = op->inputs[k];
-		ub_expr_print(op->math, names, math, sizeof math);
-		printf("%-12s (", op->name);
-		for (int k = 0; k < op->ninputs; k++)
-			printf("%s%s", k ? " " : "", op->inputs[k]);
-		printf(")  math: %s", math);
-		if (op->kernel_expr) {
-			ub_expr_print(op->kernel_expr, names, math, sizeof math);
-			printf("  kernel: %s", math);
-		}
-		printf("  torch:");
-		for (int k = 0; k < op->nsteps && nn < UB_MAX_INPUTS + 64; k++) {
-			ub_expr_print(op->torch[k].e, names, step, sizeof step);
-			printf(" %s=R%s%s%s", op->torch[k].name,
-			       op->torch[k].every_op ? "op" : "", step,
-			       k + 1 < op->nsteps ? ";" : "");
-			names[nn++] = op->torch[k].name;
-		}
-		printf("\n");
-	}
-}
-
 /* Fails before any work if the dump directory cannot be written, or is
  * something else than a directory. */
 static int check_dump_dir(const char *dir, struct ub_error *err)
@@ -197,7 +167,7 @@ int main(int argc, char **argv)
 	}
 	s = ub_load_catalogs(&cli, &cat, &err);
 	if (!s && cli.action == UB_ACT_LIST_OPS)
-		list_ops(&cat);
+		ub_list_ops(stdout, &cat);
 	else if (!s)
 		s = run(&cli, &cat, &err);
 	ub_catalog_free(&cat);

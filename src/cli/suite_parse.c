@@ -129,8 +129,8 @@ static char *relative_to(const char *suite, const char *path)
 	return join((int)(slash - suite), suite, "/", path);
 }
 
-/* --catalog, --fpcore, --kernel and --input files are found beside the
- * suite file. */
+/* --catalog, --fpcore, --kernel (or --triton: never both) and --input
+ * files are found beside the suite file. */
 static int resolve_paths(struct ub_entry *e, struct ub_error *err)
 {
 	int np = 0;
@@ -139,6 +139,9 @@ static int resolve_paths(struct ub_entry *e, struct ub_error *err)
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	if (e->cli.kernel && !(e->cli.kernel = e->paths[np++] =
 			       relative_to(e->file, e->cli.kernel)))
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	if (e->cli.triton && !(e->cli.triton = e->paths[np++] =
+			       relative_to(e->file, e->cli.triton)))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	for (int i = 0; i < e->cli.nfpcore; i++)
 		if (!(e->cli.fpcore[i] = e->paths[np++] =

@@ -6,6 +6,7 @@
  * exactly once and every input at least once; the arrays are all of one
  * element type, the dtype that --dtype asks for (f32 by default). */
 #include "user_kernel.h"
+#include "triton.h"
 #include "paths.h"
 
 #include <stdio.h>
@@ -253,8 +254,21 @@ int ub_user_kernel_bind(const char *file, const char *entry, const char *spec,
 	return 0;
 }
 
+int ub_user_kernel_triton(const struct ub_triton_req *req, struct ub_op *op,
+			  struct ub_config *cfg, struct ub_user_kernel *uk,
+			  struct ub_error *err)
+{
+	memset(uk, 0, sizeof *uk);
+	if (!(uk->triton = calloc(1, sizeof *uk->triton)))
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	return ub_triton_bind(req, op, cfg, uk->triton, err);
+}
+
 void ub_user_kernel_free(struct ub_user_kernel *uk)
 {
+	if (uk->triton)
+		ub_triton_free(uk->triton);
+	free(uk->triton);
 	free(uk->src);
 	free(uk->file);
 	free(uk->entry);

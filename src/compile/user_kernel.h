@@ -20,6 +20,8 @@ struct ub_user_kernel {
 	int nargs;
 	char **args;      /* per parameter: an input name, "out" or "n" */
 	struct ub_ksig sig;
+	struct ub_triton *triton; /* --triton's kernel instead (triton.h), or
+				     NULL; freed with the rest */
 };
 
 /* Reads file, finds its kernel `entry` (NULL: the only one), binds its
@@ -33,5 +35,12 @@ int ub_user_kernel_bind(const char *file, const char *entry, const char *spec,
 			struct ub_op *op, struct ub_config *cfg,
 			struct ub_user_kernel *uk, struct ub_error *err);
 void ub_user_kernel_free(struct ub_user_kernel *uk);
+
+struct ub_triton_req;
+/* The --triton kernel of req bound to op (ub_triton_bind), held in
+ * uk->triton. */
+int ub_user_kernel_triton(const struct ub_triton_req *req, struct ub_op *op,
+			  struct ub_config *cfg, struct ub_user_kernel *uk,
+			  struct ub_error *err);
 
 #endif

@@ -22,6 +22,8 @@
 /* One kernel launch over n elements. */
 struct ub_job {
 	const char *src;     /* CUDA C source */
+	const char *ptx;     /* or its PTX, compiled already (a Triton
+				kernel: sim only); NULL: NVRTC compiles src */
 	const char *name;    /* its file name, for messages */
 	const char *opts;    /* NVRTC options (the mode's) */
 	const char *arch;    /* what to compile for: ub_backend.arch() */
@@ -29,6 +31,7 @@ struct ub_job {
 	const struct ub_karg *args;
 	int nargs;
 	size_t n;
+	struct ub_geom geom; /* the launch (zeros: the default, sim.h) */
 	const struct ptx_trace *trace; /* sim only: explain's trace, or NULL */
 	const char *what;    /* "mode fma", "torch step 1": for messages */
 	int exec;            /* sim only: enum ub_exec (native.h), how the

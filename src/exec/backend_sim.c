@@ -22,10 +22,11 @@ static int sim_run(const struct ub_job *job, uint64_t *approx,
 {
 	char *ptx = NULL;
 	struct ptx_run_info info;
-	int s = ub_nvrtc_compile(job->src, job->name, job->opts, job->arch,
-				 &ptx, NULL, err);
-	if (!s && (s = ub_sim_run_exec(ptx, job->entry, job->args, job->nargs,
-				       job->n, job->trace, job->exec, &info, err)) == UB_RUNTIME)
+	int s = job->ptx ? 0 : ub_nvrtc_compile(job->src, job->name, job->opts,
+						job->arch, &ptx, NULL, err);
+	if (!s && (s = ub_sim_run_exec(job->ptx ? job->ptx : ptx, job->entry,
+				       job->args, job->nargs, job->n, &job->geom,
+				       job->trace, job->exec, &info, err)) == UB_RUNTIME)
 		ub_prefix(err, s, "%s: kernel %s, %s: ", job->name, job->entry,
 			  job->what ? job->what : "run"); /* PTX the user never saw */
 	if (!s)

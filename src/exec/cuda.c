@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ARGS 32
+#define MAX_ARGS UB_MAX_KARGS
 
 static int cuda_probe(struct ub_error *err)
 {
@@ -75,6 +75,9 @@ static int load(const struct ub_job *job, struct launch *l, struct ub_error *err
 	void *image = NULL;
 	size_t size = 0;
 	int s;
+	if (job->ptx)   /* Triton's: ptxas options of its own (triton.h) */
+		return ub_fail(err, UB_USAGE, "cuda: %s: Triton kernels run on the "
+			       "sim backend only (--backend sim)", job->name);
 	if (strncmp(job->arch, "sm_", 3) == 0)
 		s = ub_nvrtc_compile_cubin(job->src, job->name, job->opts, job->arch,
 					   &image, &size, err);
@@ -163,9 +166,9 @@ static int launch(const struct ub_job *job, struct launch *l, CUfunction f,
 	void *params[MAX_ARGS];
 	for (int i = 0; i < job->nargs; i++)
 		params[i] = &vals[i];
-	size_t blocks = (job->n + UB_BLOCK - 1) / UB_BLOCK;
-	unsigned grid = (unsigned)(blocks < 1 ? 1 : blocks > UB_MAX_GRID ? UB_MAX_GRID : blocks);
-	CUresult r = l->cu->cuLaunchKernel_(f, grid, 1, 1, UB_BLOCK, 1, 1, 0, NULL,
+	unsigned grid, block;
+	ub_geom_grid(&job->geom, job->n, &grid, &block);
+	CUresult r = l->cu->cuLaunchKernel_(f, grid, 1, 1, block, 1, 1, 0, NULL,
 					   params, NULL);
 	if (r != CUDA_SUCCESS)
 		return fail(job, r, "cuLaunchKernel", err);

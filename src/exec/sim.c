@@ -7,19 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ARGS 32
+#define MAX_ARGS UB_MAX_KARGS
 
 int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 	       int nargs, size_t n, struct ptx_run_info *info,
 	       struct ub_error *err)
 {
-	return ub_sim_run_traced(ptx, entry, args, nargs, n, NULL, info, err);
+	return ub_sim_run_traced(ptx, entry, args, nargs, n, NULL, NULL, info, err);
+}
+
+void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
+		  unsigned *block)
+{
+	*block = g && g->block ? g->block : UB_BLOCK;
+	unsigned long long per = g && g->per_block ? g->per_block : *block;
+	unsigned long long blocks = g && g->grid ? g->grid : (n + per - 1) / per;
+	*grid = (unsigned)(blocks < 1 ? 1 : blocks > UB_MAX_GRID ? UB_MAX_GRID : blocks);
 }
 
 /* Binds args to m's kernel `entry` and runs it over n elements. */
 static int bind_run(const struct ptx_module *m, const char *entry,
 		    const struct ub_karg *args, int nargs, size_t n,
-		    const struct ptx_trace *trace, struct ptx_run_info *info,
+		    const struct ub_geom *geom, const struct ptx_trace *trace, struct ptx_run_info *info,
 		    struct ub_error *err)
 {
 	struct ptx_buffer bufs[MAX_ARGS];
@@ -51,10 +60,11 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 		vals[i] = (uint64_t)(uintptr_t)args[i].arr->data;
 		nbufs++;
 	}
-	size_t blocks = (n + UB_BLOCK - 1) / UB_BLOCK;
+	unsigned grid, block;
+	ub_geom_grid(geom, n, &grid, &block);
 	struct ptx_launch l = {
-		.grid = {(unsigned)(blocks < 1 ? 1 : blocks > UB_MAX_GRID ? UB_MAX_GRID : blocks), 1, 1},
-		.block = {UB_BLOCK, 1, 1},
+		.grid = {grid, 1, 1},
+		.block = {block, 1, 1},
 		.args = vals, .nargs = nargs, .bufs = bufs, .nbufs = nbufs,
 		/* a diagnostic: the same results, thread by thread (docs/speed.md) */
 		.thread_by_thread = getenv("ULPBENCH_SIM_SCALAR") != NULL,
@@ -65,17 +75,17 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 
 int ub_sim_run_traced(const char *ptx, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,
-		      const struct ptx_trace *trace, struct ptx_run_info *info,
-		      struct ub_error *err)
+		      const struct ub_geom *geom, const struct ptx_trace *trace,
+		      struct ptx_run_info *info, struct ub_error *err)
 {
-	return ub_sim_run_exec(ptx, entry, args, nargs, n, trace, UB_EXEC_INTERP,
-			       info, err);
+	return ub_sim_run_exec(ptx, entry, args, nargs, n, geom, trace,
+			       UB_EXEC_INTERP, info, err);
 }
 
 int ub_sim_run_exec(const char *ptx, const char *entry,
 		    const struct ub_karg *args, int nargs, size_t n,
-		    const struct ptx_trace *trace, int exec,
-		    struct ptx_run_info *info, struct ub_error *err)
+		    const struct ub_geom *geom, const struct ptx_trace *trace,
+		    int exec, struct ptx_run_info *info, struct ub_error *err)
 {
 	struct ptx_module *m = NULL;
 	int status = ptx_parse(ptx, &m, err);
@@ -83,14 +93,15 @@ int ub_sim_run_exec(const char *ptx, const char *entry,
 		return status;
 	if (!trace)   /* explain traces the interpreter */
 		ub_native_use(m, exec);
-	status = bind_run(m, entry, args, nargs, n, trace, info, err);
+	status = bind_run(m, entry, args, nargs, n, geom, trace, info, err);
 	ptx_free(m);
 	return status;
 }
 
 int ub_sim_run_module(const struct ptx_module *m, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,
-		      struct ptx_run_info *info, struct ub_error *err)
+		      const struct ub_geom *geom, struct ptx_run_info *info,
+		      struct ub_error *err)
 {
-	return bind_run(m, entry, args, nargs, n, NULL, info, err);
+	return bind_run(m, entry, args, nargs, n, geom, NULL, info, err);
 }

@@ -9,7 +9,23 @@
  * thread per element (ceil(n/256) blocks, up to CUDA's grid limit), so
  * grid-stride kernels and one-thread-per-element kernels both work. */
 #define UB_BLOCK 256
+#define UB_MAX_BLOCK 1024   /* CUDA's limit of threads per block */
 #define UB_MAX_GRID 2147483647u
+
+/* How a launch covers n elements: blocks of `block` threads (0:
+ * UB_BLOCK), each block covering `per_block` elements (0: one a thread),
+ * so ceil(n / per_block) blocks, at least one; or exactly `grid` blocks
+ * when that is set (a kernel that loops over n itself).  Triton programs
+ * are blocks of 32 * num_warps threads covering BLOCK elements. */
+struct ub_geom {
+	unsigned block;
+	unsigned long long per_block;
+	unsigned grid;
+};
+/* The grid (blocks in x, at most UB_MAX_GRID) and block size of g (NULL:
+ * the default) for n elements. */
+void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
+		  unsigned *block);
 
 /* One kernel parameter: an array (read-only or written) or a scalar. */
 struct ub_karg {
@@ -27,24 +43,25 @@ int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 	       int nargs, size_t n, struct ptx_run_info *info,
 	       struct ub_error *err);
 
-/* The same, telling trace (NULL: nobody) of every floating-point
+/* The same, launched as geom says (NULL: the default), telling trace (NULL: nobody) of every floating-point
  * instruction executed (ptx.h: struct ptx_trace), for explain. */
 int ub_sim_run_traced(const char *ptx, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,
-		      const struct ptx_trace *trace, struct ptx_run_info *info,
-		      struct ub_error *err);
+		      const struct ub_geom *geom, const struct ptx_trace *trace,
+		      struct ptx_run_info *info, struct ub_error *err);
 
 /* The same, untraced runs as exec says (enum ub_exec, native.h: native
  * code when it can be built, else the interpreter). */
 int ub_sim_run_exec(const char *ptx, const char *entry,
 		    const struct ub_karg *args, int nargs, size_t n,
-		    const struct ptx_trace *trace, int exec,
-		    struct ptx_run_info *info, struct ub_error *err);
+		    const struct ub_geom *geom, const struct ptx_trace *trace,
+		    int exec, struct ptx_run_info *info, struct ub_error *err);
 
 /* The same on a module parsed once (ptx_parse) and run many times, by
  * several threads at once (the module is only read). */
 int ub_sim_run_module(const struct ptx_module *m, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,
-		      struct ptx_run_info *info, struct ub_error *err);
+		      const struct ub_geom *geom, struct ptx_run_info *info,
+		      struct ub_error *err);
 
 #endif

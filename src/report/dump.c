@@ -38,11 +38,15 @@ static int stage(struct staged *s, const char *dir, const struct ub_result *res,
 int ub_report_dump(const char *dir, const struct ub_result *res,
 		   struct ub_error *err)
 {
-	struct staged files[MAX_FILES];
+	struct staged *files = calloc(MAX_FILES, sizeof *files); /* 8 kB each */
 	int nf = 0, s = 0;
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+	if (!files)
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		free(files);
 		return ub_fail(err, UB_IO, "%s: cannot create directory: %s", dir,
 			       strerror(errno));
+	}
 	for (int t = 0; !s && t < res->ndata; t++) {
 		const struct ub_data *d = &res->data[t];
 		const struct ub_config *cfg = res->cfg;
@@ -71,5 +75,6 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 			ub_tmp_forget(files[done++].slot);
 	for (int i = done; i < nf; i++) /* staging files not renamed */
 		ub_tmp_discard(files[i].slot);
+	free(files);
 	return s;
 }

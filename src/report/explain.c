@@ -225,8 +225,9 @@ static int explain(struct ub_cli *cli, const struct ub_catalog *cat,
 	struct ub_op op;
 	struct ub_config cfg;
 	struct ub_user_kernel uk = {0};
-	struct ub_explain x = { .cfg = &cfg, .dt = cli->cfg.dtypes[0] };
+	struct ub_explain x = { .cfg = &cfg };
 	int s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
+	x.dt = cfg.dtypes[0]; /* the op's :precision unless --dtype */
 	if (!s && strcmp(cli->at, "worst") == 0)
 		s = find_worst(&x, err);
 	else if (!s)

@@ -7,6 +7,7 @@
  * value it computes that no torch step computes shows where it departed
  * (a heuristic: equal values may come from different arithmetic). */
 #include "backend.h"
+#include "triton.h"
 #include "explain.h"
 #include "modes.h"
 #include "nvrtc.h"
@@ -173,8 +174,14 @@ static void print_modes(FILE *f, const struct ub_explain *x)
 	for (int m = 0; m < x->cfg->nmodes; m++) {
 		const struct ub_mode_info *mi = &ub_modes[x->cfg->modes[m]];
 		const struct ub_explained *e = &x->modes[m];
-		fprintf(f, "\nmode %s  [nvrtc %s]  %s\n", mi->name,
-			mi->opts[0] ? mi->opts : "(defaults)", mi->desc);
+		const struct ub_triton *t = x->cfg->triton;
+		if (t) /* Triton's knobs, not NVRTC's options */
+			fprintf(f, "\nmode %s  [%s%s%s]\n", mi->name, t->toolkit,
+				t->options[x->cfg->modes[m]][0] ? " " : "",
+				t->options[x->cfg->modes[m]]);
+		else
+			fprintf(f, "\nmode %s  [nvrtc %s]  %s\n", mi->name,
+				mi->opts[0] ? mi->opts : "(defaults)", mi->desc);
 		if (e->na) {
 			fprintf(f, "  n/a (%s)\n", e->na);
 			continue;
@@ -269,12 +276,15 @@ static void print_summary(FILE *f, const struct ub_explain *x)
 void ub_explain_print(FILE *f, const struct ub_explain *x)
 {
 	const struct ub_op *op = x->cfg->op;
-	char buf[128];
+	char buf[1024];
 	fprintf(f, "explain %s %s  backend=%s  nvrtc %s %s\n", op->name,
 		ub_dtypes[x->dt].name, x->cfg->backend, ub_nvrtc_version(), x->cfg->arch);
 	/* the file every mode compiled: the user's own for --kernel */
-	fprintf(f, "kernel: %s%s\n", op->kernel ? op->kernel : "generated from the math",
-		x->cfg->kernel_src ? "" : op->kernel ? " (shipped, kernels/)" : "");
+	if (x->cfg->triton)
+		fprintf(f, "kernel: %s\n", ub_triton_about(x->cfg->triton, buf, sizeof buf));
+	else
+		fprintf(f, "kernel: %s%s\n", op->kernel ? op->kernel : "generated from the math",
+			x->cfg->kernel_src ? "" : op->kernel ? " (shipped, kernels/)" : "");
 	if (x->origin[0])
 		fprintf(f, "input: %s\n", x->origin);
 	for (int k = 0; k < op->ninputs; k++)

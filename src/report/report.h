@@ -21,7 +21,8 @@ void ub_report_table(FILE *f, const struct ub_result *res);
 	X(nan_mismatch, INT) X(sim_exact, INT) X(approx, TEXT)             \
 	X(seed, INT) X(inputs, TEXT) X(toolkit, TEXT) X(arch, TEXT)        \
 	X(options, TEXT) X(domain, TEXT) X(catalog, TEXT)                  \
-	X(ulpbench_version, TEXT) X(status, TEXT) X(undecided, INT)
+	X(ulpbench_version, TEXT) X(status, TEXT) X(undecided, INT)        \
+	X(rejected, INT)
 
 enum ub_col {
 #define X(name, kind) UB_COL_##name,

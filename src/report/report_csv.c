@@ -99,7 +99,10 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	ub_format_approx(r->approx_mask, v[UB_COL_approx].text, sizeof v->text);
 	I(seed, cfg->seed);
 	T(inputs, "%s", res->inputs);
-	T(toolkit, "nvrtc %s", ub_nvrtc_version());
+	if (r->toolkit) /* a --triton mode row */
+		T(toolkit, "%s", r->toolkit);
+	else
+		T(toolkit, "nvrtc %s", ub_nvrtc_version());
 	T(arch, "%s", r->arch ? r->arch : cfg->arch);
 	T(options, "%s", r->options);
 	format_domain(cfg, v[UB_COL_domain].text, sizeof v->text);
@@ -107,6 +110,7 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	T(ulpbench_version, "%s", PACKAGE_VERSION);
 	T(status, "%s", r->na ? "n/a" : r->st.undecided ? "undecided" : "ok");
 	I(undecided, r->st.undecided);
+	I(rejected, r->rejected);
 	/* a mode that does not apply to the kernel measured nothing */
 	for (int c = UB_COL_n; r->na && c <= UB_COL_approx; c++)
 		v[c].absent = 1;

@@ -20,6 +20,7 @@
 
 #include "html.h"
 #include "nvrtc.h"
+#include "triton.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +43,12 @@ static void summary_start(FILE *f, const struct ub_row *r, const char *color)
 static void summary_table(FILE *f, const struct ub_hsec *sec)
 {
 	char worst[256], approx[256];
-	fprintf(f, "<table class=\"summary\"><tr><th>row</th><th>NVRTC options</th>"
+	/* a --triton run: Triton compiled the modes' kernel, NVRTC the torch plan */
+	fprintf(f, "<table class=\"summary\"><tr><th>row</th><th>%s options</th>"
 		   "<th>max_ulp</th><th>mean_ulp</th><th>cr_mismatch</th><th>torch_mismatch</th>"
 		   "<th>torch_max_dist</th><th>nan_mismatch</th><th>sim_exact</th>"
-		   "<th>worst input</th></tr>\n");
+		   "<th>worst input</th></tr>\n",
+		sec->res->cfg->triton ? "Triton (torch: NVRTC)" : "NVRTC");
 	for (int i = 0, k = 0; i < sec->nrows; i++) {
 		const struct ub_row *r = sec->rows[i];
 		if (r->na) {
@@ -139,7 +142,13 @@ static void section_body(FILE *f, const struct ub_hsec *sec)
 	ub_html_text(f, res->inputs);
 	fprintf(f, " &nbsp; backend=%s &nbsp; nvrtc %s %s</p>\n",
 		sec->nrows ? sec->rows[0]->backend : "-", ub_nvrtc_version(),
-		sec->nrows ? sec->rows[0]->arch : "-");
+		sec->nrows && !res->cfg->triton ? sec->rows[0]->arch : res->cfg->arch);
+	if (res->cfg->triton) { /* the modes' kernel; NVRTC compiled the torch plan */
+		char about[1024];
+		fprintf(f, "<p class=\"meta\">kernel: ");
+		ub_html_text(f, ub_triton_about(res->cfg->triton, about, sizeof about));
+		fprintf(f, "</p>\n");
+	}
 	if (sec->ns)
 		legend(f, sec);
 	summary_table(f, sec);

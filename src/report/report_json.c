@@ -7,6 +7,7 @@
 
 #include "nvrtc.h"
 #include "report.h"
+#include "triton.h"
 
 #include <math.h>
 #include <string.h>
@@ -105,9 +106,17 @@ static void config(FILE *f, const struct ub_result *res)
 			UB_COL_arch, UB_COL_toolkit, UB_COL_catalog};
 		ub_row_values(res, &res->rows[0], v);
 		for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
+			/* Triton's rows and NVRTC's torch row differ: see each row */
+			if (cfg->triton && (shared[i] == UB_COL_arch || shared[i] == UB_COL_toolkit))
+				continue;
 			fprintf(f, ", \"%s\": ", ub_cols[shared[i]].name);
 			jstr(f, v[shared[i]].text);
 		}
+	}
+	if (cfg->triton) {
+		char about[1024];
+		fputs(", \"triton\": ", f);
+		jstr(f, ub_triton_about(cfg->triton, about, sizeof about));
 	}
 	fputs("},\n", f);
 }

@@ -1,5 +1,6 @@
 /* report_table.c — the aligned table printed on stdout. */
 #include "report.h"
+#include "triton.h"
 #include "nvrtc.h"
 #include "ptx.h"
 
@@ -68,11 +69,16 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 		   int first, int und)
 {
 	const struct ub_config *cfg = res->cfg;
-	fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s  backend=%s  "
+	char rej[48] = "", about[1024];
+	if (r->rejected) /* :pre's conditions beyond its bounds */
+		snprintf(rej, sizeof rej, " (:pre rejected %llu)", (unsigned long long)r->rejected);
+	fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s%s  backend=%s  "
 		"nvrtc %s %s\n", first ? "" : "\n", r->op,
 		ub_dtypes[r->dt].name, r->st.n,
-		(unsigned long long)cfg->seed, res->inputs, r->backend,
-		ub_nvrtc_version(), r->arch ? r->arch : cfg->arch);
+		(unsigned long long)cfg->seed, res->inputs, rej, r->backend,
+		ub_nvrtc_version(), r->arch && !cfg->triton ? r->arch : cfg->arch);
+	if (cfg->triton) /* the modes' kernel; NVRTC compiled the torch plan */
+		fprintf(f, "kernel: %s\n", ub_triton_about(cfg->triton, about, sizeof about));
 	fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %s%9s  %s\n",
 		"mode", "max_ulp", "mean_ulp", "cr_mismatch",
 		"torch_mismatch", "torch_max_dist", "nan_mismatch",

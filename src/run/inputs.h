@@ -17,7 +17,24 @@
  * included: +-inf only where that end is infinite, NaN (the default quiet
  * NaN, from the specials only) only for the whole line -inf..inf.  dom
  * NULL means -inf..inf for every input.  A domain holding no value of dt (or a NaN
- * end) is a UB_USAGE error. */
+ * end) is a UB_USAGE error.
+ *
+ * Conditions (the part of an op's :pre that its domains do not say,
+ * catalog.h): each element's candidate inputs are tested, and one that
+ * fails (or that the reference cannot decide) is replaced by a fresh draw,
+ * attempt a of element i depending on (seed, input, i, a) only, so that
+ * chunks and threads do not change what is drawn; a rejected combination
+ * of special values gives way to random draws.  The number of rejected
+ * candidates is counted; an element still rejected after
+ * UB_SAMPLE_MAX_TRIES draws stops the run (UB_USAGE): the condition holds
+ * almost nowhere in the domains.
+ *
+ * Two ways to draw in a domain: uniform over its encodings (the default,
+ * as above, as Herbie samples) or uniform in value between its ends
+ * (infinite ends replaced by the largest finite values), then rounded to
+ * the nearest encoding.  An input may be drawn in a narrower format than
+ * dt (an FPCore argument annotated with its own precision): its values
+ * are that format's, held exactly in dt. */
 #ifndef UB_INPUTS_H
 #define UB_INPUTS_H
 
@@ -36,6 +53,36 @@ int ub_inputs_generate_at(enum ub_dtype dt, int nin,
 			  const struct ub_domain *dom, uint64_t seed,
 			  size_t first, size_t n, struct ub_array *out,
 			  struct ub_error *err);
+
+#define UB_SAMPLE_MAX_TRIES 10000
+
+enum ub_sample { UB_SAMPLE_ENCODING, UB_SAMPLE_VALUE };
+
+struct ub_sampling {
+	const struct ub_domain *dom;  /* nin domains, or NULL: the whole line */
+	enum ub_sample mode;
+	int sdt[UB_MAX_INPUTS];       /* the format input k is drawn in (dt
+				         or narrower: see ub_sampling_init) */
+	int npred;
+	const struct ub_expr **pred;  /* conditions over the inputs */
+};
+
+/* The sampling of op's inputs in dtype dt: its domains, the conditions of
+ * its :pre that they do not say (a bound of an input whose domain --domain
+ * replaced is not tested either), each argument's format.  UB_USAGE when
+ * an argument's precision is one that dt cannot hold. */
+int ub_sampling_init(const struct ub_op *op, enum ub_dtype dt,
+		     enum ub_sample mode, struct ub_sampling *s,
+		     struct ub_error *err);
+void ub_sampling_free(struct ub_sampling *s);
+
+/* Elements first..first+n-1 drawn as s says into out[k][0..n-1]
+ * (allocated by the caller); *rejected (not NULL) gets the number of
+ * candidates the conditions rejected for them added. */
+int ub_inputs_sample_at(enum ub_dtype dt, int nin, const struct ub_sampling *s,
+			uint64_t seed, size_t first, size_t n,
+			struct ub_array *out, uint64_t *rejected,
+			struct ub_error *err);
 
 /* The special values of dt inside dom (NaN only when dom is NULL or
  * -inf..inf), in a fixed order (listed in inputs.c), no duplicates; returns how many were written

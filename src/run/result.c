@@ -4,6 +4,7 @@
 #include "codegen.h"
 #include "kernel_sig.h"
 #include "paths.h"
+#include "triton.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +53,18 @@ int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
 		d->shape.dim[0] = d->in[0].n;
 		return s;
 	}
-	return ub_inputs_generate(d->dt, d->nin, cfg->op->dom, cfg->n,
-				  cfg->seed, d->in, err);
+	struct ub_sampling smp;
+	int s = ub_sampling_init(cfg->op, d->dt, (enum ub_sample)cfg->sample, &smp, err);
+	for (int k = 0; !s && k < d->nin; k++)
+		if (ub_array_alloc(&d->in[k], d->dt, cfg->n))
+			s = ub_fail(err, UB_RUNTIME, "out of memory for %zu inputs", cfg->n);
+	if (!s)
+		s = ub_inputs_sample_at(d->dt, d->nin, &smp, cfg->seed, 0, cfg->n,
+					d->in, &d->rejected, err);
+	if (s)
+		ub_prefix(err, s, "%s: ", cfg->op->name);
+	ub_sampling_free(&smp);
+	return s;
 }
 
 int ub_kernel_source(const struct ub_config *cfg, enum ub_dtype dt,
@@ -84,6 +95,8 @@ const char *ub_mode_na(const struct ub_config *cfg, enum ub_mode mode,
 {
 	/* a kernel file without the UB_ macros compiled with -DUB_MODE_RN is
 	 * the fma mode over again */
+	if (cfg->triton)
+		return ub_triton_mode_na(mode);
 	if (mode == UB_MODE_RN && cfg->op->kernel && !ub_ksig_uses_macros(src))
 		return UB_NA_NO_MACROS;
 	return NULL;
@@ -116,6 +129,9 @@ struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 	for (int k = 0; k < r->nin; k++)
 		r->in_names[k] = cfg->op->inputs[k];
 	r->sim_exact = 1;
+	r->rejected = d->rejected;
+	if (cfg->triton && strcmp(mode, "torch") != 0)
+		ub_triton_row(cfg->triton, r);
 	return r;
 }
 

@@ -15,6 +15,7 @@
 struct ub_backend;
 
 struct ptx_trace;
+struct ub_triton;
 
 struct ub_input_file {
 	int input;         /* index into op->inputs */
@@ -46,6 +47,7 @@ struct ub_config {
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
 	int exec;            /* --exec: enum ub_exec (native.h); 0: as
 				$ULPBENCH_EXEC says, else native */
+	int sample;          /* --sample: enum ub_sample (inputs.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
 	 * each mode; for each dtype) with the stages done of total, the
 	 * elements per stage and what ended; NULL: none (progress.h). */
@@ -62,6 +64,8 @@ struct ub_config {
 				     (--catalog, --fpcore, --kernel, ...),
 				     shell-quoted; "" none; NULL: not known
 				     (the page then shows no command) */
+	const struct ub_triton *triton; /* --triton: the kernel is Triton's,
+				   compiled by ub_triton_compile; NULL: CUDA */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -84,7 +88,9 @@ struct ub_row {
 	int out;             /* its results in that data: a mode index,
 				UB_ROW_TORCH or UB_ROW_NONE (ub_row_output) */
 	const char *mode;    /* mode name or "torch" */
-	const char *options; /* NVRTC options it was compiled with */
+	const char *options; /* NVRTC options it was compiled with (Triton's
+				for a --triton mode row) */
+	const char *toolkit; /* what compiled it: NULL: NVRTC; "triton 3.9.0" */
 	const char *backend; /* the backend that ran it: "sim" or "cuda" */
 	const char *arch;    /* what its kernels were compiled for */
 	struct ub_stats st;
@@ -101,6 +107,7 @@ struct ub_row {
 	const char *na;      /* the mode does not apply to this kernel: why
 				(then st is empty; tables say n/a, CSV leaves
 				the metrics empty with status n/a) */
+	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
 				(owned; NULL for n/a rows) */
 };
@@ -115,6 +122,7 @@ struct ub_data {
 	struct ub_exact *exact;
 	int nmodes;
 	struct ub_array out[UB_NMODES];
+	uint64_t rejected;   /* candidate inputs :pre rejected (inputs.h) */
 };
 
 struct ub_result {

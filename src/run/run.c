@@ -6,6 +6,7 @@
 #include "nvrtc.h"
 #include "sim.h"
 #include "stream.h"
+#include "triton.h"
 #include "reference.h"
 
 #include <stdio.h>
@@ -82,16 +83,68 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 	return s;
 }
 
+/* What a kernel file's parameter bound to nm (:args) takes: an input of
+ * the op, out, n, or a number "=0xBITS" (--triton). */
+static struct ub_karg named_arg(const struct ub_op *op, const char *nm,
+				struct ub_data *d, struct ub_array *out)
+{
+	if (strcmp(nm, "out") == 0)
+		return (struct ub_karg){.arr = out, .writable = 1, .name = "out"};
+	if (strcmp(nm, "n") == 0)
+		return (struct ub_karg){.value = out->n};
+	if (nm[0] == '=')
+		return (struct ub_karg){.value = strtoull(nm + 1, NULL, 16)};
+	for (int k = 0; k < op->ninputs; k++)
+		if (strcmp(nm, op->inputs[k]) == 0)
+			return (struct ub_karg){.arr = &d->in[k], .name = op->inputs[k]};
+	return (struct ub_karg){0};
+}
+
+/* A --triton kernel in one mode: its PTX from Triton (or the cache), its
+ * parameters, then the ones Triton appends (null pointers), launched as
+ * Triton's launcher would (ub_triton_geom). */
+static int run_triton(const struct ub_config *cfg, enum ub_mode mode,
+		      struct ub_data *d, struct ub_array *out,
+		      uint64_t *approx, struct ub_error *err)
+{
+	const struct ub_triton *t = cfg->triton;
+	const struct ub_backend *be = ub_config_backend(cfg);
+	struct ub_karg args[UB_TRITON_MAX_PARAMS + 8] = {{0}};
+	struct ub_triton_ptx p;
+	char what[48];
+	size_t n = out->n;
+	struct ub_job job = { .name = t->file, .entry = t->kernel, .args = args,
+			      .n = n, .trace = cfg->trace, .what = what,
+			      .exec = cfg->exec };
+	snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
+	if (be != &ub_backend_sim)
+		return ub_fail(err, UB_USAGE, "--triton: Triton kernels run on the "
+			       "sim backend only");
+	int s = ub_triton_compile(t, mode, d->dt, n > INT32_MAX, &p, err);
+	if (!s)
+		s = ub_triton_geom(t, &p, n, &job.geom, err);
+	for (int a = 0; !s && a < t->nargs; a++)
+		args[a] = named_arg(cfg->op, t->args[a], d, out);
+	job.nargs = t->nargs + p.hidden;
+	job.ptx = p.ptx;
+	if (!s)
+		s = be->run(&job, approx, err);
+	free(p.ptx);
+	return s;
+}
+
 /* Binds the kernel's parameters (:args) to the data and runs one mode. */
 static int run_mode(const struct ub_config *cfg, const char *src,
 		    enum ub_mode mode, struct ub_data *d, struct ub_array *out,
 		    uint64_t *approx, struct ub_error *err)
 {
 	const struct ub_op *op = cfg->op;
-	struct ub_karg args[32];
+	struct ub_karg args[UB_MAX_KARGS];
 	char what[48];
 	size_t n = d->in[0].n;
 	int s = ub_array_alloc(out, d->dt, n);
+	if (!s && cfg->triton)
+		return run_triton(cfg, mode, d, out, approx, err);
 	if (!s && !op->kernel) { /* generated: inputs, out, n */
 		for (int k = 0; k < op->ninputs; k++)
 			args[k] = (struct ub_karg){.arr = &d->in[k], .name = op->inputs[k]};
@@ -105,18 +158,8 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 				   UB_KERNEL_ENTRY, args, op->ninputs + 2, n,
 				   approx, err);
 	}
-	for (int a = 0; !s && a < op->nargs && a < 32; a++) {
-		const char *nm = op->args[a];
-		if (strcmp(nm, "out") == 0)
-			args[a] = (struct ub_karg){.arr = out, .writable = 1, .name = "out"};
-		else if (strcmp(nm, "n") == 0)
-			args[a] = (struct ub_karg){.value = n};
-		else
-			for (int k = 0; k < op->ninputs; k++)
-				if (strcmp(nm, op->inputs[k]) == 0)
-					args[a] = (struct ub_karg){.arr = &d->in[k],
-								   .name = op->inputs[k]};
-	}
+	for (int a = 0; !s && a < op->nargs && a < UB_MAX_KARGS; a++)
+		args[a] = named_arg(op, op->args[a], d, out);
 	if (s)
 		return s;
 	snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);

@@ -2,6 +2,7 @@
 #include "setup.h"
 #include "applicable.h"
 #include "paths.h"
+#include "triton.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,9 @@ int ub_find_op(const struct ub_catalog *cat, const char *name,
 	*op = ub_catalog_find(cat, name);
 	if (*op)
 		return 0;
+	const struct ub_broken *b = ub_catalog_find_broken(cat, name);
+	if (b) /* the core is there but did not read: why */
+		return ub_fail(err, UB_USAGE, "op '%s' did not load: %s", name, b->msg);
 	for (int i = 0; i < cat->nops; i++)
 		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
 			 i ? ", " : "", cat->ops[i].name);
@@ -115,9 +119,19 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 	if (s)
 		return s;
 	*op = *found; /* a copy: --domain and --kernel change it for this run */
+	if (!cli->dtypes_given && op->precision >= 0) { /* :precision: the default */
+		cli->cfg.ndtypes = 1;
+		cli->cfg.dtypes[0] = (enum ub_dtype)op->precision;
+	}
 	if (cli->kernel && !uk)
 		return ub_fail(err, UB_USAGE, "--kernel is not supported here");
-	if (cli->kernel)
+	if (cli->triton && !uk)
+		return ub_fail(err, UB_USAGE, "--triton is not supported here");
+	if (cli->triton) {
+		struct ub_triton_req req = { cli->triton, cli->args, cli->constexprs,
+					     cli->grid, cli->python, cli->num_warps };
+		s = ub_user_kernel_triton(&req, op, &cli->cfg, uk, err);
+	} else if (cli->kernel)
 		s = ub_user_kernel_bind(cli->kernel, cli->entry, cli->args, op,
 					&cli->cfg, uk, err);
 	if (!s)

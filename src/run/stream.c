@@ -13,6 +13,7 @@
 #include "native.h"
 #include "nvrtc.h"
 #include "reference.h"
+#include "triton.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -88,6 +89,45 @@ static int compile_steps(struct job *j, struct ub_error *err)
 	return s;
 }
 
+/* A --triton kernel in one mode: Triton's PTX parsed, its parameters as
+ * run.c binds them (numbers and the null pointers Triton appends as
+ * values), the launch as Triton's launcher's. */
+static int compile_triton(const struct job *j, enum ub_mode mode,
+			  struct skern *k, struct ub_error *err)
+{
+	const struct ub_triton *t = j->cfg->triton;
+	struct ub_triton_ptx p;
+	size_t n = j->n;
+	int s = ub_triton_compile(t, mode, j->dt, n > INT32_MAX, &p, err);
+	if (!s)
+		s = ub_triton_geom(t, &p, n, &k->geom, err);
+	if (!s && t->nargs + p.hidden > SK_MAX_ARGS)
+		s = ub_fail(err, UB_USAGE, "%s: %s has more than %d parameters",
+			    t->file, t->kernel, SK_MAX_ARGS);
+	k->entry = t->kernel;
+	k->nargs = s ? 0 : t->nargs + p.hidden;
+	for (int a = 0; a < k->nargs; a++) {
+		const char *nm = a < t->nargs ? t->args[a] : "=0";
+		k->bind[a] = SK_VALUE;
+		if (!strcmp(nm, "out"))
+			k->bind[a] = SK_OUT;
+		else if (!strcmp(nm, "n"))
+			k->bind[a] = SK_N;
+		else if (nm[0] == '=')
+			k->value[a] = strtoull(nm + 1, NULL, 16);
+		else
+			for (int i = 0; i < j->cfg->op->ninputs; i++)
+				if (!strcmp(nm, j->cfg->op->inputs[i]))
+					k->bind[a] = i;
+	}
+	if (!s && (s = ptx_parse(p.ptx, &k->m, err)) != 0)
+		ub_prefix(err, s, "%s: ", k->ctx);
+	if (!s)
+		ub_native_use(k->m, j->cfg->exec);
+	free(p.ptx);
+	return s;
+}
+
 static int compile_modes(struct job *j, const char *src,
 			 struct ub_error *err)
 {
@@ -107,6 +147,10 @@ static int compile_modes(struct job *j, const char *src,
 		snprintf(k->ctx, sizeof k->ctx, "%s: kernel %s, mode %s",
 			 op->kernel ? op->kernel : name, k->entry,
 			 ub_modes[cfg->modes[m]].name);
+		if (cfg->triton) {
+			s = compile_triton(j, cfg->modes[m], k, err);
+			continue;
+		}
 		if (op->kernel)
 			bind_named(k, op);
 		else
@@ -181,6 +225,7 @@ static void *worker(void *arg)
 	}
 	for (int r = 0; r < SK_MAX_ROWS; r++)
 		j->approx[r] |= approx[r];
+	j->rejected += w.rejected; /* a sum: the same in any thread order */
 	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 	ub_wbuf_free(j, &w);
@@ -261,6 +306,8 @@ static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
 		j->n = (size_t)j->sw.count;
 	} else {
 		j->n = cfg->n;
+		s = ub_sampling_init(cfg->op, j->dt, (enum ub_sample)cfg->sample,
+				     &j->smp, err);
 	}
 	d->shape.dim[0] = j->n;
 	return s;
@@ -299,8 +346,10 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 		s = compile_modes(j, src, err);
 	if (!s)
 		s = run_threads(j, err);
+	d->rejected = j->rejected;
 	if (!s)
 		add_rows(res, d, j);
+	ub_sampling_free(&j->smp);
 	for (int k = 0; k < SK_MAX_STEPS; k++)
 		ptx_free(j->step[k].m);
 	for (int m = 0; m < UB_NMODES; m++)

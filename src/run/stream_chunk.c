@@ -68,8 +68,9 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 		ub_sweep_fill(&j->sw, first, &w->env[0]); /* env[0].n is len */
 		return 0;
 	}
-	return ub_inputs_generate_at(j->dt, j->nin, cfg->op->dom, cfg->seed,
-				     first, len, w->env, err);
+	int s = ub_inputs_sample_at(j->dt, j->nin, &j->smp, cfg->seed, first, len,
+				    w->env, &w->rejected, err);
+	return s ? ub_prefix(err, s, "%s: ", cfg->op->name) : 0;
 }
 
 static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
@@ -112,9 +113,11 @@ static int run_kern(const struct skern *k, struct ub_array *env,
 		a[i] = b >= 0 ? (struct ub_karg){.arr = &env[b], .name = names[b]} :
 		       b == SK_OUT ? (struct ub_karg){.arr = out, .writable = 1,
 						      .name = "out"} :
-		       (struct ub_karg){.value = b == SK_N ? len : 0};
+		       (struct ub_karg){.value = b == SK_N ? len :
+					b == SK_VALUE ? k->value[i] : 0};
 	}
-	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len, &info, err);
+	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len, &k->geom,
+				  &info, err);
 	if (!s) /* as the sim backend reports it (backend_sim.c) */
 		*approx |= info.approx_mask | (info.unmarked_fp ? UB_APPROX_UNMARKED : 0);
 	*bad_thread = s ? info.bad_thread : UINT64_MAX;

@@ -9,13 +9,13 @@
 #include <pthread.h>
 
 #define UB_MAX_THREADS 256
-#define SK_MAX_ARGS 32
+#define SK_MAX_ARGS UB_MAX_KARGS
 #define SK_MAX_STEPS 16
 #define SK_MAX_ROWS (UB_NMODES + 1)
 
 /* What a kernel parameter takes: an element of the environment (the
  * op's inputs, then the torch steps' results) when >= 0, else: */
-enum { SK_OUT = -1, SK_N = -2, SK_UNBOUND = -3 };
+enum { SK_OUT = -1, SK_N = -2, SK_UNBOUND = -3, SK_VALUE = -4 /* value[i] */ };
 
 /* One kernel, compiled and parsed once, run on every chunk. */
 struct skern {
@@ -23,6 +23,8 @@ struct skern {
 	const char *entry;
 	int nargs;
 	int bind[SK_MAX_ARGS];
+	uint64_t value[SK_MAX_ARGS]; /* SK_VALUE parameters: their bits */
+	struct ub_geom geom;  /* the launch (zeros: the default) */
 	const char *na;       /* the mode does not apply: why (no kernel) */
 	int skip;             /* the mode does not apply to the dtype: no row */
 	char ctx[256];        /* "FILE: kernel ENTRY, mode M", for messages */
@@ -41,6 +43,7 @@ struct job {
 	int nin, nsteps, nrows;   /* rows: each mode, then torch */
 	size_t n, nchunks;
 	struct ub_sweep sw;       /* --exhaustive */
+	struct ub_sampling smp;   /* samples */
 	const struct ub_array *files; /* --input: the whole arrays */
 	struct skern step[SK_MAX_STEPS], mode[UB_NMODES];
 	size_t win;               /* chunks in flight or waiting to merge */
@@ -55,6 +58,7 @@ struct job {
 	struct ub_figs *fig[SK_MAX_ROWS]; /* cfg->figures: each row's, merged
 					     in any order (figures.h) */
 	size_t next, done, bad_chunk;
+	uint64_t rejected;        /* candidates :pre rejected, every chunk */
 	int bad_status;
 	struct ub_error bad_err;
 	uint64_t approx[SK_MAX_ROWS];
@@ -67,6 +71,7 @@ struct wbuf {
 	struct ub_array cr, out;
 	struct ub_exact *exact;
 	struct ub_stats_prep prep;   /* what the chunk's rows share (metrics.h) */
+	uint64_t rejected;        /* this thread's chunks' rejected candidates */
 	struct ub_figs *fig;  /* cfg->figures: one row's of one chunk */
 };
 

@@ -119,6 +119,11 @@ static inline int ub_exact_undecided(const struct ub_exact *v)
 	return v->lo != v->lo;
 }
 
-#define UB_MAX_INPUTS 8
+/* The most inputs (FPCore arguments) of an op: a generated kernel takes
+ * one array per input, and CUDA's 4 KB of kernel parameters hold 500
+ * pointers.  The most parameters of a kernel ulpbench launches: the
+ * inputs, the earlier steps of a torch plan, out and n. */
+#define UB_MAX_INPUTS 256
+#define UB_MAX_KARGS (UB_MAX_INPUTS + 64 + 2)
 
 #endif

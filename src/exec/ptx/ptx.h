@@ -13,15 +13,18 @@
  * such adds fused into them (one rounding; ptx_fuse.c), the others as .rn
  * (counted in ptx_run_info.unmarked_fp).
  *
- * Supported: the PTX that NVRTC/nvcc emit for elementwise kernels and the
- * libdevice functions they call, in every compile mode (see ptx_ops.h for
- * every instruction form): integer and extended-precision (carry)
- * arithmetic, f16/bf16/f32/f64 arithmetic, setp/set/selp, cvt between all
- * widths, ld/st .global .local .param .const and generic (scalars and
+ * Supported: the PTX that NVRTC/nvcc and Triton emit for elementwise
+ * kernels and the libdevice functions they call, in every compile mode
+ * (see ptx_ops.h for every instruction form): integer and
+ * extended-precision (carry) arithmetic, funnel shifts,
+ * f16/bf16/f32/f64 arithmetic, setp/set/selp, cvt between all widths
+ * (and two f32 into one f16x2/bf16x2), ld/st .global .local .param .const and generic (scalars and
  * .v2/.v4 vectors of every width; cache operators, eviction priorities,
  * .L2::cache_hint with its createpolicy policy: no effect), module
  * .global/.const tables, .func with call (arguments and return value
- * through .param), bra/ret/exit, inline-asm registers named without '%'.
+ * through .param), bra/ret/exit, inline-asm registers named without '%',
+ * Triton's kernel parameter attributes (.ptr .global .align N) and its
+ * .reqntid (a launch of another block size is refused).
  * Not supported (a clear error at parse time): .shared memory and
  * barriers, atomics, warp shuffles, textures, indirect calls. */
 #ifndef UB_PTX_H

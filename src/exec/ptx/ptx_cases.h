@@ -157,6 +157,8 @@ static inline int ptx_approx_kind(int op)
 	X(CNOT, D = (A & M) == 0;)                                      \
 	X(SHL, D = (B & 0xffffffffu) >= in->bits ? 0 : (A << (B & 63)) & M;) \
 	X(SHR, D = ptx_shr(A, B, in->bits, SG);)                        \
+	X(SHF_L, D = ptx_shf(A, B, C3, 0, (in->flags & PTX_F_CLAMP) != 0);) \
+	X(SHF_R, D = ptx_shf(A, B, C3, 1, (in->flags & PTX_F_CLAMP) != 0);) \
 	X(SETP_I, SETP(ptx_icmp(A, B, in->bits, SG, in->cmp));)         \
 	X(SETP_F32, SETP(ptx_fcmp(ptx_in32(in, A), ptx_in32(in, B), in->cmp));) \
 	X(SETP_F64, SETP(ptx_fcmp(ptx_f64(A), ptx_f64(B), in->cmp));)   \
@@ -223,6 +225,7 @@ static inline int ptx_approx_kind(int op)
 	X(CVT_IF, D = ptx_cvt_ext(in, ptx_cvt(in, A));)                 \
 	X(CVT_FI, D = ptx_cvt(in, A);)                                  \
 	X(CVT_FF, D = ptx_cvt(in, A);)                                  \
+	X(CVT_X2, D = ptx_cvt_x2(in, A, B);)                            \
 	X(CREATEPOLICY, D = 0;)                                         \
 	X(HOLD, REG(in->src[2]) = A; REG(in->src[3]) = B;)              \
 	X(FUSED, D = ptx_fused(in, A, B, C3); fused++;                  \

@@ -198,3 +198,11 @@ uint64_t ptx_cvt(const struct ptx_insn *in, uint64_t a)
 		r &= 0x80000000u;                           /* subnormal result */
 	return r;
 }
+
+uint64_t ptx_cvt_x2(const struct ptx_insn *in, uint64_t a, uint64_t b)
+{
+	const struct ptx_fmt *f = ptx_fmt_of(in->dtype);
+	uint64_t hi = ptx_round(f, ptx_decode(&F32, a & 0xffffffffu), in->rnd);
+	uint64_t lo = ptx_round(f, ptx_decode(&F32, b & 0xffffffffu), in->rnd);
+	return hi << 16 | lo;
+}

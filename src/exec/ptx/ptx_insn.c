@@ -12,7 +12,8 @@
 enum ptx_variant {
 	PTX_V__, PTX_V_LO, PTX_V_HI, PTX_V_WIDE, PTX_V_APPROX, PTX_V_FULL,
 	PTX_V_PACK, PTX_V_UNPACK, PTX_V_II, PTX_V_IF, PTX_V_FI, PTX_V_FF,
-	PTX_V_PARAM, PTX_V_GLOBAL, PTX_V_LOCAL, PTX_V_GENERIC
+	PTX_V_PARAM, PTX_V_GLOBAL, PTX_V_LOCAL, PTX_V_GENERIC, PTX_V_X2,
+	PTX_V_L, PTX_V_R
 };
 enum { PTX_TM_INT = 1, PTX_TM_PRED = 2, PTX_TM_F32 = 4, PTX_TM_F64 = 8,
        PTX_TM_H = 16, PTX_TM_BITS = 3, PTX_TM_ANY = 31 };
@@ -107,7 +108,8 @@ int ptx_reads(const struct ptx_insn *in, uint32_t *r)
 	switch (ptx_op_shape(in->op)) {   /* HOLD is AB, FUSED ABC */
 	case PTX_S_A: case PTX_S_MOV: case PTX_S_CNT: case PTX_S_TESTP:
 	case PTX_S_CVT: case PTX_S_UNPACK: case PTX_S_LD: k = 1; break;
-	case PTX_S_AB: case PTX_S_SHIFT: case PTX_S_WIDE: case PTX_S_SET: k = 2; break;
+	case PTX_S_AB: case PTX_S_SHIFT: case PTX_S_WIDE: case PTX_S_SET:
+	case PTX_S_CVT2: k = 2; break;
 	case PTX_S_SETP: case PTX_S_ABC: case PTX_S_WIDE3: case PTX_S_SELP:
 	case PTX_S_SLCT: case PTX_S_BFE: k = 3; break;
 	case PTX_S_BFI: k = 4; break;
@@ -167,7 +169,7 @@ static int is_float(int ty)
 /* The parts of a mnemonic such as "setp.ltu.and.ftz.f32". */
 struct mnem {
 	char base[16];
-	int var, ty[3], nty, rnd, cmp, boolop, testp, vec, space, mad;
+	int var, ty[3], nty, rnd, cmp, boolop, testp, vec, space, mad, shf;
 	unsigned flags;
 };
 
@@ -195,6 +197,10 @@ static int mnem_part(struct mnem *m, const char *p)
 		m->testp = i;
 	else if ((i = find_name(rnd_names, COUNT(rnd_names), p)) > 0)
 		m->rnd = i;
+	else if (!strcmp(m->base, "shf") && (!strcmp(p, "l") || !strcmp(p, "r")))
+		m->var = p[0] == 'l' ? PTX_V_L : PTX_V_R;
+	else if (!strcmp(m->base, "shf") && (!strcmp(p, "wrap") || !strcmp(p, "clamp")))
+		m->shf = p[0] == 'c' ? 2 : 1;
 	else if (!strcmp(p, "ftz"))
 		m->flags |= PTX_F_FTZ;
 	else if (!strcmp(p, "sat"))
@@ -270,7 +276,11 @@ static int mnem_variant(struct ptx_pstate *st, struct mnem *m)
 	}
 	if (m->space)
 		return -1;
-	if (!strcmp(m->base, "cvt") && m->nty == 2)
+	if (!strcmp(m->base, "cvt") && m->nty == 2 &&
+	    (m->ty[0] == PTX_T_F16X2 || m->ty[0] == PTX_T_BF16X2) &&
+	    m->ty[1] == PTX_T_F32)
+		m->var = PTX_V_X2;
+	else if (!strcmp(m->base, "cvt") && m->nty == 2)
 		m->var = is_float(m->ty[0]) ? (is_float(m->ty[1]) ? PTX_V_FF : PTX_V_FI)
 					    : (is_float(m->ty[1]) ? PTX_V_IF : PTX_V_II);
 	if (!strcmp(m->base, "mov") && ptx_tok_is(ptx_peek(st, 0), "{"))
@@ -365,6 +375,20 @@ static const char *check_cvt(struct ptx_insn *in, const struct mnem *m)
 	}
 }
 
+/* cvt.frnd2.{f16x2,bf16x2}.f32 d, a, b (PTX ISA [data] cvt): .rn or .rz
+ * (.relu, .satfinite and .rs are not supported), no .ftz or .sat. */
+static const char *check_cvt2(struct ptx_insn *in, const struct mnem *m)
+{
+	if (m->rnd != PTX_RND_RN && m->rnd != PTX_RND_RZ)
+		return "needs .rn or .rz";
+	if (m->flags & (PTX_F_FTZ | PTX_F_SAT))
+		return ".ftz and .sat not allowed";
+	in->rnd = (uint8_t)m->rnd;
+	in->aux = (uint8_t)m->ty[1];
+	in->sbits = 32;
+	return NULL;
+}
+
 /* set.CMP[.ftz].dtype.stype: d is u32, s32, f32 or 16-bit float (x2: per
  * half), the sources any numeric type; no .BoolOp combination. */
 static const char *check_set(struct ptx_insn *in, const struct mnem *m)
@@ -435,6 +459,13 @@ static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 		return "slct needs .s32 or .f32 for c";
 	if (opdesc[op].shape == PTX_S_SET)
 		return check_set(in, m);
+	if (opdesc[op].shape == PTX_S_CVT2)
+		return check_cvt2(in, m);
+	if (op == PTX_SHF_L || op == PTX_SHF_R) {
+		if (!m->shf || ty != PTX_T_B32)
+			return "shf needs .wrap or .clamp and .b32";
+		in->flags |= m->shf == 2 ? PTX_F_CLAMP : 0;
+	}
 	in->cmp = (uint8_t)(opdesc[op].shape == PTX_S_TESTP ? m->testp : m->cmp);
 	in->aux = (uint8_t)(opdesc[op].shape == PTX_S_SETP ? m->boolop : m->vec);
 	if (opdesc[op].shape == PTX_S_CVT)

@@ -75,6 +75,17 @@ static inline uint64_t ptx_shr(uint64_t a, uint64_t b, unsigned bits, int s)
 	return n >= bits ? 0 : (a & ptx_mask(bits)) >> n;
 }
 
+/* shf.{l,r}.{wrap,clamp}.b32 d, a, b, c [logic]: the 64-bit {b, a} (b
+ * the upper half) shifted by n = c & 31 (.wrap) or min(c, 32) (.clamp);
+ * .l keeps the upper 32 bits, .r the lower 32. */
+static inline uint64_t ptx_shf(uint64_t a, uint64_t b, uint64_t c, int right,
+			       int clamp)
+{
+	uint64_t n = c & 0xffffffffu, v = (b & 0xffffffffu) << 32 | (a & 0xffffffffu);
+	n = clamp ? (n > 32 ? 32 : n) : n & 31;
+	return (right ? v >> n : v << n >> 32) & 0xffffffffu;
+}
+
 static inline uint64_t ptx_brev(uint64_t a, unsigned bits)
 {
 	uint64_t r = 0;

@@ -96,7 +96,8 @@ enum ptx_shape {
 	PTX_S_A, PTX_S_AB, PTX_S_ABC, PTX_S_CNT, PTX_S_WIDE, PTX_S_WIDE3,
 	PTX_S_SHIFT, PTX_S_BFE, PTX_S_BFI, PTX_S_SETP, PTX_S_SELP, PTX_S_SLCT,
 	PTX_S_TESTP, PTX_S_MOV, PTX_S_PACK, PTX_S_UNPACK, PTX_S_CVT, PTX_S_LD,
-	PTX_S_ST, PTX_S_BRA, PTX_S_NONE, PTX_S_SET, PTX_S_CALL, PTX_S_POLICY
+	PTX_S_ST, PTX_S_BRA, PTX_S_NONE, PTX_S_SET, PTX_S_CALL, PTX_S_POLICY,
+	PTX_S_CVT2
 };
 
 /* Instruction flags. */
@@ -116,7 +117,8 @@ enum {
 	PTX_F_NEGA = 1 << 11,    /* FUSED: negate a (c - a*b) */
 	PTX_F_NEGC3 = 1 << 12,   /* FUSED: negate c (a*b - c) */
 	PTX_F_GUESS = 1 << 13,   /* FUSED: which product ptxas fuses is a guess */
-	PTX_F_HINT = 1 << 14     /* ld/st .L2::cache_hint: a policy operand */
+	PTX_F_HINT = 1 << 14,    /* ld/st .L2::cache_hint: a policy operand */
+	PTX_F_CLAMP = 1 << 15    /* shf .clamp (else .wrap) */
 };
 
 /* setp combining operation (aux field). */
@@ -202,6 +204,8 @@ struct ptx_func {
 	struct ptx_reloc *relocs;
 	int nrelocs;
 	size_t local_size;       /* bytes of .local per thread */
+	unsigned reqntid[3];     /* .reqntid X[, Y[, Z]]: the block a launch
+				    must have (unset dimensions 1); 0: any */
 	uint32_t *reset;         /* slots that may be read before written
 				    (ptx_undef.c): reset for every thread */
 	uint32_t nreset;
@@ -241,6 +245,9 @@ double ptx_f64_approx(int op, double a, int ftz);
 /* cvt of the value bits `a` from type stype to type dtype (enum
  * ptx_type), with the rounding, FTZ and saturation of `in`. */
 uint64_t ptx_cvt(const struct ptx_insn *in, uint64_t a);
+/* cvt.{rn,rz}.{f16x2,bf16x2}.f32 d, a, b: a to the upper half, b to the
+ * lower one, each rounded once (PTX ISA [data] cvt). */
+uint64_t ptx_cvt_x2(const struct ptx_insn *in, uint64_t a, uint64_t b);
 
 /* Binary formats and exact values (ptx_cvt.c), for cvt and the 16-bit
  * float arithmetic of ptx_half.c. */

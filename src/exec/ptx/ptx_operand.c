@@ -347,7 +347,7 @@ int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 	case PTX_S_SLCT:
 		return opds_dn(st, in, 2, ty) || ptx_expect(st, ",") ||
 		       opd_src(st, types[1], &in->src[2]);
-	case PTX_S_SET: return opds_dn(st, in, 2, types[1]);
+	case PTX_S_SET: case PTX_S_CVT2: return opds_dn(st, in, 2, types[1]);
 	case PTX_S_CALL: return opds_call(st, in);
 	case PTX_S_POLICY: return opds_policy(st, in);
 	case PTX_S_CVT:

@@ -75,9 +75,10 @@
 /* Instruction forms: X(ID, base, variant, accepted types, operand shape).
  * The parser picks the form whose base name and variant match the
  * mnemonic and whose type mask holds the instruction's (first) type.
- * Variants: _ none, LO HI WIDE (integer mul/mad), APPROX FULL (float),
+ * Variants: _ none, LO HI WIDE (integer mul/mad), L R (shf direction), APPROX FULL (float),
  * PARAM GLOBAL LOCAL GENERIC (state space of ld/st; .const and no space
- * are GENERIC), II IF FI FF (cvt: integer/float destination.source).
+ * are GENERIC), II IF FI FF (cvt: integer/float destination.source), X2
+ * (cvt of two f32 into one f16x2/bf16x2).
  * Types: INT = b/u/s 8-64, BITS = INT + pred, H = f16, bf16, f16x2,
  * bf16x2, ANY = every type.
  * Shapes name the operand layout (see ptx_insn.c). */
@@ -122,6 +123,11 @@
 	X(SHL, "shl", _, INT, SHIFT)     /* d = a << b(u32); b >= n gives 0 */ \
 	X(SHR, "shr", _, INT, SHIFT)     /* d = a >> b(u32), sign fill for .s; \
 					    b >= n is clamped to n */       \
+	X(SHF_L, "shf", L, INT, ABC)     /* shf.l.{wrap,clamp}.b32: d = upper \
+					    32 bits of {b, a} << n, n = c & \
+					    31 (.wrap) or min(c, 32) (.clamp) */ \
+	X(SHF_R, "shf", R, INT, ABC)     /* shf.r: d = lower 32 bits of    \
+					    {b, a} >> n */                  \
 	/* --- [cmp] comparison and selection --- */                        \
 	X(SETP_I, "setp", _, INT, SETP)  /* p = a CMP b [BOOL c]; q = !(a CMP b) [BOOL c] */ \
 	X(SETP_F32, "setp", _, F32, SETP) /* as SETP_I; ordered/unordered compares, FTZ */ \
@@ -204,6 +210,9 @@
 	X(CVT_FI, "cvt", FI, ANY, CVT)   /* float <- integer: RND */        \
 	X(CVT_FF, "cvt", FF, ANY, CVT)   /* float <- float: RND when narrowing; \
 					    .rni.. to integral; FTZ, .sat */ \
+	X(CVT_X2, "cvt", X2, H, CVT2)    /* cvt.{rn,rz}.{f16x2,bf16x2}.f32 \
+					    d, a, b: d = {hi: RND(a), lo:  \
+					    RND(b)}, each rounded once */   \
 	X(LD_PARAM, "ld", PARAM, ANY, LD)   /* d = kernel parameter bytes */ \
 	X(LD_GLOBAL, "ld", GLOBAL, ANY, LD) /* d = [a], checked against the \
 					       launch's buffers and module globals */ \

@@ -4,7 +4,8 @@
  *
  * Accepted and ignored: .version, .target, .address_size, .file, .loc,
  * .pragma, .section (skipped whole), linkage (.visible .weak .extern) and
- * performance directives (.maxntid, .reqntid, ...).  .func definitions
+ * performance directives (.maxntid, .minnctapersm, ...); .reqntid is kept
+ * (a launch must match it).  .func definitions
  * are decoded like kernels (their return parameter first, then the
  * arguments), declarations dropped, and every call resolved to a
  * definition once the module is read; a call site's .param variables
@@ -181,6 +182,47 @@ static int too_large(struct ptx_pstate *st, uint32_t line,
 			(unsigned long long)sp->limit, sp->per);
 }
 
+/* A kernel parameter's pointer attributes after its type (PTX ISA
+ * 5.1.6.4, "Kernel Function Parameter Attributes"): .ptr, then optionally
+ * the space pointed into and .align N, e.g. Triton's ".param .u64 .ptr
+ * .global .align 1 k_param_0" (one token or several).  They tell ptxas
+ * what a pointer may alias; the interpreter checks every access anyway,
+ * so they change nothing.  A .align here is the pointee's, not the
+ * parameter's: the parameter keeps its type's alignment. */
+static int ptr_attrs(struct ptx_pstate *st)
+{
+	static const char *const words[] = { "ptr", "global", "const", "local",
+					     "shared", "align" };
+	const struct ptx_tok *t = cur(st);
+	if (t->len < 4 || memcmp(t->s, ".ptr", 4))
+		return 0;
+	for (;;) {
+		t = cur(st);
+		if (t->kind != PTX_TK_WORD || t->s[0] != '.')
+			return 0;
+		size_t i = 0, ok = 1, align = 0;
+		while (i < t->len && ok) {   /* .ptr.global.align: word by word */
+			size_t j = i + 1, k;
+			while (j < t->len && t->s[j] != '.')
+				j++;
+			for (k = 0; k < sizeof words / sizeof *words; k++)
+				if (strlen(words[k]) == j - i - 1 &&
+				    !memcmp(t->s + i + 1, words[k], j - i - 1))
+					break;
+			ok = k < sizeof words / sizeof *words;
+			align = ok && k == 5;
+			i = j;
+		}
+		if (!ok)
+			return 0;
+		st->pos++;
+		long a = align ? count_at(st) : 1;
+		if (a <= 0 || (a & (a - 1)))
+			return ptx_perr(st, t->line, "bad .align after .ptr "
+					"(a power of two)");
+	}
+}
+
 /* [.align N] .type name[dims] — shared by .param, .local and module
  * variables.  Sets *size in bytes (at most the space's limit, else an
  * error naming the variable), *align (a power of two), *type; *open for
@@ -203,6 +245,8 @@ static int parse_decl(struct ptx_pstate *st, const struct space *sp,
 				(int)cur(st)->len, cur(st)->s);
 	st->pos++;
 	*type = ty;
+	if (sp->what[1] == 'p' && ptr_attrs(st))   /* a .param */
+		return UB_RUNTIME;
 	unsigned elem = ptx_type_bits(ty) / 8 ? ptx_type_bits(ty) / 8 : 1;
 	*name = cur(st);
 	if ((*name)->kind != PTX_TK_WORD)
@@ -341,8 +385,6 @@ static int parse_params(struct ptx_pstate *st)
 			return UB_RUNTIME;
 		if (expect(st, ".param"))
 			return UB_RUNTIME;
-		if (ptx_tok_is(cur(st), ".ptr"))   /* .ptr.global etc. */
-			st->pos++;
 		struct space sp = { ".param", PTX_MAX_PARAM,
 				    " of parameters per function", f->name };
 		if (parse_decl(st, &sp, &name, &size, &align, &ty, &open) || open)
@@ -494,6 +536,23 @@ static int new_func(struct ptx_pstate *st, const struct ptx_tok *name,
 	return init_slots(st);
 }
 
+/* .reqntid X[, Y[, Z]] (PTX ISA 11.4.3): the only block size the kernel
+ * may be launched with (Triton's kernels: 32 * num_warps threads), kept
+ * so that a launch of another size is refused (ptx_run.c). */
+static void reqntid(struct ptx_pstate *st)
+{
+	for (int k = 0; k < 3; k++)
+		st->f->reqntid[k] = 1;
+	st->pos++;
+	for (int k = 0; k < 3; k++) {
+		long v = count_at(st);
+		st->f->reqntid[k] = v > 0 && v <= 1024 ? (unsigned)v : 0;
+		if (v <= 0 || !ptx_tok_is(cur(st), ","))
+			break;
+		st->pos++;
+	}
+}
+
 /* Past directives (.maxntid 256, 1, 1 ...) to the body; 1 when the
  * function is only declared (';'), -1 at the end of input. */
 static int to_body(struct ptx_pstate *st)
@@ -503,7 +562,10 @@ static int to_body(struct ptx_pstate *st)
 			return -1;
 		if (ptx_tok_is(cur(st), ";"))
 			return 1;
-		st->pos++;
+		if (ptx_tok_is(cur(st), ".reqntid"))
+			reqntid(st);
+		else
+			st->pos++;
 	}
 	return 0;
 }

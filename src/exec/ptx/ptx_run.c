@@ -389,6 +389,13 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		if (!launch->grid[k] || !launch->block[k])
 			return ub_fail(err, UB_RUNTIME, "ptx: empty grid or block "
 				       "dimension for kernel '%s'", entry);
+	const unsigned *rq = m->funcs[e].reqntid;
+	if (rq[0] && (rq[0] != launch->block[0] || rq[1] != launch->block[1] ||
+		      rq[2] != launch->block[2]))
+		return ub_fail(err, UB_RUNTIME, "ptx: kernel '%s' requires blocks of "
+			       "%u x %u x %u threads (.reqntid), launched with %u x %u x %u",
+			       entry, rq[0], rq[1], rq[2], launch->block[0],
+			       launch->block[1], launch->block[2]);
 	struct ptx_ctx c = { .budget = launch->budget ? launch->budget
 						       : ptx_budget(m) };
 	c.frames = calloc((size_t)m->nfuncs, sizeof *c.frames);

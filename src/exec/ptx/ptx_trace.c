@@ -20,7 +20,7 @@ static int nsrc_of(int sh)
 {
 	switch (sh) {
 	case PTX_S_A: case PTX_S_TESTP: case PTX_S_CVT: return 1;
-	case PTX_S_AB: case PTX_S_SETP: return 2;
+	case PTX_S_AB: case PTX_S_SETP: case PTX_S_CVT2: return 2;
 	case PTX_S_ABC: case PTX_S_SELP: case PTX_S_SLCT: return 3;
 	default: return 0;
 	}

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""triton_compile.py - ulpbench's bridge to the user's own Triton.
+
+ulpbench runs this script with the Python that has Triton (`--python`,
+$ULPBENCH_PYTHON or python3) to read a @triton.jit kernel's parameters and to
+compile it to PTX for one compile mode, without a GPU:
+
+  triton_compile.py describe FILE.py KERNEL OUT
+      OUT gets lines "KEY VALUE": triton (the version), package (where it
+      is installed), python, env (each environment variable that changes
+      Triton's output, NAME=VALUE), line (the kernel's def), then one
+      "param NAME constexpr|value [DEFAULT]" per parameter in order.
+  triton_compile.py compile FILE.py KERNEL OUT REQUEST
+      REQUEST is a JSON object: signature (Triton type per parameter,
+      "constexpr" for constexpr ones), constexprs (their values), aligned
+      (pointer parameters promised 16-byte aligned, as Triton's launcher
+      promises for tensors whose address is), options (enable_fp_fusion,
+      num_warps) and arch (e.g. 90).  OUT gets one line "meta KEY=VALUE ..."
+      of what the compiled kernel needs at launch, then the PTX.
+
+Exit status: 0 done; 3 Triton cannot be imported; 4 the file or kernel is
+not usable (one line on stderr says why); 5 Triton failed to compile it.
+Nothing here talks to a GPU: triton.compile() is given the target itself.
+"""
+import importlib.util
+import json
+import os
+import re
+import sys
+
+NO_TRITON, BAD_INPUT, COMPILE_FAILED = 3, 4, 5
+
+
+def die(status, message):
+    sys.stderr.write(message.rstrip().replace("\n", " ") + "\n")
+    sys.exit(status)
+
+
+def import_triton():
+    try:
+        import triton  # noqa: F401
+        from triton.compiler import ASTSource  # noqa: F401
+        from triton.backends.compiler import GPUTarget  # noqa: F401
+    except Exception as e:  # ImportError, or a broken install
+        die(NO_TRITON, "%s: %s" % (type(e).__name__, e))
+    return sys.modules["triton"]
+
+
+def last_frame(path):
+    """'LINE: ' of the innermost traceback frame in the user's file."""
+    tb = sys.exc_info()[2]
+    line = None
+    while tb is not None:
+        if os.path.abspath(tb.tb_frame.f_code.co_filename) == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return "%d: " % line if line else ""
+
+
+def load_kernel(triton, path, name):
+    """The JITFunction `name` of the file at path (autotune/heuristics
+    wrappers taken off: ulpbench sets constexprs itself)."""
+    from triton.runtime.jit import JITFunction
+    path = os.path.abspath(path)
+    sys.path.insert(0, os.path.dirname(path))  # its own imports
+    spec = importlib.util.spec_from_file_location("ulpbench_triton_user", path)
+    if spec is None or spec.loader is None:
+        die(BAD_INPUT, "not a Python file")
+    mod = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(mod)
+    except SyntaxError as e:
+        die(BAD_INPUT, "%s: %s" % (e.lineno, e.msg))
+    except Exception as e:
+        die(BAD_INPUT, "%s%s: %s" % (last_frame(path), type(e).__name__, e))
+    jits = sorted(k for k, v in vars(mod).items() if isinstance(v, JITFunction)
+                  or isinstance(getattr(v, "fn", None), JITFunction))
+    fn = getattr(mod, name, None)
+    while fn is not None and not isinstance(fn, JITFunction) and hasattr(fn, "fn"):
+        fn = fn.fn
+    if not isinstance(fn, JITFunction):
+        die(BAD_INPUT, "no @triton.jit kernel '%s' (kernels here: %s)"
+            % (name, ", ".join(jits) if jits else "none"))
+    return fn
+
+
+def one_line(v):
+    return " ".join(repr(v).split())
+
+
+def def_line(fn):
+    """The line of the kernel's `def` (after its decorators), or 0."""
+    import inspect
+    try:
+        lines, start = inspect.getsourcelines(fn.fn)
+    except (OSError, TypeError):
+        return 0
+    for i, text in enumerate(lines):
+        if text.lstrip().startswith("def "):
+            return start + i
+    return start
+
+
+def describe(triton, path, name, out):
+    from triton._C.libtriton import get_cache_invalidating_env_vars
+    fn = load_kernel(triton, path, name)
+    if triton.knobs.compilation.override:
+        die(BAD_INPUT, "TRITON_KERNEL_OVERRIDE is set: Triton would replace the "
+            "kernel by files of TRITON_OVERRIDE_DIR; unset it")
+    lines = ["triton " + triton.__version__,
+             "package " + os.path.dirname(os.path.abspath(triton.__file__)),
+             "python " + sys.executable, "line %d" % def_line(fn)]
+    env = get_cache_invalidating_env_vars()
+    lines += ["env %s=%s" % (k, one_line(env[k])) for k in sorted(env)]
+    for p in fn.params:
+        kind = "constexpr" if p.is_constexpr else "value"
+        lines.append("param %s %s%s" % (p.name, kind, " " + one_line(p.default)
+                                        if p.has_default else ""))
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def entry_params(ptx, name):
+    """How many .param the PTX's .entry NAME declares."""
+    m = re.search(r"\.entry\s+" + re.escape(name) + r"\s*\(([^)]*)\)", ptx)
+    return m.group(1).count(".param") if m else -1
+
+
+def compile_kernel(triton, path, name, out, request):
+    from triton.compiler import ASTSource
+    from triton.backends.compiler import GPUTarget
+    fn = load_kernel(triton, path, name)
+    req = json.loads(request)
+    index = {p.name: i for i, p in enumerate(fn.params)}
+    attrs = {(index[a],): [["tt.divisibility", 16]] for a in req["aligned"]}
+    src = ASTSource(fn, signature=req["signature"], constexprs=req["constexprs"],
+                    attrs=attrs)
+    try:
+        k = triton.compile(src, target=GPUTarget("cuda", int(req["arch"]), 32),
+                           options=req["options"])
+        ptx = k.asm["ptx"]
+    except Exception as e:  # CompilationError: the node is in the def's source
+        node, start = getattr(e, "node", None), def_line(fn)
+        text = getattr(e, "error_message", None) or \
+            (str(e).strip().splitlines() or [type(e).__name__])[-1]
+        line = getattr(node, "lineno", 0) if start else 0
+        die(COMPILE_FAILED, ("%d: " % (start + line - 1) if line else "") + text)
+    md = k.metadata
+    if bool(md.enable_fp_fusion) != bool(req["options"]["enable_fp_fusion"]):
+        die(COMPILE_FAILED, "Triton compiled with enable_fp_fusion=%s, not %s "
+            "(is TRITON_FORCE_DISABLE_FP_FUSION set?)"
+            % (md.enable_fp_fusion, req["options"]["enable_fp_fusion"]))
+    for what in ("global_scratch_size", "profile_scratch_size"):
+        if getattr(md, what, 0):
+            die(COMPILE_FAILED, "the kernel needs %s = %d bytes of scratch "
+                "memory, which ulpbench does not provide" % (what, getattr(md, what)))
+    nuser = sum(1 for p in fn.params if not p.is_constexpr)
+    meta = "meta num_warps=%d shared=%d fusion=%d hidden=%d" % (
+        md.num_warps, md.shared, bool(md.enable_fp_fusion),
+        entry_params(ptx, md.name) - nuser)
+    with open(out, "w") as f:
+        f.write(meta + "\n" + ptx)
+
+
+def main(argv):
+    if len(argv) < 5 or argv[1] not in ("describe", "compile"):
+        die(BAD_INPUT, "usage: triton_compile.py describe|compile FILE.py KERNEL OUT [REQUEST]")
+    triton = import_triton()
+    if argv[1] == "describe":
+        describe(triton, argv[2], argv[3], argv[4])
+    elif len(argv) == 6:
+        compile_kernel(triton, argv[2], argv[3], argv[4], argv[5])
+    else:
+        die(BAD_INPUT, "compile needs a REQUEST")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

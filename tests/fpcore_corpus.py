@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""fpcore_corpus.py UB CORPUS: run `ulpbench explain` on every core of an
+FPCore corpus at its :example inputs and check the reference it prints.
+
+Each core is checked against two sources that are not ulpbench:
+  * :ulpbench-expect VALUE, a value derived by hand (the corpus says how in
+    a comment beside it); the reference must be VALUE rounded to the dtype;
+  * an FPCore evaluator of this file's own, in mpmath at 320 bits, rounded
+    to the dtype by the rounding function below (round-to-nearest-even with
+    subnormals and overflow, written from IEEE 754's definition).
+:ulpbench-kernel VALUE, where given, is what the generated kernel (mode
+nofma) must compute: the body, where :spec gives the reference.
+The dtype is the core's :precision, binary64 where it has none (FPCore's
+default).  Prints one line per failure and exits 1 if any.
+"""
+import fractions
+import math
+import re
+import struct
+import subprocess
+import sys
+
+import mpmath
+
+mpmath.mp.prec = 320
+mpf = mpmath.mpf
+F = fractions.Fraction
+
+# name: (precision bits, emin, emax, dtype, struct code)
+FORMATS = {
+    "binary64": (53, -1022, 1023, "f64"),
+    "binary32": (24, -126, 127, "f32"),
+    "binary16": (11, -14, 15, "f16"),
+    "bfloat16": (8, -126, 127, "bf16"),
+}
+FLOAT_NAMES = {(11, 64): "binary64", (8, 32): "binary32", (5, 16): "binary16",
+               (8, 16): "bfloat16"}
+
+# ---- s-expressions ---------------------------------------------------------
+
+TOKEN = re.compile(r'\s+|;[^\n]*|"(?:[^"\\]|\\.)*"|[()\[\]]|[^\s()\[\];"]+')
+
+
+def read_all(text):
+    toks = [t for t in TOKEN.findall(text) if t.strip() and not t.startswith(";")]
+    pos = 0
+
+    def one():
+        nonlocal pos
+        t = toks[pos]
+        pos += 1
+        if t in "([":
+            out = []
+            while toks[pos] not in ")]":
+                out.append(one())
+            pos += 1
+            return out
+        return t
+
+    forms = []
+    while pos < len(toks):
+        forms.append(one())
+    return forms
+
+
+# ---- values ----------------------------------------------------------------
+# Numbers are mpf; booleans are bool.  mpmath has no signed zero, so -0 is
+# the object NEG0, kept by negation, fabs, copysign and signbit (all the
+# corpus needs) and read as 0 everywhere else.
+
+
+class NegZero:
+    pass
+
+
+NEG0 = NegZero()
+
+
+def num(v):
+    return mpf(0) if v is NEG0 else v
+
+
+def is_neg(v):
+    return v is NEG0 or (not mpmath.isnan(v) and v < 0)
+
+
+def round_to(v, fmt):
+    """v rounded to nearest-even in format fmt (p, emin, emax): an mpf."""
+    if v is NEG0 or fmt is None:
+        return v
+    p, emin, emax = fmt[:3]
+    if mpmath.isnan(v) or mpmath.isinf(v) or v == 0:
+        return v
+    a = abs(v)
+    e = int(mpmath.floor(mpmath.log(a, 2)))
+    while mpf(2) ** e > a:  # log2 near a power of two
+        e -= 1
+    while mpf(2) ** (e + 1) <= a:
+        e += 1
+    q = mpf(2) ** (max(e, emin) - p + 1)  # the quantum at a
+    s = a / q
+    f = mpmath.floor(s)
+    r = s - f
+    if r > 0.5 or (r == 0.5 and int(f) % 2 == 1):
+        f += 1
+    out = f * q
+    if out >= mpf(2) ** (emax + 1):
+        out = mpmath.inf
+    return -out if v < 0 else out
+
+
+def literal(tok):
+    """The exact value of a numeric token, or None."""
+    try:
+        if re.fullmatch(r"[-+]?0[xX][0-9a-fA-F.]+([pP][-+]?\d+)?", tok):
+            return mpf(float.fromhex(tok))
+        if re.fullmatch(r"[-+]?\d+/\d+", tok):
+            n, d = tok.split("/")
+            return mpf(int(n)) / int(d)
+        if re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", tok):
+            x = F(tok)
+            if x == 0 and tok.startswith("-"):
+                return NEG0
+            return mpf(x.numerator) / x.denominator
+    except ValueError:
+        return None
+    return None
+
+
+def exact(v):
+    """An mpf (finite) as an exact Fraction."""
+    sign, man, e, _ = mpmath.mpf(v)._mpf_
+    m = -int(man) if sign else int(man)
+    return F(m) * (F(2) ** e) if e >= 0 else F(m, 2 ** -e)
+
+
+def nearest_even_int(x):
+    f = math.floor(x)
+    r = x - f
+    return f + 1 if r > F(1, 2) or (r == F(1, 2) and f % 2) else f
+
+
+# ---- the evaluator ---------------------------------------------------------
+
+CONST = {
+    "E": mpmath.e, "LOG2E": 1 / mpmath.log(2), "LOG10E": 1 / mpmath.log(10),
+    "LN2": mpmath.log(2), "LN10": mpmath.log(10), "PI": mpmath.pi,
+    "PI_2": mpmath.pi / 2, "PI_4": mpmath.pi / 4, "M_1_PI": 1 / mpmath.pi,
+    "M_2_PI": 2 / mpmath.pi, "M_2_SQRTPI": 2 / mpmath.sqrt(mpmath.pi),
+    "SQRT2": mpmath.sqrt(2), "SQRT1_2": mpmath.sqrt(F(1, 2)),
+    "INFINITY": mpmath.inf, "NAN": mpmath.nan, "TRUE": True, "FALSE": False,
+}
+
+
+def div(x, y):
+    if y == 0:
+        if x == 0 or mpmath.isnan(x):
+            return mpmath.nan
+        return mpmath.inf if (x > 0) else -mpmath.inf
+    return x / y
+
+
+def fmod(x, y, nearest):
+    if mpmath.isinf(x) or y == 0 or mpmath.isnan(x) or mpmath.isnan(y):
+        return mpmath.nan
+    if mpmath.isinf(y):
+        return x
+    ex, ey = exact(x), exact(y)
+    q = ex / ey
+    n = nearest_even_int(q) if nearest else math.trunc(q)
+    r = ex - n * ey
+    return mpf(r.numerator) / r.denominator
+
+
+def rounding_int(x, how):
+    if mpmath.isnan(x) or mpmath.isinf(x):
+        return x
+    e = exact(x)
+    if how == "round":
+        n = math.floor(abs(e) + F(1, 2)) * (1 if e >= 0 else -1)
+    elif how == "nearbyint":
+        n = nearest_even_int(e)
+    else:
+        n = {"floor": math.floor, "ceil": math.ceil, "trunc": math.trunc}[how](e)
+    return mpf(n)
+
+
+def lgamma(x):
+    g = mpmath.gamma(x)
+    return mpmath.log(abs(g))
+
+
+FN = {
+    "sqrt": mpmath.sqrt, "exp": mpmath.exp, "exp2": lambda x: mpf(2) ** x,
+    "expm1": mpmath.expm1, "log": mpmath.log, "log2": lambda x: mpmath.log(x, 2),
+    "log10": mpmath.log10, "log1p": mpmath.log1p, "sin": mpmath.sin,
+    "cos": mpmath.cos, "tan": mpmath.tan, "asin": mpmath.asin,
+    "acos": mpmath.acos, "atan": mpmath.atan, "sinh": mpmath.sinh,
+    "cosh": mpmath.cosh, "tanh": mpmath.tanh, "asinh": mpmath.asinh,
+    "acosh": mpmath.acosh, "atanh": mpmath.atanh, "erf": mpmath.erf,
+    "erfc": mpmath.erfc, "tgamma": mpmath.gamma, "lgamma": lgamma,
+    "cbrt": lambda x: mpmath.cbrt(abs(x)) * (-1 if x < 0 else 1),
+    "fma": lambda x, y, z: x * y + z,
+    "hypot": lambda x, y: mpmath.sqrt(x * x + y * y),
+    "pow": mpmath.power, "atan2": mpmath.atan2,
+    "fmin": lambda x, y: y if mpmath.isnan(x) else x if mpmath.isnan(y) else min(x, y),
+    "fmax": lambda x, y: y if mpmath.isnan(x) else x if mpmath.isnan(y) else max(x, y),
+    "fdim": lambda x, y: x - y if x > y else mpf(0),
+    "fmod": lambda x, y: fmod(x, y, False),
+    "remainder": lambda x, y: fmod(x, y, True),
+}
+for _r in ("floor", "ceil", "trunc", "round", "nearbyint"):
+    FN[_r] = (lambda how: lambda x: rounding_int(x, how))(_r)
+
+CMP = {"<": lambda a, b: a < b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b,
+       ">=": lambda a, b: a >= b, "==": lambda a, b: a == b}
+
+
+def compare(op, vals):
+    vals = [num(v) for v in vals]
+    if op == "!=":  # every pair differs; NaN differs from everything
+        return all(mpmath.isnan(a) or mpmath.isnan(b) or a != b
+                   for i, a in enumerate(vals) for b in vals[i + 1:])
+    if any(mpmath.isnan(v) for v in vals):
+        return False
+    return all(CMP[op](a, b) for a, b in zip(vals, vals[1:]))
+
+
+class Core:
+    def __init__(self, form):
+        rest = form[1:]
+        self.name = rest.pop(0) if isinstance(rest[0], str) else None
+        self.args = rest.pop(0)
+        self.props = {}
+        while len(rest) > 1 and isinstance(rest[0], str) and rest[0].startswith(":"):
+            self.props.setdefault(rest[0], rest[1])
+            rest = rest[2:]
+        self.body = rest[0]
+        label = self.props.get(":name", self.name)
+        self.label = label.strip('"') if label else None
+
+    def fmt(self, prec):
+        if prec in (None, "real"):
+            return None
+        if isinstance(prec, list):
+            prec = FLOAT_NAMES[(int(prec[1]), int(prec[2]))]
+        return FORMATS[prec]
+
+
+def annotated(prec_list, fmt, core):
+    """(! :precision P ... e) -> (format, e)."""
+    i = 1
+    while i + 1 < len(prec_list) and prec_list[i].startswith(":"):
+        if prec_list[i] == ":precision":
+            fmt = core.fmt(prec_list[i + 1])
+        i += 2
+    return fmt, prec_list[i]
+
+
+def ev(e, env, fmt, core, out_fmt):
+    """e in env; fmt the rounding context (None: real)."""
+    if isinstance(e, str):
+        if e in env:
+            return env[e]
+        if e in CONST:
+            c = CONST[e]
+            return c if isinstance(c, bool) else round_to(c, fmt)
+        v = literal(e)
+        if v is None:
+            raise ValueError("unknown symbol " + e)
+        return round_to(v, fmt)
+    op, a = e[0], e[1:]
+    rec = lambda x, env=env, f=fmt: ev(x, env, f, core, out_fmt)
+    if op == "!":
+        f2, inner = annotated(e, fmt, core)
+        return rec(inner, env, f2)
+    if op == "if":
+        return rec(a[1]) if rec(a[0]) else rec(a[2])
+    if op in ("let", "let*"):
+        env2 = dict(env)
+        for name, val in a[0]:
+            env2[name] = rec(val, env2 if op == "let*" else env)
+        return rec(a[1], env2)
+    if op in ("while", "while*"):
+        return loop(op == "while*", a, env, rec)
+    if op == "digits":
+        m, ex, b = (int(x) for x in a)
+        return round_to(mpf(m) * mpf(b) ** ex, fmt)
+    if op == "cast":
+        return round_to(num(rec(a[0])), fmt)
+    if op in CMP or op == "!=":
+        return compare(op, [rec(x) for x in a])
+    if op == "and":
+        return all(rec(x) for x in a)
+    if op == "or":
+        return any(rec(x) for x in a)
+    if op == "not":
+        return not rec(a[0])
+    vals = [rec(x) for x in a]
+    if op in ("isfinite", "isinf", "isnan", "isnormal", "signbit"):
+        return predicate(op, vals[0], fmt or out_fmt)
+    if op == "-" and len(vals) == 1:
+        v = vals[0]
+        return mpf(0) if v is NEG0 else NEG0 if v == 0 else -v
+    if op == "fabs":
+        return mpf(0) if vals[0] is NEG0 else abs(vals[0])
+    if op == "copysign":
+        mag = abs(num(vals[0]))
+        if is_neg(vals[1]):
+            return NEG0 if mag == 0 else -mag
+        return mag
+    vals = [num(v) for v in vals]
+    if op in "+-*/" and len(op) == 1:
+        f = {"+": lambda x, y: x + y, "-": lambda x, y: x - y,
+             "*": lambda x, y: x * y, "/": div}[op]
+        acc = vals[0]
+        for v in vals[1:]:
+            acc = round_to(f(acc, v), fmt)
+        return acc
+    return round_to(FN[op](*vals), fmt)
+
+
+def predicate(op, v, fmt):
+    if op == "signbit":
+        return is_neg(v)
+    v = num(v)
+    if op == "isnan":
+        return bool(mpmath.isnan(v))
+    if op == "isinf":
+        return bool(mpmath.isinf(v))
+    if op == "isfinite":
+        return not (mpmath.isnan(v) or mpmath.isinf(v))
+    finite = not (mpmath.isnan(v) or mpmath.isinf(v))
+    return finite and v != 0 and abs(v) >= mpf(2) ** fmt[1]
+
+
+def loop(sequential, a, env, rec):
+    test, binds, result = a
+    env2 = dict(env)
+    for name, init, _ in binds:
+        env2[name] = rec(init, env2 if sequential else env)
+    steps = 0
+    while rec(test, env2):
+        old = dict(env2)
+        for name, _, update in binds:
+            env2[name] = rec(update, env2 if sequential else old)
+        steps += 1
+        if steps > 100000:
+            raise ValueError("loop did not end")
+    return rec(result, env2)
+
+
+# ---- encodings -------------------------------------------------------------
+
+
+def encode(x, dtype):
+    """A Python float (exact in dtype) as the dtype's bits."""
+    if dtype == "f64":
+        return struct.unpack(">Q", struct.pack(">d", x))[0], 16
+    if dtype == "f32":
+        return struct.unpack(">I", struct.pack(">f", x))[0], 8
+    if dtype == "f16":
+        return struct.unpack(">H", struct.pack(">e", x))[0], 4
+    return struct.unpack(">I", struct.pack(">f", x))[0] >> 16, 4
+
+
+def to_float(v):
+    if v is NEG0:
+        return -0.0
+    if mpmath.isnan(v):
+        return math.nan
+    return float(v)
+
+
+def decode(bits, dtype):
+    if dtype == "f64":
+        return struct.unpack(">d", struct.pack(">Q", bits))[0]
+    if dtype == "f32":
+        return struct.unpack(">f", struct.pack(">I", bits))[0]
+    if dtype == "f16":
+        return struct.unpack(">e", struct.pack(">H", bits))[0]
+    return struct.unpack(">f", struct.pack(">I", bits << 16))[0]
+
+
+def same(a, b):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return a == b and math.copysign(1, a) == math.copysign(1, b)
+
+
+def expect_value(text, fmt):
+    text = text.strip('"')
+    if text in ("inf", "-inf", "nan"):
+        return float(text)
+    v = literal(text)
+    return to_float(round_to(v, fmt))
+
+
+# ---- one core --------------------------------------------------------------
+
+
+def check(ub, corpus, core, failures):
+    prec = core.props.get(":precision", "binary64")
+    fmt = core.fmt(prec)
+    dtype = fmt[3]
+    env, at = {}, []
+    for name, val in core.props[":example"]:
+        v = literal(val)
+        arg_fmt = fmt
+        for a in core.args:  # an annotated argument: its own format
+            if isinstance(a, list) and a[-1] == name:
+                arg_fmt, _ = annotated(a, fmt, core)
+        # the input is the example's value rounded to the argument's format
+        env[name] = v = round_to(v, arg_fmt)
+        bits, width = encode(to_float(v), dtype)
+        at.append("%s=0x%0*x" % (name, width, bits))
+    out = subprocess.run([ub, "explain", "--catalog", corpus, "--op", core.label,
+                          "--dtype", dtype, "--mode", "nofma", "--at", ",".join(at)],
+                         capture_output=True, text=True)
+    ref = re.search(r"^  correctly rounded  0x([0-9a-f]+)", out.stdout, re.M)
+    got = re.search(r"^  result  0x([0-9a-f]+)", out.stdout, re.M)
+    if out.returncode != 0 or not ref or not got:
+        failures.append("%s: explain exit %d: %s" % (core.label, out.returncode,
+                                                     out.stderr.strip()[:300]))
+        return
+    ref = decode(int(ref.group(1), 16), dtype)
+    got = decode(int(got.group(1), 16), dtype)
+    spec = core.props.get(":spec", core.body)
+    mine = to_float(round_to(num_or_bool(ev(spec, env, None, core, fmt)), fmt))
+    if not same(ref, mine):
+        failures.append("%s: reference %r, mpmath %r" % (core.label, ref, mine))
+    if ":ulpbench-expect" in core.props:
+        want = expect_value(core.props[":ulpbench-expect"], fmt)
+        if not same(ref, want):
+            failures.append("%s: reference %r, by hand %r" % (core.label, ref, want))
+    if ":ulpbench-kernel" in core.props:
+        want = expect_value(core.props[":ulpbench-kernel"], fmt)
+        if not same(got, want):
+            failures.append("%s: kernel %r, by hand %r" % (core.label, got, want))
+
+
+def num_or_bool(v):
+    if isinstance(v, bool):
+        raise ValueError("a condition as the result")
+    return v
+
+
+def main():
+    ub, corpus = sys.argv[1], sys.argv[2]
+    with open(corpus) as f:
+        forms = read_all(f.read())
+    failures, n = [], 0
+    for form in forms:
+        core = Core(form)
+        try:
+            check(ub, corpus, core, failures)
+        except (ValueError, KeyError, TypeError) as err:
+            failures.append("%s: the evaluator: %s" % (core.label, err))
+        n += 1
+    for line in failures:
+        print("FAIL: " + line)
+    print("%d cores, %d failures" % (n, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
