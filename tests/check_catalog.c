@@ -31,6 +31,21 @@ static void parse_ok(const char *text, struct ub_catalog *cat)
 	ck_assert_int_eq(cat->nops, 1);
 }
 
+/* The line of path that starts with prefix (a plain scan, not the
+ * parser), or -1. */
+static int line_of(const char *path, const char *prefix)
+{
+	char buf[1024];
+	FILE *f = fopen(path, "r");
+	int n = 0, at = -1;
+	while (f && at < 0 && fgets(buf, sizeof buf, f))
+		if (n++, !strncmp(buf, prefix, strlen(prefix)))
+			at = n;
+	if (f)
+		fclose(f);
+	return at;
+}
+
 START_TEST(test_shipped_atan_bwd)
 {
 	struct ub_catalog cat;
@@ -40,8 +55,10 @@ START_TEST(test_shipped_atan_bwd)
 	const struct ub_op *op = ub_catalog_find(&cat, "atan_bwd");
 	ck_assert_ptr_nonnull(op);
 	ck_assert_ptr_null(ub_catalog_find(&cat, "no_such_op"));
-	/* (FPCore atan_bwd (x g) ...) on line 151 of ops.fpcore */
-	ck_assert_int_eq(op->line, 151);
+	/* the line of (FPCore atan_bwd (x g) ...) in ops.fpcore */
+	int want = line_of(SRCDIR "/suites/ops.fpcore", "(FPCore atan_bwd (x g)");
+	ck_assert_int_gt(want, 1);
+	ck_assert_int_eq(op->line, want);
 	ck_assert_str_eq(op->desc, "atan backward: g / (x*x + 1)");
 	ck_assert_int_eq(op->ninputs, 2);
 	ck_assert_str_eq(op->inputs[0], "x");

@@ -237,7 +237,7 @@ START_TEST(test_applicable)
 		ck_assert_int_eq(ub_mode_applies(m, UB_F32), m != UB_MODE_NATIVE16);
 	struct ub_array a;
 	struct ub_range all = {0}; /* no --range: every encoding */
-	ck_assert_int_eq(ub_inputs_exhaustive(UB_BF16, &all, &a, &err), 0);
+	ck_assert_int_eq(ub_inputs_exhaustive(UB_BF16, 1, &all, &a, &err), 0);
 	ck_assert_uint_eq(a.n, 65536);
 	for (size_t i = 0; i < a.n; i += 4099)
 		ck_assert_uint_eq(ub_array_get(&a, i), i);

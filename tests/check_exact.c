@@ -365,12 +365,15 @@ START_TEST(test_undecided)
 	ck_assert_uint_eq(st.ncomparable, 1);   /* NaN = NaN; 0 vs NaN: apart */
 	ck_assert_uint_eq(st.nan_mismatch, 1);
 	ck_assert_uint_eq(st.cr_mismatch, 1);
-	/* merged from chunks: the first undecided index is the run's */
-	struct ub_stats a, b;
+	/* merged from parts (run indices: st as if at 20, then at 10, in
+	 * either order): the first undecided index is the run's */
+	struct ub_stats a, b, c;
 	memset(&a, 0, sizeof a);
-	b = st;
-	ub_stats_merge(&a, &b, 10);
-	ub_stats_merge(&a, &b, 20);
+	b = c = st;
+	b.first_undecided += 20;
+	c.first_undecided += 10;
+	ub_stats_merge(&a, &b);
+	ub_stats_merge(&a, &c);
 	ck_assert_uint_eq(a.undecided, 4);
 	ck_assert_uint_eq(a.first_undecided, 10);
 	/* without room to mark it, an undecided element is an error */

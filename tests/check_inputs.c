@@ -14,9 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a domain of values [a, b], the other fields zero */
+#define DOM(a, b) {.lo = (a), .hi = (b)}
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const struct ub_domain all = {-INFINITY, INFINITY};
+static const struct ub_domain all = DOM(-INFINITY, INFINITY);
 
 /* f32, -inf..inf: 57 values. */
 static const uint32_t f32_specials[] = {
@@ -130,9 +133,9 @@ START_TEST(test_specials_f32)
 {
 	check_list32(UB_F32, &all, f32_specials, N(f32_specials), 1);
 	check_list32(UB_F32, NULL, f32_specials, N(f32_specials), 1);
-	const struct ub_domain pm1 = {-1, 1};
+	const struct ub_domain pm1 = DOM(-1, 1);
 	check_list32(UB_F32, &pm1, f32_specials_pm1, N(f32_specials_pm1), 1);
-	const struct ub_domain pos = {0, INFINITY}, one2 = {1, 2}, five = {5, 5};
+	const struct ub_domain pos = DOM(0, INFINITY), one2 = DOM(1, 2), five = DOM(5, 5);
 	check_list32(UB_F32, &pos, f32_specials_pos, N(f32_specials_pos), 1);
 	check_list32(UB_F32, &one2, f32_specials_12, N(f32_specials_12), 1);
 	check_list32(UB_F32, &five, NULL, 0, 1); /* 5 is no candidate */
@@ -153,8 +156,8 @@ END_TEST
 START_TEST(test_specials_props)
 {
 	static const struct ub_domain doms[] = {
-		{-INFINITY, INFINITY}, {-1, 1}, {0, INFINITY}, {0.1, 0.2},
-		{-INFINITY, -1}, {5, 5}};
+		DOM(-INFINITY, INFINITY), DOM(-1, 1), DOM(0, INFINITY), DOM(0.1, 0.2),
+		DOM(-INFINITY, -1), DOM(5, 5)};
 	for (int dt = 0; dt < UB_NDTYPES; dt++)
 		for (size_t d = 0; d < N(doms); d++) {
 			uint64_t s[128];
@@ -305,11 +308,11 @@ static const struct {
 	enum ub_dtype dt;
 	struct ub_domain dom;
 } dom_cases[] = {
-	{UB_F32, {-1, 1}},       {UB_F32, {0, INFINITY}},
-	{UB_F32, {0.1, 0.2}},    {UB_BF16, {0.1, 0.2}},
-	{UB_F16, {-1e6, -1e-6}}, {UB_F64, {-1, 1}},
-	{UB_F64, {0x1p-1074, 0x1p-1070}}, {UB_F32, {5, 5}},
-	{UB_F32, {1, 2}},        {UB_F16, {-INFINITY, -1}},
+	{UB_F32, DOM(-1, 1)},       {UB_F32, DOM(0, INFINITY)},
+	{UB_F32, DOM(0.1, 0.2)},    {UB_BF16, DOM(0.1, 0.2)},
+	{UB_F16, DOM(-1e6, -1e-6)}, {UB_F64, DOM(-1, 1)},
+	{UB_F64, DOM(0x1p-1074, 0x1p-1070)}, {UB_F32, DOM(5, 5)},
+	{UB_F32, DOM(1, 2)},        {UB_F16, DOM(-INFINITY, -1)},
 };
 
 START_TEST(test_domain)
@@ -341,8 +344,8 @@ START_TEST(test_small_domain)
 	static const struct {
 		struct ub_domain dom;
 		unsigned first, last;
-	} c[] = {{{1, 0x1.00cp0}, 0x3c00, 0x3c03},
-		 {{0.99999, 1.0029}, 0x3c00, 0x3c02}};
+	} c[] = {{DOM(1, 0x1.00cp0), 0x3c00, 0x3c03},
+		 {DOM(0.99999, 1.0029), 0x3c00, 0x3c02}};
 	for (size_t t = 0; t < N(c); t++) {
 		struct ub_array a;
 		size_t count[4] = {0}, n = 1000;
@@ -365,7 +368,7 @@ END_TEST
 START_TEST(test_tiny_share)
 {
 	struct ub_array a;
-	const struct ub_domain pm1 = {-1, 1};
+	const struct ub_domain pm1 = DOM(-1, 1);
 	size_t n = 100000, sub = 0, tiny = 0;
 	gen(UB_F32, 1, &pm1, n, 8, &a);
 	for (size_t i = 100; i < n; i++) {
@@ -416,8 +419,8 @@ START_TEST(test_errors)
 	struct ub_array a[UB_MAX_INPUTS + 1];
 	struct ub_error err;
 	/* bf16 has nothing between 1 and 1+2^-7 = 0x1.02p0 */
-	static const struct ub_domain empty = {0x1.01p0, 0x1.018p0},
-		nan = {NAN, 1}, rev = {1, -1};
+	static const struct ub_domain empty = DOM(0x1.01p0, 0x1.018p0),
+		nan = DOM(NAN, 1), rev = DOM(1, -1);
 	ck_assert_int_eq(ub_inputs_generate(UB_F32, 0, NULL, 10, 1, a, &err),
 			 UB_USAGE);
 	ck_assert_int_eq(ub_inputs_generate(UB_F32, UB_MAX_INPUTS + 1, NULL,

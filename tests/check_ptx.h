@@ -33,5 +33,6 @@ TCase *ptx_ext_tcase(void);
 TCase *ptx_batch_tcase(void);
 TCase *ptx_dir_tcase(void);
 TCase *ptx_vec_tcase(void);
+TCase *ptx_module_tcase(void);
 
 #endif

@@ -29,97 +29,78 @@
 
 /* --- the signature reader ------------------------------------------- */
 
-/* "C|" or "C++|" then per parameter "name:A:f32:c", "name:I32",
- * "name:O" (A array with dtype or '-', c const; I integer; O other). */
-static const char *summary(const struct ub_ksig *sig, char *buf, size_t len)
+/* "C|" or "C++|", "T|" for a template, then per parameter "name:type"
+ * (the type as written, blanks squeezed). */
+static const char *summary(const struct ub_kdecl *d, char *buf, size_t len)
 {
-	size_t used = (size_t)snprintf(buf, len, "%s|", sig->extern_c ? "C" : "C++");
-	for (int i = 0; i < sig->nparams && used < len; i++) {
-		const struct ub_kparam *p = &sig->params[i];
-		used += (size_t)snprintf(buf + used, len - used, "%s%s:", i ? " " : "", p->name);
-		if (p->kind == UB_KP_ARRAY)
-			used += (size_t)snprintf(buf + used, len - used, "A:%s%s",
-						 p->dtype < 0 ? "-" : ub_dtypes[p->dtype].name,
-						 p->is_const ? ":c" : "");
-		else if (p->kind == UB_KP_INT)
-			used += (size_t)snprintf(buf + used, len - used, "I%d", p->bits);
-		else
-			used += (size_t)snprintf(buf + used, len - used, "O");
-	}
+	size_t used = (size_t)snprintf(buf, len, "%s|%s", d->extern_c ? "C" : "C++",
+				       d->is_template ? "T|" : "");
+	for (int i = 0; i < d->nparams && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s:%s", i ? " " : "",
+					 d->params[i].name, d->params[i].type);
 	return buf;
 }
 
+/* Expected summaries by hand from each source. */
 static const struct {
-	const char *src, *entry, *want_entry, *want;
+	const char *src;
+	int n;             /* declarations found */
+	int pick;          /* the one summarized */
+	const char *want_name, *want;
 } sigs[] = {
 	{"extern \"C\" __global__ void k(const float *x, float *__restrict__ out, long long n) {}",
-	 NULL, "k", "C|x:A:f32:c out:A:f32 n:I64"},
+	 1, 0, "k", "C|x:const float* out:float* __restrict__ n:long long"},
 	{"extern \"C\" {\n__global__ void __launch_bounds__(128, 2)\nk(float const* a, double *b,\n"
-	 "  unsigned int n, size_t m) { }\n}", "k", "k", "C|a:A:f32:c b:A:f64 n:I32 m:I64"},
-	{"#include <cuda_fp16.h>\n#include <cuda_bf16.h>\nextern \"C\" __global__ void h("
-	 "const __half *x, __nv_bfloat16 *y, int n, std::size_t m) {}",
-	 NULL, "h", "C|x:A:f16:c y:A:bf16 n:I32 m:I64"},
+	 "  unsigned int n, size_t m) { }\n}", 1, 0, "k",
+	 "C|a:float const* b:double* n:unsigned int m:size_t"},
 	/* kernels in comments, strings and #define lines do not count;
 	 * T name[] is a pointer; a default value is ignored */
 	{"// __global__ void fake(int a)\n/* __global__ void fake2() */\n"
 	 "#define K \"__global__ void fake3(\"\nconst char *s = \"__global__ void fake4(\";\n"
 	 "extern \"C\" __global__ void real(float x[], int n = 0) {}",
-	 NULL, "real", "C|x:A:f32 n:I32"},
-	/* a prototype without names, then the definition: the definition */
+	 1, 0, "real", "C|x:float* n:int"},
+	/* a prototype without names, then the definition */
 	{"extern \"C\" __global__ void k(float *, int);\n"
-	 "extern \"C\" __global__ void k(float *p, int n) { }", NULL, "k", "C|p:A:f32 n:I32"},
-	{"extern \"C\" __global__ void k(float a, float **pp, int &r, const int *ip) {}",
-	 "k", "k", "C|a:O pp:O r:O ip:A:-:c"},
-	{"extern \"C\" __global__ void k(void) {}", NULL, "k", "C|"},
+	 "extern \"C\" __global__ void k(float *p, int n) { }", 2, 1, "k", "C|p:float* n:int"},
+	{"extern \"C\" __global__ void k(void) {}", 1, 0, "k", "C|"},
 	{"__global__ void cpp(float *p) {}\nextern \"C\" __global__ void c(float *q) {}",
-	 "cpp", "cpp", "C++|p:A:f32"},
-	{"void __global__ after(double *d, long n) {}", NULL, "after", "C++|d:A:f64 n:I64"},
+	 2, 0, "cpp", "C++|p:float*"},
+	{"void __global__ after(double *d, long n) {}", 1, 0, "after", "C++|d:double* n:long"},
+	/* templates, their parameter types and defaults as written */
+	{"template <typename scalar_t, int N = 4>\n__global__ void t(scalar_t *p, "
+	 "std::map<int, float> m, int64_t n = N) {}", 1, 0, "t",
+	 "C++|T|p:scalar_t* m:std::map<int, float> n:int64_t"},
+	{"namespace ns {\ntemplate <class T> __global__ void __launch_bounds__(256)\n"
+	 "k(const T* __restrict__ x, T *y, float alpha) {}\n}", 1, 0, "k",
+	 "C++|T|x:const T* __restrict__ y:T* alpha:float"},
 };
 
 START_TEST(test_signatures)
 {
-	struct ub_ksig sig;
+	struct ub_kdecl d[8];
 	struct ub_error err = {""};
 	char buf[512];
-	int st = ub_ksig_find(sigs[_i].src, "k.cu", sigs[_i].entry, &sig, &err);
+	int n = 0;
+	int st = ub_ksig_scan(sigs[_i].src, "k.cu", d, 8, &n, &err);
 	ck_assert_msg(st == 0, "%s: %s", sigs[_i].src, err.msg);
-	ck_assert_str_eq(sig.entry, sigs[_i].want_entry);
-	ck_assert_str_eq(summary(&sig, buf, sizeof buf), sigs[_i].want);
+	ck_assert_int_eq(n, sigs[_i].n);
+	ck_assert_str_eq(d[sigs[_i].pick].name, sigs[_i].want_name);
+	ck_assert_str_eq(summary(&d[sigs[_i].pick], buf, sizeof buf), sigs[_i].want);
 }
 END_TEST
 
-START_TEST(test_signature_types_as_written)
+START_TEST(test_signature_details)
 {
-	struct ub_ksig sig;
+	struct ub_kdecl d[8];
 	struct ub_error err;
-	ck_assert_int_eq(ub_ksig_find(sigs[1].src, "k.cu", "k", &sig, &err), 0);
-	ck_assert_str_eq(sig.params[0].type, "float const*");
-	ck_assert_str_eq(sig.params[2].type, "unsigned int");
-	ck_assert_int_eq(sig.line, 3); /* the line of the name */
-}
-END_TEST
-
-static const struct {
-	const char *src, *entry, *msg;
-} sig_errors[] = {
-	{"int main() { return 0; }", NULL, "k.cu: no __global__ kernel in the file"},
-	{"extern \"C\" __global__ void a(float *p) {}\nextern \"C\" __global__ void b(float *p) {}",
-	 NULL, "k.cu: several kernels (a, b): choose one with --entry"},
-	{"extern \"C\" __global__ void a(float *p) {}\nextern \"C\" __global__ void b(float *p) {}",
-	 "c", "k.cu: no __global__ kernel 'c' (valid: a, b)"},
-	{"\nextern \"C\" __global__ void a(float *, int n) {}", NULL,
-	 "k.cu:2: parameter 1 of a has no name: ulpbench binds parameters by name"},
-	{"template <typename T>\n__global__ void t(T *p) {}", NULL,
-	 "k.cu:2: t is a template: wrap one instance in an extern \"C\" __global__ kernel"},
-};
-
-START_TEST(test_signature_errors)
-{
-	struct ub_ksig sig;
-	struct ub_error err = {""};
-	int st = ub_ksig_find(sig_errors[_i].src, "k.cu", sig_errors[_i].entry, &sig, &err);
-	ck_assert_int_eq(st, UB_USAGE);
-	ck_assert_str_eq(err.msg, sig_errors[_i].msg);
+	int n;
+	ck_assert_int_eq(ub_ksig_scan(sigs[1].src, "k.cu", d, 8, &n, &err), 0);
+	ck_assert_int_eq(d[0].line, 3); /* the line of the name */
+	ck_assert_int_eq(d[0].has_body, 1);
+	ck_assert_int_eq(ub_ksig_scan(sigs[3].src, "k.cu", d, 8, &n, &err), 0);
+	ck_assert_int_eq(d[0].unnamed, 1);  /* the prototype's first parameter */
+	ck_assert_int_eq(d[0].has_body, 0);
+	ck_assert_int_eq(d[1].unnamed, 0);
 }
 END_TEST
 
@@ -251,7 +232,8 @@ START_TEST(test_every_mode)
 	for (int k = 0; k < 2; k++) /* every value: NaN results, overflow too */
 		op.dom[k] = (struct ub_domain){-INFINITY, INFINITY};
 	snprintf(path, sizeof path, "%s/tests/data/user/%s", SRCDIR, kernels[_i].file);
-	int s = ub_user_kernel_bind(path, NULL, kernels[_i].spec, &op, &cfg, &uk, &err);
+	struct ub_kernel_req req = { path, NULL, kernels[_i].spec, 0, {0} };
+	int s = ub_user_kernel_bind(&req, &op, &cfg, &uk, &err);
 	ck_assert_msg(s == 0, "%s", err.msg);
 	s = ub_run(&cfg, &res, &err);
 	ck_assert_msg(s == 0, "%s", err.msg);
@@ -300,7 +282,7 @@ static const struct {
 	{"in=x,dout=g,N=n", UB_F32, "acosh_bwd.cu:15: parameter 'din' of "
 	 "acosh_backward is not bound: add din=NAME to --args (NAME: x, g, out, n)"},
 	{"in=x,dout=g,din=out,N=g", UB_F32, "parameter 'N' (long long) is an integer: "
-	 "bind it to n, not g"},
+	 "bind it to n or a number, not g"},
 	{"in=x,dout=out,din=g,N=n", UB_F32, "parameter 'dout' (const float*) is const: "
 	 "it cannot be the output out"},
 	{"in=x,dout=x,din=out,N=n", UB_F32, "input 'g' of user_acosh_bwd is bound to "
@@ -313,11 +295,12 @@ START_TEST(test_bind_errors)
 {
 	struct ub_op op = *ub_catalog_find(&cat, "user_acosh_bwd");
 	struct ub_config cfg = {.op = &op, .ndtypes = 1, .dtypes = {bind_errors[_i].dt},
-				.n = 100};
+				.n = 100, .arch = "compute_90"};
 	struct ub_user_kernel uk;
 	struct ub_error err = {""};
-	int s = ub_user_kernel_bind(SRCDIR "/tests/data/user/acosh_bwd.cu", "acosh_backward",
-				    bind_errors[_i].spec, &op, &cfg, &uk, &err);
+	struct ub_kernel_req req = { SRCDIR "/tests/data/user/acosh_bwd.cu", "acosh_backward",
+				     bind_errors[_i].spec, 0, {0} };
+	int s = ub_user_kernel_bind(&req, &op, &cfg, &uk, &err);
 	ck_assert_int_eq(s, UB_USAGE);
 	ck_assert_msg(strstr(err.msg, bind_errors[_i].msg), "%s", err.msg);
 	ck_assert_ptr_null(op.kernel); /* the op is left as it was */
@@ -330,9 +313,7 @@ Suite *ub_userkernel_suite(void)
 	Suite *s = suite_create("userkernel");
 	TCase *tc = tcase_create("signatures");
 	tcase_add_loop_test(tc, test_signatures, 0, sizeof sigs / sizeof sigs[0]);
-	tcase_add_test(tc, test_signature_types_as_written);
-	tcase_add_loop_test(tc, test_signature_errors, 0,
-			    sizeof sig_errors / sizeof sig_errors[0]);
+	tcase_add_test(tc, test_signature_details);
 	tcase_add_test(tc, test_uses_macros);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernels");

@@ -25,6 +25,7 @@
 	X(dag)            \
 	X(exact)          \
 	X(tmpfiles)       \
+	X(xsum)           \
 	X(cli)
 
 #define X(name) Suite *ub_##name##_suite(void);

@@ -6,7 +6,8 @@
  * identifier derived from it (rumps_example) when no other op has that
  * name; every core answers to FILE#K, K counting the file's forms from 1.
  * An argument is a symbol or (! :precision P ... x); one with dimensions
- * (a tensor) is refused.  The properties are catalog_props.c's.  A core
+ * (a tensor) is refused.  The properties are catalog_props.c's (:params,
+ * :saved, :saved-math and :input-docs catalog_saved.c's).  A core
  * that does not read becomes a broken entry holding its message, and the
  * other cores still load; only text that is not s-expressions at all
  * fails the file.  Every message is "FILE:LINE:COL: message". */
@@ -77,6 +78,7 @@ static int inputs(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		op->arg_prec[i] = prec;
 		op->dom[i] = (struct ub_domain){-INFINITY, INFINITY, 0, 0};
 		op->ninputs++;
+		op->nsampled++;
 		sc[i] = (struct ub_scope){op->inputs[i], i, NULL, i ? &sc[i - 1] : NULL};
 	}
 	return 0;
@@ -97,15 +99,65 @@ static int derive_plan(const struct ub_cat_ctx *c, struct ub_op *op)
 	return 0;
 }
 
+/* With env->saved: the saved inputs become inputs (after the sampled
+ * ones), in the scope of what follows. */
+static int saved_inputs(const struct ub_cat_ctx *c, struct ub_op *op,
+			struct ub_scope *sc, const struct ub_scope **top)
+{
+	for (int i = 0; c->env && c->env->saved && i < op->nsaved; i++) {
+		int k = op->ninputs++;
+		if (!(op->inputs[k] = strdup(op->saved[i].name)))
+			return ub_cat_oom(c);
+		op->arg_prec[k] = -1;
+		op->dom[k] = (struct ub_domain){-INFINITY, INFINITY, 0, 0};
+		sc[UB_MAX_INPUTS + UB_MAX_PARAMS + i] = (struct ub_scope){op->inputs[k], k,
+									   NULL, *top};
+		*top = &sc[UB_MAX_INPUTS + UB_MAX_PARAMS + i];
+	}
+	return 0;
+}
+
+static void free_scope_vals(struct ub_scope *sc, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (sc[i].val && sc[i].var < 0)
+			ub_expr_free(sc[i].val);
+}
+
+/* The body and the properties, once the inputs and :params/:saved are in
+ * scope; with env->saved the math is :saved-math's. */
+static int body_props(const struct ub_cat_ctx *c, const struct ub_sx *f, int i,
+		      const struct ub_sx *p[UB_NPROPS], int nalt,
+		      struct ub_scope *sc, struct ub_op *op)
+{
+	const struct ub_scope *top = op->ninputs ? &sc[op->ninputs - 1] : NULL;
+	int st = ub_cat_props_early(c, p[P_PARAMS], p[P_SAVED], op, sc, &top);
+	if (!st)
+		st = saved_inputs(c, op, sc, &top);
+	if (!st)
+		st = ub_cat_real(c, &f->kids[i], top, "the body", &op->math);
+	if (!st)
+		st = ub_cat_apply(c, f, p, nalt, top, op);
+	if (!st)
+		st = ub_cat_props_late(c, p[P_SMATH], p[P_IDOCS], op, sc, top);
+	if (!st && c->env && c->env->saved && op->saved_math) {
+		struct ub_expr *m = op->math;   /* the reference for the run */
+		op->math = ub_expr_ref(op->saved_math);
+		ub_expr_free(m);
+	}
+	return st || p[P_TORCH] ? st : derive_plan(c, op);
+}
+
 /* The argument list, properties and body of form f (its K-th form), named
  * or not. */
 static int parse_op(const struct ub_cat_ctx *c, const struct ub_sx *f,
 		    struct ub_op *op)
 {
-	struct ub_scope sc[UB_MAX_INPUTS];
+	struct ub_scope sc[UB_CAT_MAX_SCOPE];
 	const struct ub_sx *p[UB_NPROPS] = {0};
 	int named = f->n >= 2 && f->kids[1].kind == UB_SX_SYM;
 	int i = named ? 3 : 2, nalt = 0, st;
+	memset(sc, 0, sizeof sc);
 	if (named && !(op->name = strdup(f->kids[1].text)))
 		return ub_cat_oom(c);
 	if (f->n < i || f->kids[i - 1].kind != UB_SX_LIST)
@@ -120,14 +172,12 @@ static int parse_op(const struct ub_cat_ctx *c, const struct ub_sx *f,
 	if (p[P_NAME] && p[P_NAME]->kind == UB_SX_STR &&
 	    !(op->desc = strdup(p[P_NAME]->text)))
 		return ub_cat_oom(c);
-	const struct ub_scope *top = op->ninputs ? &sc[op->ninputs - 1] : NULL;
-	if ((st = ub_cat_real(c, &f->kids[i], top, "the body", &op->math)) != 0)
-		return st;
-	st = ub_cat_apply(c, f, p, nalt, top, op);
-	return st || p[P_TORCH] ? st : derive_plan(c, op);
+	st = body_props(c, f, i, p, nalt, sc, op);
+	free_scope_vals(sc, UB_CAT_MAX_SCOPE);
+	return st;
 }
 
-static void op_free(struct ub_op *op)
+void ub_op_free(struct ub_op *op)
 {
 	free(op->name);
 	free(op->desc);
@@ -141,6 +191,19 @@ static void op_free(struct ub_op *op)
 	free(op->alt);
 	for (int i = 0; i < op->ninputs; i++)
 		free(op->inputs[i]);
+	for (int i = 0; i < UB_MAX_INPUTS; i++)
+		free(op->input_doc[i]);
+	for (int i = 0; i < op->nparams; i++) {
+		free(op->params[i].name);
+		free(op->params[i].text);
+	}
+	for (int i = 0; i < op->nsaved; i++) {
+		free(op->saved[i].name);
+		free(op->saved[i].desc);
+		ub_expr_free(op->saved[i].e);
+	}
+	ub_expr_free(op->saved_math);
+	free(op->form);
 	for (int i = 0; i < op->npre; i++)
 		ub_expr_free(op->pre[i].e);
 	free(op->pre);
@@ -163,7 +226,7 @@ static void op_free(struct ub_op *op)
 void ub_catalog_free(struct ub_catalog *cat)
 {
 	for (int i = 0; i < cat->nops; i++)
-		op_free(&cat->ops[i]);
+		ub_op_free(&cat->ops[i]);
 	for (int i = 0; i < cat->nbroken; i++) {
 		free(cat->broken[i].name);
 		free(cat->broken[i].alias);
@@ -194,6 +257,56 @@ const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
 				return op;
 		}
 	return NULL;
+}
+
+/* The byte offset of line:col in text (1-based). */
+static size_t offset_of(const char *text, int line, int col)
+{
+	size_t i = 0;
+	for (int l = 1; l < line && text[i]; i++)
+		l += text[i] == '\n';
+	return i + (size_t)(col - 1);
+}
+
+/* The op's form as text, its lines where they were (for messages), kept
+ * for ub_op_reparse. */
+static int keep_form(const struct ub_cat_ctx *c, const char *text,
+		     const struct ub_sx *f, struct ub_op *op)
+{
+	size_t a = offset_of(text, f->line, f->col), b = offset_of(text, f->eline, f->ecol);
+	size_t pad = (size_t)(f->line - 1) + (size_t)(f->col - 1);
+	if (!(op->form = malloc(pad + (b - a) + 2)))
+		return ub_cat_oom(c);
+	memset(op->form, '\n', (size_t)(f->line - 1));
+	memset(op->form + f->line - 1, ' ', (size_t)(f->col - 1));
+	memcpy(op->form + pad, text + a, b - a + 1);
+	op->form[pad + b - a + 1] = '\0';
+	return 0;
+}
+
+int ub_op_reparse(const struct ub_op *op, const struct ub_parse_env *env,
+		  struct ub_op *out, struct ub_error *err)
+{
+	struct ub_cat_ctx c = {op->file, err, env, UB_PREC_INHERIT};
+	struct ub_sx top;
+	memset(out, 0, sizeof *out);
+	int st = ub_sx_read(op->form, op->file, &top, err);
+	if (!st && top.n != 1)
+		st = ub_fail(err, UB_RUNTIME, "%s: op %s: form lost", op->file, op->name);
+	out->line = op->line;
+	if (!st && (!(out->file = strdup(op->file)) || !(out->alias = strdup(op->alias))))
+		st = ub_cat_oom(&c);
+	if (!st)
+		st = parse_op(&c, &top.kids[0], out);
+	if (!st && out->anonymous && (!(out->name = strdup(op->name)) ||
+				      (op->ident && !(out->ident = strdup(op->ident)))))
+		st = ub_cat_oom(&c);
+	if (!st && !(out->form = strdup(op->form)))
+		st = ub_cat_oom(&c);
+	ub_sx_free(&top);
+	if (st)
+		ub_op_free(out);
+	return st;
 }
 
 const struct ub_broken *ub_catalog_find_broken(const struct ub_catalog *cat,
@@ -289,7 +402,7 @@ static int add_broken(const struct ub_cat_ctx *c, struct ub_catalog *cat,
 
 /* Form k (from 1) of the file: an op, or a broken entry. */
 static int form(const struct ub_cat_ctx *c, const struct ub_sx *f, int k,
-		struct ub_catalog *cat)
+		struct ub_catalog *cat, const char *text)
 {
 	char alias[4200];
 	snprintf(alias, sizeof alias, "%s#%d", c->file, k);
@@ -303,6 +416,8 @@ static int form(const struct ub_cat_ctx *c, const struct ub_sx *f, int k,
 			     "(FPCore NAME (ARGS...) ... BODY)");
 	if (!st)
 		st = parse_op(c, f, op);
+	if (!st)
+		st = keep_form(c, text, f, op);
 	if (!st && op->anonymous)
 		st = name_anonymous(c, cat, op);
 	const struct ub_op *first = st || op->anonymous ? NULL : ub_catalog_find(cat, op->name);
@@ -311,7 +426,7 @@ static int form(const struct ub_cat_ctx *c, const struct ub_sx *f, int k,
 				"duplicate op '%s' (first defined on line %d)",
 				op->name, first->line);
 	if (st) {
-		op_free(op);
+		ub_op_free(op);
 		cat->nops--;
 	}
 	if (st == UB_USAGE) /* this core only: the others still load */
@@ -322,7 +437,7 @@ static int form(const struct ub_cat_ctx *c, const struct ub_sx *f, int k,
 int ub_catalog_parse(const char *text, const char *file,
 		     struct ub_catalog *cat, struct ub_error *err)
 {
-	struct ub_cat_ctx c = {file, err, UB_PREC_INHERIT};
+	struct ub_cat_ctx c = {file, err, NULL, UB_PREC_INHERIT};
 	struct ub_sx top;
 	struct ub_error one = {""};
 	memset(cat, 0, sizeof *cat);
@@ -335,7 +450,7 @@ int ub_catalog_parse(const char *text, const char *file,
 	if (!cat->ops || !cat->broken)
 		st = ub_cat_oom(&c);
 	for (int i = 0; i < top.n && !st; i++)
-		st = form(&c, &top.kids[i], i + 1, cat);
+		st = form(&c, &top.kids[i], i + 1, cat, text);
 	ub_sx_free(&top);
 	if (st) {
 		*err = one;

@@ -52,6 +52,25 @@ struct ub_plan_step {
 				  its dtype in every dtype (codegen.h) */
 };
 
+/* A named constant of an op, :params ([alpha 1.0]): a variable of the
+ * math, the torch plan and :kernel-expr whose value --param NAME=V sets
+ * for all of them, and a kernel's scalar parameter can take. */
+#define UB_MAX_PARAMS 8
+struct ub_param {
+	char *name;
+	char *text;            /* its value as written (default or --param) */
+	double value;          /* strtod(text) */
+};
+
+/* An input PyTorch saves from the forward pass, :saved ([y (tanh x)]):
+ * computed per element from the sampled inputs (the forward expression
+ * correctly rounded to the dtype), for kernels that take it. */
+struct ub_saved {
+	char *name;
+	struct ub_expr *e;     /* over the inputs (and params) */
+	char *desc;            /* "tanh(x) rounded to the dtype (...)" */
+};
+
 struct ub_op {
 	char *name, *desc;     /* the op's name; :name (NULL) */
 	char *ident;           /* an anonymous core: an identifier derived
@@ -64,8 +83,12 @@ struct ub_op {
 	char **alt;            /* :alt expressions, as written */
 	int precision;         /* :precision's dtype: the default of --dtype;
 				  -1 when none (or real) */
-	int ninputs;
+	int ninputs;           /* inputs 0..nsampled-1 are sampled (or read
+				  from files); the rest are saved inputs,
+				  computed from them (saved[k - nsampled]) */
+	int nsampled;
 	char *inputs[UB_MAX_INPUTS];
+	char *input_doc[UB_MAX_INPUTS]; /* what each sampled input is */
 	int arg_prec[UB_MAX_INPUTS]; /* (! :precision P x): P, else -1 */
 	struct ub_domain dom[UB_MAX_INPUTS];
 	int npre;
@@ -82,13 +105,39 @@ struct ub_op {
 	int nsteps;
 	struct ub_plan_step *torch;
 	char *kernel, *entry;  /* kernel file (relative to kernels/) */
+	const char *entry_shown; /* a --kernel's entry as messages name it
+				    (scale<float>(float*, ...)); NULL: entry */
+	const char *kernel_skipped; /* a run's dtype the :kernel file is not
+				    written for: that file (the kernel is
+				    generated from the math instead) */
 	unsigned kernel_dtypes; /* bit dt: the kernel is written for dtype dt
 				   (:dtypes, default f32 only) */
 	int nargs;             /* kernel parameters, in order: an input name,
-				  "out" or "n" */
+				  "out", "n", or "=HEX": a value (the bits a
+				  --kernel's scalar parameter takes) */
 	char **args;
 	char *file;            /* where it was defined, for messages */
 	int line;
+	int nparams;           /* :params */
+	struct ub_param params[UB_MAX_PARAMS];
+	int nsaved;            /* :saved */
+	struct ub_saved saved[UB_MAX_INPUTS];
+	struct ub_expr *saved_math; /* :saved-math: vars the inputs, then the
+				       saved inputs */
+	int use_saved;         /* this run's kernel takes a saved input: they
+				  are inputs (ub_op_prepare) */
+	char *form;            /* the op's FPCore text, read again by
+				  ub_op_prepare */
+};
+
+/* How ub_op_prepare reads an op again. */
+struct ub_parse_env {
+	const char *const *values; /* per :params entry, its value (NULL
+				      entries: as written); NULL: all */
+	int saved;                 /* the :saved inputs are inputs, the
+				      math is :saved-math, and a :torch step
+				      of a saved input's name is replaced by
+				      it (PyTorch's forward output) */
 };
 
 /* A core that could not be read: what it is called, where, and why (the
@@ -126,5 +175,12 @@ const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
 /* The broken core called name (its name or FILE#K); NULL if none. */
 const struct ub_broken *ub_catalog_find_broken(const struct ub_catalog *cat,
 					       const char *name);
+
+/* op read again from its text under env, into *out (free with
+ * ub_op_free).  Errors as ub_catalog_parse's (none for an op that was
+ * read once, but out of memory). */
+int ub_op_reparse(const struct ub_op *op, const struct ub_parse_env *env,
+		  struct ub_op *out, struct ub_error *err);
+void ub_op_free(struct ub_op *op);
 
 #endif

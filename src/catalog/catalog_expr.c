@@ -315,6 +315,17 @@ static int step(const struct ub_cat_ctx *c, const char *name,
 	return ub_cat_real(c, x, sc, "a :torch step", &s->e);
 }
 
+/* Whether the plan's step `name` is PyTorch's forward output that a saved
+ * input of the op replaces in this reading (c->env->saved). */
+static int saved_step(const struct ub_cat_ctx *c, const struct ub_op *op,
+		      const char *name)
+{
+	for (int i = 0; c->env && c->env->saved && i < op->nsaved; i++)
+		if (!strcmp(op->saved[i].name, name))
+			return 1;
+	return 0;
+}
+
 int ub_cat_plan(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		const struct ub_scope *inputs, struct ub_op *op)
 {
@@ -334,16 +345,18 @@ int ub_cat_plan(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		const struct ub_sx *bi = &x->kids[1].kids[i];
 		if ((st = binding(c, bi)) != 0)
 			break;
-		op->nsteps++;
+		if (saved_step(c, op, bi->kids[0].text))
+			continue;   /* the saved input (in scope) stands for it */
+		int k = op->nsteps++;
 		st = step(c, bi->kids[0].text, &bi->kids[1], seq ? inner : inputs,
-			  &op->torch[i]);
-		nodes[i] = (struct ub_scope){op->torch[i].name, op->ninputs + i,
+			  &op->torch[k]);
+		nodes[k] = (struct ub_scope){op->torch[k].name, op->ninputs + k,
 					     NULL, inner};
-		inner = &nodes[i];
+		inner = &nodes[k];
 	}
 	if (!st) {
-		op->nsteps++;
-		st = step(c, "out", is_let ? &x->kids[2] : x, inner, &op->torch[nb]);
+		int k = op->nsteps++;
+		st = step(c, "out", is_let ? &x->kids[2] : x, inner, &op->torch[k]);
 	}
 	free(nodes);
 	return st;

@@ -9,9 +9,13 @@
 struct ub_cat_ctx {
 	const char *file;
 	struct ub_error *err;
+	const struct ub_parse_env *env; /* NULL: the op as written */
 	int prec;            /* the rounding context being read: expr.h's
 				UB_PREC_INHERIT, UB_PREC_REAL or a dtype */
 };
+
+/* Scope entries an op may need: inputs, params, saved inputs. */
+#define UB_CAT_MAX_SCOPE (2 * UB_MAX_INPUTS + UB_MAX_PARAMS)
 
 /* A name in scope: a variable (val NULL) or a let binding, whose node is
  * shared by every use of the name.  Innermost first, linked outward. */
@@ -29,7 +33,9 @@ struct ub_scope {
 	X(P_DTYPES, ":dtypes") X(P_KEXPR, ":kernel-expr")                  \
 	X(P_TROUND, ":torch-rounding") X(P_PRECISION, ":precision")        \
 	X(P_SPEC, ":spec") X(P_DESCRIPTION, ":description")               \
-	X(P_CITE, ":cite") X(P_ALT, ":alt") X(P_EXAMPLE, ":example")
+	X(P_CITE, ":cite") X(P_ALT, ":alt") X(P_EXAMPLE, ":example")       \
+	X(P_PARAMS, ":params") X(P_SAVED, ":saved")                        \
+	X(P_SMATH, ":saved-math") X(P_IDOCS, ":input-docs")
 
 enum ub_prop {
 #define X(id, key) id,
@@ -95,5 +101,16 @@ int ub_cat_depth(const struct ub_cat_ctx *c, const struct ub_sx *x,
 const char *ub_cat_what(const struct ub_sx *x, char *buf, size_t len);
 
 int ub_cat_oom(const struct ub_cat_ctx *c);
+
+/* :params (values from c->env) and :saved into op, the params added to
+ * the scope *top (entries from sc[op->ninputs]); catalog_saved.c. */
+int ub_cat_props_early(const struct ub_cat_ctx *c, const struct ub_sx *par,
+		       const struct ub_sx *sav, struct ub_op *op,
+		       struct ub_scope *sc, const struct ub_scope **top);
+/* :saved-math (its saved inputs added to the scope top, unless they are
+ * inputs already) and :input-docs. */
+int ub_cat_props_late(const struct ub_cat_ctx *c, const struct ub_sx *smath,
+		      const struct ub_sx *idocs, struct ub_op *op,
+		      struct ub_scope *sc, const struct ub_scope *top);
 
 #endif

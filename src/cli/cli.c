@@ -15,16 +15,57 @@
 
 enum { LONG_ONLY = 256 };
 
-static const struct {
-	const char *name;
-	int shrt, has_arg;
-	const char *arg, *help;
-} opts[] = {
-#define X(name, shrt, has_arg, arg, help) {name, shrt, has_arg, arg, help},
+const struct ub_opt_info ub_opts[] = {
+#define X(name, shrt, has_arg, arg, role, help) {name, shrt, has_arg, arg, UB_ROLE_##role, help},
 	UB_OPTIONS(X)
 #undef X
 };
-#define NOPTS (int)(sizeof opts / sizeof opts[0])
+#define NOPTS (int)(sizeof ub_opts / sizeof ub_opts[0])
+const int ub_nopts = NOPTS;
+#define opts ub_opts
+
+/* "--NAME" of each option, for argument lists made from cli->given */
+static const char *const dashed[] = {
+#define X(name, shrt, has_arg, arg, role, help) "--" name,
+	UB_OPTIONS(X)
+#undef X
+};
+
+int ub_cli_args(const struct ub_cli *cli, enum ub_opt_role role,
+		const char **out, int max)
+{
+	int n = 0;
+	for (int i = 0; i < cli->ngiven; i++) {
+		const struct ub_given *g = &cli->given[i];
+		if (opts[g->opt].role != role)
+			continue;
+		if (n + 1 + (g->arg != NULL) > max)
+			return -1;
+		out[n++] = dashed[g->opt];
+		if (g->arg)
+			out[n++] = g->arg;
+	}
+	return n;
+}
+
+/* "K/N" with 0 <= K < N <= UB_MAX_SHARDS. */
+static int parse_shard(const char *arg, size_t *k, size_t *n, struct ub_error *err)
+{
+	char *slash, *end;
+	unsigned long long a, b;
+	errno = 0;
+	a = strtoull(arg, &slash, 10);
+	if (slash != arg && *slash == '/' && slash[1] >= '0' && slash[1] <= '9' && arg[0] != '-') {
+		b = strtoull(slash + 1, &end, 10);
+		if (!*end && !errno && b >= 1 && b <= UB_MAX_SHARDS && a < b) {
+			*k = (size_t)a;
+			*n = (size_t)b;
+			return 0;
+		}
+	}
+	return ub_fail(err, UB_USAGE, "--shard: '%s' is not K/N with 0 <= K < N <= %d "
+		       "(e.g. 3/8)", arg, UB_MAX_SHARDS);
+}
 
 void ub_cli_help(FILE *f)
 {
@@ -117,6 +158,10 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (cli->ndomains == UB_MAX_INPUTS)
 			return ub_fail(err, UB_USAGE, "--domain: at most %d", UB_MAX_INPUTS);
 		cli->domain_spec[cli->ndomains++] = arg;
+	} else if (!strcmp(name, "param")) {
+		if (cli->nparams == UB_MAX_PARAMS)
+			return ub_fail(err, UB_USAGE, "--param: at most %d", UB_MAX_PARAMS);
+		cli->param_spec[cli->nparams++] = arg;
 	} else if (!strcmp(name, "csv")) {
 		cli->csv = arg;
 	} else if (!strcmp(name, "dump")) {
@@ -172,6 +217,35 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->entry = arg;
 	} else if (!strcmp(name, "args")) {
 		cli->args = arg;
+	} else if (!strcmp(name, "shard")) {
+		s = parse_shard(arg, &cli->shard, &cli->nshards, err);
+	} else if (!strcmp(name, "partial")) {
+		cli->partial = arg;
+	} else if (!strcmp(name, "resume")) {
+		cli->resume = 1;
+	} else if (!strcmp(name, "shards")) {
+		s = ub_subopt_count("shards", arg, 1, UB_MAX_SHARDS, &v, err);
+		cli->shards = (size_t)v;
+	} else if (!strcmp(name, "out")) {
+		cli->out = arg;
+	} else if (!strcmp(name, "submit")) {
+		cli->submit = 1;
+	} else if (!strcmp(name, "sbatch")) {
+		if (cli->nsbatch == UB_MAX_FPCORE)
+			return ub_fail(err, UB_USAGE, "--sbatch: at most %d", UB_MAX_FPCORE);
+		cli->sbatch[cli->nsbatch++] = arg;
+	} else if (!strcmp(name, "launch")) {
+		s = ub_geom_parse(arg, &c->geom, err);
+	} else if (!strcmp(name, "include-path") || !strcmp(name, "define-macro")) {
+		if (cli->nflags == UB_NVCC_MAX_FLAGS)
+			return ub_fail(err, UB_USAGE, "-I/-D: at most %d", UB_NVCC_MAX_FLAGS);
+		if (!arg[0] || (name[0] == 'd' && arg[0] == '='))
+			return ub_fail(err, UB_USAGE, "-%c: '%s' is not %s", name[0] == 'd' ? 'D' : 'I',
+				       arg, name[0] == 'd' ? "NAME[=VALUE]" : "a directory");
+		if (strlen(arg) > 4000)
+			return ub_fail(err, UB_USAGE, "-%c: too long", name[0] == 'd' ? 'D' : 'I');
+		cli->flag_kind[cli->nflags] = name[0] == 'd' ? 'D' : 'I';
+		cli->flag_arg[cli->nflags++] = arg;
 	} else if (!strcmp(name, "triton")) {
 		cli->triton = arg;
 	} else if (!strcmp(name, "constexpr")) {
@@ -242,6 +316,9 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 		for (int i = 0; idx < 0 && i < NOPTS; i++)
 			if (opts[i].shrt == c)
 				idx = i;
+		if (cli->ngiven == UB_MAX_GIVEN)
+			return ub_fail(err, UB_USAGE, "more than %d options", UB_MAX_GIVEN);
+		cli->given[cli->ngiven++] = (struct ub_given){idx, opts[idx].has_arg ? optarg : NULL};
 		int s = option(cli, opts[idx].name, optarg, err);
 		if (s)
 			return s;
@@ -253,9 +330,10 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
 	if (cli->kernel && cli->triton)
 		return ub_fail(err, UB_USAGE, "--kernel and --triton: test one kernel at a time");
-	if (!cli->kernel && (cli->entry || (cli->args && !cli->triton)))
-		return ub_fail(err, UB_USAGE, "--%s needs --kernel FILE.cu",
-			       cli->entry ? "entry" : "args");
+	if (!cli->kernel && (cli->entry || (cli->args && !cli->triton) || cli->nflags))
+		return ub_fail(err, UB_USAGE, "%s needs --kernel FILE.cu",
+			       cli->entry ? "--entry" : cli->args ? "--args" :
+			       cli->flag_kind[0] == 'I' ? "-I" : "-D");
 	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps || cli->python))
 		return ub_fail(err, UB_USAGE, "--%s needs --triton FILE.py:KERNEL",
 			       cli->constexprs ? "constexpr" : cli->grid ? "grid" :
@@ -277,6 +355,29 @@ int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err)
 	if (c->exhaustive && (cli->ninputs || cli->ndomains))
 		return ub_fail(err, UB_USAGE, "--exhaustive takes every encoding: "
 			       "it goes with neither --input nor --domain");
+	return ub_cli_check_shard(cli, err);
+}
+
+int ub_cli_check_shard(const struct ub_cli *cli, struct ub_error *err)
+{
+	if (cli->nshards && !cli->partial)
+		return ub_fail(err, UB_USAGE, "--shard needs --partial FILE (a shard's "
+			       "figures are one part of the run's: merge the parts)");
+	if (cli->resume && !cli->partial)
+		return ub_fail(err, UB_USAGE, "--resume goes with --partial FILE");
+	if (cli->partial && !strcmp(cli->partial, "-"))
+		return ub_fail(err, UB_USAGE, "--partial: a file, not '-'");
+	if (cli->partial && cli->ninputs)
+		return ub_fail(err, UB_USAGE, "--partial splits sampled and --exhaustive "
+			       "runs; --input files are read whole (run them in one process)");
+	if (cli->partial && cli->triton)
+		return ub_fail(err, UB_USAGE, "--partial: not with --triton (a part "
+			       "does not identify a Triton kernel; run it in one process)");
+	for (int i = 0; cli->partial && i < cli->ngiven; i++)
+		if (opts[cli->given[i].opt].role == UB_ROLE_REPORT)
+			return ub_fail(err, UB_USAGE, "--%s: a run with --partial writes its "
+				       "figures there only; `ulpbench merge` writes the "
+				       "reports", opts[cli->given[i].opt].name);
 	return 0;
 }
 
@@ -341,6 +442,38 @@ int ub_cli_bind_inputs(struct ub_cli *cli, const struct ub_op *op,
 				return ub_fail(err, UB_USAGE, "--input: %s given twice",
 					       op->inputs[k]);
 		c->files[c->nfiles++] = (struct ub_input_file){k, eq + 1};
+	}
+	return 0;
+}
+
+int ub_cli_apply_params(const struct ub_cli *cli, struct ub_op *op,
+			struct ub_error *err)
+{
+	char valid[256] = "";
+	for (int k = 0; k < op->nparams; k++)
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+			 k ? ", " : "", op->params[k].name);
+	for (int i = 0; i < cli->nparams; i++) {
+		const char *spec = cli->param_spec[i], *eq = strchr(spec, '=');
+		char *end;
+		int k = -1;
+		for (int j = 0; eq && j < op->nparams; j++)
+			if (strlen(op->params[j].name) == (size_t)(eq - spec) &&
+			    !strncmp(op->params[j].name, spec, (size_t)(eq - spec)))
+				k = j;
+		if (!eq || eq == spec)
+			return ub_fail(err, UB_USAGE, "--param: '%s' is not NAME=VALUE", spec);
+		if (k < 0)
+			return ub_fail(err, UB_USAGE, "--param: %s has no :params '%.*s' "
+				       "(valid: %s)", op->name, (int)(eq - spec), spec,
+				       op->nparams ? valid : "none");
+		double v = strtod(eq + 1, &end);
+		if (end == eq + 1 || *end || v != v)
+			return ub_fail(err, UB_USAGE, "--param: '%s': %s is not a number "
+				       "(0.25, 1e-3, 0x1.8p-3)", spec, eq + 1);
+		/* the run's op is a copy: its params point at the option */
+		op->params[k].text = (char *)(eq + 1);
+		op->params[k].value = v;
 	}
 	return 0;
 }

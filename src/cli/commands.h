@@ -12,7 +12,9 @@
 	X("suite", ub_cmd_suite, "run accuracy suites and check their expectations") \
 	X("explain", ub_cmd_explain, "trace each mode and the torch plan on one input (--at)") \
 	X("selftest", ub_cmd_selftest, "the sim against the GPU, bit for bit, on every op and mode") \
-	X("capture-approx", ub_cmd_capture_approx, "record the GPU's approximate instructions into a file")
+	X("capture-approx", ub_cmd_capture_approx, "record the GPU's approximate instructions into a file") \
+	X("merge", ub_cmd_merge, "add the partial files of a sharded run into its reports") \
+	X("sbatch", ub_cmd_sbatch, "a run as a Slurm job array of shards and the job that merges them")
 
 #define X(name, fn, help) int fn(int argc, char **argv, struct ub_error *err);
 UB_COMMANDS(X)
@@ -20,8 +22,10 @@ UB_COMMANDS(X)
 
 struct ub_catalog;
 #include <stdio.h>
-/* --list-ops (list_ops.c): every op of cat, then the cores that did not
- * load and why. */
-void ub_list_ops(FILE *f, const struct ub_catalog *cat);
+/* --list-ops (list_ops.c): every op of cat with a line per input, then
+ * the cores that did not load and why; with opname (--op), that op in
+ * full (an unknown name: UB_USAGE listing the valid ones). */
+int ub_list_ops(FILE *f, const struct ub_catalog *cat, const char *opname,
+		struct ub_error *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include "native.h"
 #include "nvrtc.h"
 #include "outfile.h"
+#include "partial.h"
 #include "paths.h"
 #include "ref_llvm.h"
 #include "progress.h"
@@ -62,6 +63,33 @@ static int check_dump_dir(const char *dir, struct ub_error *err)
 	return 0;
 }
 
+/* --partial FILE: the run's part, written whole. */
+static int write_partial(const struct ub_cli *cli, const struct ub_result *res,
+			 const struct ub_run_id *id, struct ub_error *err)
+{
+	const char *args[2 * UB_MAX_GIVEN];
+	struct ub_partial p;
+	int n = ub_cli_args(cli, UB_ROLE_RUN, args, 2 * UB_MAX_GIVEN);
+	int s = ub_partial_from_result(res, id, args, n, &p, err);
+	if (!s)
+		s = ub_partial_write(cli->partial, &p, err);
+	ub_partial_free(&p);
+	return s;
+}
+
+/* --resume: cli->partial is already this shard's complete part. */
+static int partial_done(const struct ub_cli *cli, const struct ub_run_id *id)
+{
+	struct ub_partial p;
+	struct ub_error e;
+	if (access(cli->partial, F_OK) != 0 || ub_partial_read(cli->partial, &p, &e))
+		return 0;
+	int done = ub_run_id_diff(&p.id, id) < 0 && p.shard == cli->shard &&
+		   p.nshards == (cli->nshards ? cli->nshards : 1);
+	ub_partial_free(&p);
+	return done;
+}
+
 static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	       struct ub_error *err)
 {
@@ -71,11 +99,28 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	struct ub_result res;
 	struct ub_config cfg;
 	struct ub_user_kernel uk = {0};
+	static struct ub_run_id id; /* large */
 	char explain[8192];
 	int s = cli->at ? ub_fail(err, UB_USAGE, "--at belongs to `ulpbench explain` "
 				  "(see ulpbench explain --help)") : 0;
+	for (int i = 0; !s && i < cli->ngiven; i++)
+		if (ub_opts[cli->given[i].opt].role == UB_ROLE_SBATCH)
+			s = ub_fail(err, UB_USAGE, "--%s belongs to `ulpbench sbatch` "
+				    "(see ulpbench sbatch --help)",
+				    ub_opts[cli->given[i].opt].name);
 	if (!s)
 		s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
+	cfg.shard = cli->shard;
+	cfg.nshards = cli->nshards;
+	if (!s && cli->partial)
+		s = ub_run_id_make(cli, &cfg, &id, err);
+	if (!s && cli->resume && partial_done(cli, &id)) {
+		fprintf(stderr, "ulpbench: %s: shard %zu/%zu is complete already "
+			"(--resume)\n", cli->partial, cli->shard,
+			cli->nshards ? cli->nshards : 1);
+		ub_user_kernel_free(&uk);
+		return 0;
+	}
 	if (!s) /* no output over another, or over an input */
 		s = ub_clash_check_cli(cli, &op, err);
 	if (!s && cli->dump)
@@ -90,13 +135,16 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	cfg.progress = ub_progress_stage;
 	cfg.stream = !cli->dump; /* it keeps every element */
-	cfg.figures = cli->html != NULL;
+	/* the page's figures; a part keeps them for the merge's page */
+	cfg.figures = cli->html != NULL || cli->partial != NULL;
 	/* NULL (no explain command on the page) rather than one cut short */
 	cfg.explain_opts = ub_explain_opts(cli, explain, sizeof explain) ? NULL : explain;
 	cfg.progress_ctx = &prog;
 	s = ub_run(&cfg, &res, err);
 	ub_progress_end(&prog);
-	if (!s && !ub_outputs_on_stdout(&out))
+	if (!s && cli->partial) /* a part of the run: its figures go there */
+		s = write_partial(cli, &res, &id, err);
+	else if (!s && !ub_outputs_on_stdout(&out))
 		ub_report_table(stdout, &res);
 	if (!s && cli->dump)
 		s = ub_report_dump(cli->dump, &res, err);
@@ -167,7 +215,7 @@ int main(int argc, char **argv)
 	}
 	s = ub_load_catalogs(&cli, &cat, &err);
 	if (!s && cli.action == UB_ACT_LIST_OPS)
-		ub_list_ops(stdout, &cat);
+		s = ub_list_ops(stdout, &cat, cli.op, &err);
 	else if (!s)
 		s = run(&cli, &cat, &err);
 	ub_catalog_free(&cat);

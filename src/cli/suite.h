@@ -43,9 +43,9 @@ struct ub_entry {
 	char *text;         /* the run line, comment stripped */
 	int argc;
 	char **argv;        /* its words, as ub_cli_parse saw them */
-	char *paths[UB_MAX_INPUTS + UB_MAX_FPCORE + 2]; /* --catalog, --input,
-					   --fpcore and --kernel resolved against
-					   the suite's directory */
+	char *paths[UB_MAX_INPUTS + UB_MAX_FPCORE + UB_NVCC_MAX_FLAGS + 2];
+				/* --catalog, --input, --fpcore, --kernel and
+				   -I resolved against the suite's directory */
 	struct ub_cli cli;
 	struct ub_op op;    /* the catalog's op, --domain applied */
 	struct ub_user_kernel uk; /* --kernel: the file, bound to op */

@@ -130,7 +130,7 @@ static char *relative_to(const char *suite, const char *path)
 }
 
 /* --catalog, --fpcore, --kernel (or --triton: never both) and --input
- * files are found beside the suite file. */
+ * files, and -I directories, are found beside the suite file. */
 static int resolve_paths(struct ub_entry *e, struct ub_error *err)
 {
 	int np = 0;
@@ -146,6 +146,11 @@ static int resolve_paths(struct ub_entry *e, struct ub_error *err)
 	for (int i = 0; i < e->cli.nfpcore; i++)
 		if (!(e->cli.fpcore[i] = e->paths[np++] =
 		      relative_to(e->file, e->cli.fpcore[i])))
+			return ub_fail(err, UB_RUNTIME, "out of memory");
+	for (int i = 0; i < e->cli.nflags; i++)
+		if (e->cli.flag_kind[i] == 'I' &&
+		    !(e->cli.flag_arg[i] = e->paths[np++] =
+		      relative_to(e->file, e->cli.flag_arg[i])))
 			return ub_fail(err, UB_RUNTIME, "out of memory");
 	for (int i = 0; i < e->cli.ninputs; i++) {
 		const char *spec = e->cli.input_spec[i], *eq = strchr(spec, '=');
@@ -168,6 +173,12 @@ static int check_options(const struct ub_cli *c, struct ub_error *err)
 	if (bad)
 		return ub_fail(err, UB_USAGE, "%s: not in a run line (reports are "
 			       "options of `ulpbench suite`)", bad);
+	for (int i = 0; i < c->ngiven; i++) {
+		enum ub_opt_role role = ub_opts[c->given[i].opt].role;
+		if (role == UB_ROLE_SHARD || role == UB_ROLE_SBATCH)
+			return ub_fail(err, UB_USAGE, "--%s: not in a run line (a suite "
+				       "runs each line whole)", ub_opts[c->given[i].opt].name);
+	}
 	return 0;
 }
 

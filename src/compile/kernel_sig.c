@@ -1,7 +1,8 @@
-/* kernel_sig.c — a kernel's parameter list from its CUDA source (see
- * kernel_sig.h).  Tokens first (identifiers, numbers, strings, single
- * punctuation, '::', and whole preprocessor lines), then a walk that
- * tracks extern "C" { } blocks and reads each __global__ declaration. */
+/* kernel_sig.c — the __global__ declarations of a CUDA source and their
+ * parameters' names (see kernel_sig.h).  Tokens first (identifiers,
+ * numbers, strings, single punctuation, '::', and whole preprocessor
+ * lines), then a walk that tracks extern "C" { } blocks and reads each
+ * __global__ declaration. */
 #include "kernel_sig.h"
 
 #include <ctype.h>
@@ -137,9 +138,6 @@ static const char *const type_words[] = {
 	"void", "__half", "half", "__nv_bfloat16", "nv_bfloat16", "size_t",
 	"ssize_t", "ptrdiff_t", "int64_t", "uint64_t", "int32_t", "uint32_t",
 	"std", "struct", NULL};
-static const char *const qualifiers[] = {
-	"const", "volatile", "__restrict__", "__restrict", "restrict", "std",
-	"struct", NULL};
 
 static int listed(const char *const *list, const struct tok *t)
 {
@@ -149,114 +147,66 @@ static int listed(const char *const *list, const struct tok *t)
 	return 0;
 }
 
-/* The element dtype of a pointer whose base type is `base`. */
-static int element_dtype(const char *base)
-{
-	static const struct { const char *c; int dt; } el[] = {
-		{"float", UB_F32}, {"double", UB_F64}, {"__half", UB_F16},
-		{"half", UB_F16}, {"__nv_bfloat16", UB_BF16},
-		{"nv_bfloat16", UB_BF16}};
-	for (size_t i = 0; i < sizeof el / sizeof el[0]; i++)
-		if (strcmp(base, el[i].c) == 0)
-			return el[i].dt;
-	return -1;
-}
-
-/* Width of an integer base type, 0 if it is none. */
-static int int_bits(const char *base)
-{
-	static const struct { const char *c; int bits; } ints[] = {
-		{"int", 32}, {"unsigned", 32}, {"unsigned int", 32},
-		{"signed", 32}, {"signed int", 32}, {"int32_t", 32},
-		{"uint32_t", 32}, {"long", 64}, {"long int", 64},
-		{"unsigned long", 64}, {"long long", 64}, {"long long int", 64},
-		{"unsigned long long", 64}, {"unsigned long long int", 64},
-		{"size_t", 64}, {"ssize_t", 64}, {"ptrdiff_t", 64},
-		{"int64_t", 64}, {"uint64_t", 64}};
-	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-		if (strcmp(base, ints[i].c) == 0)
-			return ints[i].bits;
-	return 0;
-}
-
 static void append(char *buf, size_t len, const struct tok *t)
 {
 	size_t used = strlen(buf);
-	int glue = is(t, "*") || is(t, "::") || (used && buf[used - 1] == ':');
+	int glue = is(t, "*") || is(t, "&") || is(t, "::") || is(t, "<") ||
+		   is(t, ">") || is(t, ",") ||
+		   (used && (buf[used - 1] == ':' || buf[used - 1] == '<'));
 	snprintf(buf + used, len - used, "%s%.*s", used && !glue ? " " : "",
 		 t->len, t->s);
 }
 
-/* Tokens [a, b) of one parameter (a default value cut off). */
-static int param(const struct toks *v, int a, int b, struct ub_kparam *p,
-		 const char *file, const char *entry, int k, struct ub_error *err)
+/* Tokens [a, b) of one parameter (a default value cut off): its name (""
+ * when it has none) and its type as written. */
+static void param(const struct toks *v, int a, int b, struct ub_kdecl_param *p)
 {
-	char base[96] = "";
-	int stars = 0, ref = 0, name = -1, cbefore = 0;
+	int name = -1, depth = 0;
 	memset(p, 0, sizeof *p);
-	for (int i = a; i < b; i++)
-		if (is(&v->t[i], "="))
+	for (int i = a; i < b; i++) {
+		depth += is(&v->t[i], "<") - is(&v->t[i], ">");
+		if (depth == 0 && is(&v->t[i], "="))
 			b = i;
+	}
+	int end = b;
 	if (b > a && is(&v->t[b - 1], "]")) { /* T name[] is a pointer */
 		while (b > a && !is(&v->t[b - 1], "["))
 			b--;
 		b--;
-		stars++;
 	}
-	if (b > a && v->t[b - 1].kind == T_ID && !listed(type_words, &v->t[b - 1]))
+	if (b > a && v->t[b - 1].kind == T_ID && !listed(type_words, &v->t[b - 1]) &&
+	    b - 1 > a && !is(&v->t[b - 2], "::"))
 		name = b - 1;
-	if (name < 0)
-		return ub_fail(err, UB_USAGE, "%s:%d: parameter %d of %s has no "
-			       "name: ulpbench binds parameters by name", file,
-			       b > a ? v->t[b - 1].line : v->t[a].line, k + 1, entry);
-	snprintf(p->name, sizeof p->name, "%.*s", v->t[name].len, v->t[name].s);
-	for (int i = a; i < name; i++) {
-		const struct tok *t = &v->t[i];
-		append(p->type, sizeof p->type, t);
-		stars += is(t, "*");
-		ref += is(t, "&");
-		cbefore |= stars == 0 && is(t, "const");
-		if (t->kind == T_ID && !listed(qualifiers, t))
-			append(base, sizeof base, t);
-	}
-	if (stars == 1 && !ref) {
-		p->kind = UB_KP_ARRAY;
-		p->dtype = element_dtype(base);
-		p->is_const = cbefore;
-	} else if (stars == 0 && !ref && int_bits(base)) {
-		p->kind = UB_KP_INT;
-		p->bits = int_bits(base);
-	} else {
-		p->kind = UB_KP_OTHER;
-	}
-	return 0;
+	if (name >= 0)
+		snprintf(p->name, sizeof p->name, "%.*s", v->t[name].len, v->t[name].s);
+	for (int i = a; i < (name >= 0 ? name : b); i++)
+		append(p->type, sizeof p->type, &v->t[i]);
+	if (end > b)
+		snprintf(p->type + strlen(p->type), sizeof p->type - strlen(p->type), "*");
 }
 
-/* The parameters between the parentheses at lp and rp. */
-static int params(const struct toks *v, int lp, int rp, struct ub_ksig *sig,
-		  const char *file, struct ub_error *err)
+/* The parameters between the parentheses at lp and rp; -1 if more than
+ * UB_KSIG_MAX_PARAMS. */
+static int params(const struct toks *v, int lp, int rp, struct ub_kdecl *d)
 {
 	int a = lp + 1, depth = 0;
-	sig->nparams = 0;
+	d->nparams = 0;
 	if (rp == lp + 1 || (rp == lp + 2 && is(&v->t[lp + 1], "void")))
 		return 0;
 	for (int i = lp + 1; i <= rp; i++) {
 		const struct tok *t = &v->t[i];
-		if (t->kind == T_PUNCT && strchr("([<", t->s[0]) && t->len == 1)
+		if (t->kind == T_PUNCT && strchr("([<{", t->s[0]) && t->len == 1)
 			depth++;
-		else if (t->kind == T_PUNCT && strchr(")]>", t->s[0]) && t->len == 1 && i < rp)
+		else if (t->kind == T_PUNCT && strchr(")]>}", t->s[0]) && t->len == 1 && i < rp)
 			depth--;
 		if (i < rp && !(depth == 0 && is(t, ",")))
 			continue;
-		if (sig->nparams == UB_KSIG_MAX_PARAMS)
-			return ub_fail(err, UB_USAGE, "%s:%d: %s has more than %d "
-				       "parameters", file, sig->line, sig->entry,
-				       UB_KSIG_MAX_PARAMS);
-		int st = param(v, a, i, &sig->params[sig->nparams], file,
-			       sig->entry, sig->nparams, err);
-		if (st)
-			return st;
-		sig->nparams++;
+		if (d->nparams == UB_KSIG_MAX_PARAMS)
+			return -1;
+		param(v, a, i, &d->params[d->nparams]);
+		if (!d->params[d->nparams].name[0] && !d->unnamed)
+			d->unnamed = d->nparams + 1;
+		d->nparams++;
 		a = i + 1;
 	}
 	return 0;
@@ -266,10 +216,12 @@ static int params(const struct toks *v, int lp, int rp, struct ub_ksig *sig,
  * extern "C" (*c) or template (*tmpl). */
 static void prefix(const struct toks *v, int g, int *c, int *tmpl)
 {
+	int depth = 0;
 	*c = *tmpl = 0;
 	for (int i = g - 1; i >= 0; i--) {
 		const struct tok *t = &v->t[i];
-		if (is(t, ";") || is(t, "{") || is(t, "}") || t->kind == T_PP)
+		depth += is(t, ">") - is(t, "<");   /* template <class T = int> */
+		if (depth == 0 && (is(t, ";") || is(t, "{") || is(t, "}") || t->kind == T_PP))
 			break;
 		*tmpl |= is(t, "template");
 		*c |= is(t, "extern") && i + 1 < g && is(&v->t[i + 1], "\"C\"");
@@ -287,7 +239,8 @@ static int declaration(const struct toks *v, int g, int *name, int *lp, int *rp)
 		if (t->kind != T_ID || !is(&v->t[i + 1], "("))
 			continue;
 		if (is(t, "__launch_bounds__") || is(t, "__attribute__") ||
-		    is(t, "__declspec") || is(t, "alignas")) {
+		    is(t, "__declspec") || is(t, "alignas") || is(t, "__align__") ||
+		    is(t, "__cluster_dims__")) {
 			i = closing(v, i + 1);
 			continue;
 		}
@@ -299,16 +252,14 @@ static int declaration(const struct toks *v, int g, int *name, int *lp, int *rp)
 	return 0;
 }
 
-struct found {
-	int name, lp, rp, body, extern_c, tmpl;
-};
-
 /* Every __global__ declaration, with the extern "C" blocks around it. */
-static int scan(const struct toks *v, struct found *f, int max)
+static int scan(const struct toks *v, struct ub_kdecl *out, int max, int *n)
 {
-	int nf = 0, depth = 0, cblock[64] = {0};
+	int depth = 0, cblock[64] = {0};
+	*n = 0;
 	for (int i = 0; i < v->n; i++) {
 		const struct tok *t = &v->t[i];
+		int name, lp, rp;
 		if (is(t, "{") && depth < 63) {
 			depth++;
 			cblock[depth] = cblock[depth - 1] ||
@@ -316,92 +267,32 @@ static int scan(const struct toks *v, struct found *f, int max)
 					 is(&v->t[i - 2], "extern"));
 		} else if (is(t, "}") && depth > 0) {
 			depth--;
-		} else if (is(t, "__global__") && nf < max) {
-			struct found *x = &f[nf];
-			if (!declaration(v, i, &x->name, &x->lp, &x->rp))
-				continue;
-			prefix(v, i, &x->extern_c, &x->tmpl);
-			x->extern_c |= cblock[depth];
-			x->body = x->rp + 1 < v->n && is(&v->t[x->rp + 1], "{");
-			nf++;
+		} else if (is(t, "__global__") && *n < max &&
+			   declaration(v, i, &name, &lp, &rp)) {
+			struct ub_kdecl *d = &out[*n];
+			memset(d, 0, sizeof *d);
+			snprintf(d->name, sizeof d->name, "%.*s", v->t[name].len, v->t[name].s);
+			d->line = v->t[name].line;
+			prefix(v, i, &d->extern_c, &d->is_template);
+			d->extern_c |= cblock[depth];
+			d->has_body = rp + 1 < v->n && is(&v->t[rp + 1], "{");
+			if (params(v, lp, rp, d))
+				return -1;
+			++*n;
 		}
 	}
-	return nf;
+	return 0;
 }
 
-static int same(const struct tok *a, const struct tok *b)
-{
-	return a->len == b->len && strncmp(a->s, b->s, (size_t)a->len) == 0;
-}
-
-/* "a, b" (each kernel once, prototypes and definitions alike). */
-static void names(const struct toks *v, const struct found *f, int nf,
-		  char *buf, size_t len)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < nf && used < len; i++) {
-		int seen = 0;
-		for (int j = 0; j < i; j++)
-			seen |= same(&v->t[f[j].name], &v->t[f[i].name]);
-		if (!seen)
-			used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
-						 used ? ", " : "", v->t[f[i].name].len,
-						 v->t[f[i].name].s);
-	}
-}
-
-/* The declaration of entry (NULL: the only kernel) among f, a definition
- * before a prototype; -1 if none, -2 if entry is NULL and there are
- * several kernels. */
-static int pick(const struct toks *v, const struct found *f, int nf,
-		const char *entry)
-{
-	int best = -1;
-	for (int i = 0; i < nf; i++) {
-		const struct tok *t = &v->t[f[i].name];
-		if (entry && !is(t, entry))
-			continue;
-		if (!entry && best >= 0 && !same(t, &v->t[f[best].name]))
-			return -2;
-		if (best < 0 || (f[i].body && !f[best].body))
-			best = i;
-	}
-	return best;
-}
-
-int ub_ksig_find(const char *src, const char *file, const char *entry,
-		 struct ub_ksig *sig, struct ub_error *err)
+int ub_ksig_scan(const char *src, const char *file, struct ub_kdecl *out,
+		 int max, int *n, struct ub_error *err)
 {
 	struct toks v = {0};
-	struct found f[64];
-	char list[512];
 	int st = tokenize(src, &v) ? ub_fail(err, UB_RUNTIME, "out of memory") : 0;
-	int nf = st ? 0 : scan(&v, f, 64), k = st ? -1 : pick(&v, f, nf, entry);
-	names(&v, f, nf, list, sizeof list);
-	memset(sig, 0, sizeof *sig);
-	if (st) {
-		/* out of memory, said above */
-	} else if (nf == 0) {
-		st = ub_fail(err, UB_USAGE, "%s: no __global__ kernel in the file", file);
-	} else if (k == -2) {
-		st = ub_fail(err, UB_USAGE, "%s: several kernels (%s): choose one "
-			     "with --entry", file, list);
-	} else if (k < 0) {
-		st = ub_fail(err, UB_USAGE, "%s: no __global__ kernel '%s' (valid: %s)",
-			     file, entry, list);
-	} else {
-		const struct tok *t = &v.t[f[k].name];
-		snprintf(sig->entry, sizeof sig->entry, "%.*s", t->len, t->s);
-		sig->line = t->line;
-		sig->extern_c = f[k].extern_c;
-		if (f[k].tmpl)
-			st = ub_fail(err, UB_USAGE, "%s:%d: %s is a template: wrap one "
-				     "instance in an extern \"C\" __global__ kernel",
-				     file, t->line, sig->entry);
-		else
-			st = params(&v, f[k].lp, f[k].rp, sig, file, err);
-	}
+	*n = 0;
+	if (!st && scan(&v, out, max, n))
+		st = ub_fail(err, UB_USAGE, "%s: a kernel with more than %d parameters",
+			     file, UB_KSIG_MAX_PARAMS);
 	free(v.t);
 	return st;
 }

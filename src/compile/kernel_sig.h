@@ -1,51 +1,46 @@
-/* kernel_sig.h — what ulpbench reads from a user's CUDA source: the
- * parameter list of a __global__ kernel, and whether the source uses
+/* kernel_sig.h — what ulpbench reads from a user's CUDA source text: the
+ * names of a __global__ kernel's parameters, and whether the source uses
  * ulpbench.h's mode macros.
  *
- * PTX keeps no parameter names for extern "C" kernels (they become
- * ENTRY_param_0, ...), so `--args in=x,...` is resolved against the C
- * declaration.  The reader is a small tokenizer, not a C++ parser: it
+ * PTX keeps no parameter names (they become ENTRY_param_0, ...), so
+ * `--args in=x,...` is resolved against the declaration in the source.
+ * Only the names come from the text: the parameters' types come from the
+ * compiler (kernel_find.h), which resolves typedefs, templates and
+ * aliases exactly.  The reader is a small tokenizer, not a C++ parser: it
  * skips comments, string and character literals and preprocessor lines,
- * finds `__global__` declarations (`__launch_bounds__(...)` and
- * `extern "C"`, alone or as a block, understood), and reads each
- * parameter's type words, `*`, `const`, `__restrict__` and name. */
+ * finds `__global__` declarations (`template <...>`, `__launch_bounds__
+ * (...)` and `extern "C"`, alone or as a block, understood), and reads
+ * each parameter's name (its last identifier) and its type as written. */
 #ifndef UB_KERNEL_SIG_H
 #define UB_KERNEL_SIG_H
 
 #include "ub.h"
 
 #define UB_KSIG_MAX_PARAMS 32
+#define UB_KSIG_MAX_DECLS 64   /* declarations read from one file */
 
-enum ub_kparam_kind {
-	UB_KP_ARRAY, /* a pointer (or T name[]) to one element type */
-	UB_KP_INT,   /* an integer passed by value: the element count */
-	UB_KP_OTHER  /* anything else: float scalars, structs, T**, T& */
+struct ub_kdecl_param {
+	char name[64];    /* "" when the declaration gives none */
+	char type[96];    /* as written, e.g. "const float*", "scalar_t*" */
 };
 
-struct ub_kparam {
-	char name[64];
-	char type[96];    /* the type as written, e.g. "const float *" */
-	enum ub_kparam_kind kind;
-	int dtype;        /* ARRAY: element dtype (enum ub_dtype), -1 if the
-			     element is not float/double/__half/__nv_bfloat16 */
-	int is_const;     /* ARRAY: the elements are const */
-	int bits;         /* INT: width (32 or 64) */
-};
-
-struct ub_ksig {
-	char entry[128];
-	int line;         /* line of the kernel's name */
+/* One __global__ declaration (a prototype or a definition). */
+struct ub_kdecl {
+	char name[128];   /* as written (no namespace, no template args) */
+	int line;         /* line of the name */
 	int extern_c;     /* declared with C linkage */
+	int is_template;
+	int has_body;
 	int nparams;
-	struct ub_kparam params[UB_KSIG_MAX_PARAMS];
+	int unnamed;      /* 1 + the first parameter without a name; 0: none */
+	struct ub_kdecl_param params[UB_KSIG_MAX_PARAMS];
 };
 
-/* Finds kernel `entry` in src (NULL: the file's only __global__ kernel)
- * and reads its parameters; a definition wins over a prototype.  Errors:
- * UB_USAGE "FILE:LINE: ..." (no such kernel, listing the ones there;
- * several when entry is NULL; an unnamed parameter; a template). */
-int ub_ksig_find(const char *src, const char *file, const char *entry,
-		 struct ub_ksig *sig, struct ub_error *err);
+/* Every __global__ declaration of src, in order, into out (room for max;
+ * *n of them).  Errors: UB_USAGE "FILE: ..." (a kernel of more than
+ * UB_KSIG_MAX_PARAMS parameters). */
+int ub_ksig_scan(const char *src, const char *file, struct ub_kdecl *out,
+		 int max, int *n, struct ub_error *err);
 
 /* Whether src #includes "ulpbench.h" and uses one of its UB_MUL, UB_ADD,
  * UB_SUB, UB_DIV macros: then mode rn means something for it. */

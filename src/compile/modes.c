@@ -6,7 +6,7 @@
 #include <string.h>
 
 const struct ub_mode_info ub_modes[UB_NMODES] = {
-#define X(id, name, opts, desc) [id] = {name, opts, desc},
+#define X(id, name, opts, nvcc, desc) [id] = {name, opts, nvcc, desc},
 	UB_MODES(X)
 #undef X
 };
@@ -17,6 +17,14 @@ int ub_mode_find(const char *name)
 		if (strcmp(ub_modes[i].name, name) == 0)
 			return i;
 	return -1;
+}
+
+const char *ub_mode_nvcc_opts(const char *nvrtc_opts)
+{
+	for (int i = 0; i < UB_NMODES; i++)
+		if (strcmp(ub_modes[i].opts, nvrtc_opts) == 0)
+			return ub_modes[i].nvcc;
+	return NULL;
 }
 
 const char *ub_mode_names(char *buf, unsigned long len)

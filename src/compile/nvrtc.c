@@ -25,17 +25,22 @@ static int split_opts(char *buf, const char **argv, int max)
 	return n;
 }
 
-/* Whether the log line [p, p + l) is "FILE(LINE): [catastrophic ]error". */
+/* Whether the log line [p, p + l) is an error: "FILE(LINE): [catastrophic
+ * ]error" (NVRTC, nvcc's front end) or "FILE:LINE:COL: [fatal ]error:"
+ * (the host compiler's preprocessor, under nvcc). */
 static int error_line(const char *p, size_t l)
 {
-	const char *a = strstr(p, "): error"), *b = strstr(p, "): catastrophic error");
-	return (a && a < p + l) || (b && b < p + l);
+	static const char *const marks[] = { "): error", "): catastrophic error",
+					     ": error:", ": fatal error:" };
+	for (size_t i = 0; i < sizeof marks / sizeof *marks; i++) {
+		const char *a = strstr(p, marks[i]);
+		if (a && a < p + l)
+			return 1;
+	}
+	return 0;
 }
 
-/* First `max` lines of the log, joined with "; ", into out: only the
- * "FILE(LINE): error: ..." lines when there are any (NVRTC follows each
- * with the source line and a caret line). */
-static void log_head(const char *log, char *out, size_t len, int max)
+void ub_compile_log_head(const char *log, char *out, size_t len, int max)
 {
 	size_t used = 0;
 	int lines = 0, errors = error_line(log, strlen(log));
@@ -106,7 +111,7 @@ static int compile(const char *src, const char *name, const char *opts,
 	int status = 0;
 	if (r != NVRTC_SUCCESS) {
 		char head[800];
-		log_head(log ? log : "", head, sizeof head, 3);
+		ub_compile_log_head(log ? log : "", head, sizeof head, 3);
 		status = ub_fail(err, UB_COMPILE, "%s: compile failed (%s): %s",
 				 name, opts[0] ? opts : "default flags", head);
 		nvrtcDestroyProgram(prog);

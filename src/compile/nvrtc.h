@@ -31,4 +31,9 @@ int ub_nvrtc_archs(int *archs, int max);
 /* "13.0" */
 const char *ub_nvrtc_version(void);
 
+/* The first `max` lines of a compiler's log, joined with "; ", into out:
+ * only its error lines when it has any (NVRTC and nvcc follow each with
+ * the source line and a caret line). */
+void ub_compile_log_head(const char *log, char *out, size_t len, int max);
+
 #endif

@@ -32,7 +32,7 @@ struct key {
 	uint64_t h[2];
 };
 
-void ub_cache_hash(uint64_t h[2], const void *p, size_t n)
+void ub_cache_hash_lanes(uint64_t h[2], const void *p, size_t n)
 {
 	const unsigned char *s = p;
 	for (int j = 0; j < 2; j++)
@@ -44,12 +44,7 @@ void ub_cache_hash(uint64_t h[2], const void *p, size_t n)
 
 static void mix(struct key *k, const char *s)
 {
-	size_t n = strlen(s) + 1; /* the NUL separates the fields */
-	for (int j = 0; j < 2; j++)
-		for (size_t i = 0; i < n; i++) {
-			k->h[j] ^= (unsigned char)s[i];
-			k->h[j] *= UINT64_C(0x100000001b3);
-		}
+	ub_cache_hash_lanes(k->h, s, strlen(s) + 1); /* the NUL separates the fields */
 }
 
 int ub_cache_dir(char *buf, size_t len)
@@ -80,8 +75,21 @@ int ub_cache_mkdir(char *dir)
 
 int ub_cache_path(const struct ub_cache_key *in, char *path, size_t len)
 {
+	return ub_cache_path_ext(in, ".ptx", path, len);
+}
+
+void ub_cache_hash(const char *data, size_t n, char hex[33])
+{
+	struct key k = {UB_CACHE_HASH0};
+	ub_cache_hash_lanes(k.h, data, n);
+	snprintf(hex, 33, "%016" PRIx64 "%016" PRIx64, k.h[0], k.h[1]);
+}
+
+int ub_cache_path_ext(const struct ub_cache_key *in, const char *ext,
+		      char *path, size_t len)
+{
 	char dir[3800], hdr[4096] = "";
-	struct key k = {{UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)}};
+	struct key k = {UB_CACHE_HASH0};
 	if (!ub_cache_dir(dir, sizeof dir))
 		return 0;
 	char *h = NULL;
@@ -93,8 +101,8 @@ int ub_cache_path(const struct ub_cache_key *in, char *path, size_t len)
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		mix(&k, f[i] ? f[i] : "");
 	free(h);
-	return snprintf(path, len, "%s/%016" PRIx64 "%016" PRIx64 ".ptx", dir,
-			k.h[0], k.h[1]) < (int)len;
+	return snprintf(path, len, "%s/%016" PRIx64 "%016" PRIx64 "%s", dir,
+			k.h[0], k.h[1], ext) < (int)len;
 }
 
 /* The entry's name (its key) as written in its header. */
@@ -113,7 +121,7 @@ static const char *base(const char *path)
  * directory is the user's own (0700). */
 static struct key checksum(const char *name, const char *ptx, size_t n)
 {
-	struct key k = {{UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)}};
+	struct key k = {UB_CACHE_HASH0};
 	mix(&k, name);
 	for (int j = 0; j < 2; j++)
 		for (size_t i = 0; i < n; i++) {
@@ -250,4 +258,10 @@ void ub_cache_counts(int *h, int *m)
 {
 	*h = hits;
 	*m = misses;
+}
+
+void ub_cache_recount(int h0, int m0, int hit)
+{
+	hits = h0 + (hit != 0);
+	misses = m0 + (hit == 0);
 }

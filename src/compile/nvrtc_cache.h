@@ -6,9 +6,9 @@
  * directories, kernels/ulpbench.h).  ULPBENCH_CACHE=0 (or off) turns it
  * off.  A missing, damaged (checksum), unreadable or non-regular entry is
  * a miss, never an error, and is compiled again; a cache that cannot be
- * written is no cache.  (Files a kernel #includes
- * other than ulpbench.h are not part of the key: after changing one, run
- * with ULPBENCH_CACHE=0 or delete the directory.) */
+ * written is no cache.  NVRTC's kernels include nothing but ulpbench.h
+ * and the toolkit's headers; a --kernel file compiled by nvcc is checked
+ * against every file its compilation read (nvcc.c). */
 #ifndef UB_NVRTC_CACHE_H
 #define UB_NVRTC_CACHE_H
 
@@ -23,6 +23,12 @@ struct ub_cache_key {
 
 /* The entry's path into path; 0 when the cache is off. */
 int ub_cache_path(const struct ub_cache_key *key, char *path, size_t len);
+/* The same with another suffix than ".ptx" (".dep": what an nvcc
+ * compilation read, nvcc.c). */
+int ub_cache_path_ext(const struct ub_cache_key *key, const char *ext,
+		      char *path, size_t len);
+/* The cache's hash of n bytes, as 32 hex digits into hex. */
+void ub_cache_hash(const char *data, size_t n, char hex[33]);
 /* The cached PTX (malloc'd), or NULL: a miss. */
 char *ub_cache_get(const char *path);
 /* Stores ptx under path, atomically; failures are silent. */
@@ -42,9 +48,12 @@ int ub_cache_mkdir(char *dir);
 char *ub_cache_slurp(const char *path, size_t *len, const char **why);
 int ub_cache_write_all(int fd, const char *p, size_t n);
 #define UB_CACHE_HASH0 { UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4) }
-void ub_cache_hash(uint64_t h[2], const void *p, size_t n);
+void ub_cache_hash_lanes(uint64_t h[2], const void *p, size_t n);
 
 /* Hits and misses so far (ULPBENCH_CACHE_DEBUG=1 prints them at exit). */
 void ub_cache_counts(int *hits, int *misses);
+/* Counts a lookup that read several entries (nvcc.c: the manifest, then
+ * the PTX) as one hit or one miss after the counts h0, m0 it began at. */
+void ub_cache_recount(int h0, int m0, int hit);
 
 #endif

@@ -329,7 +329,10 @@ const char *ub_triton_about(const struct ub_triton *t, char *buf, size_t len)
 void ub_triton_row(const struct ub_triton *t, struct ub_row *r)
 {
 	int m = ub_mode_find(r->mode);
-	r->toolkit = t->toolkit;
+	struct ub_geom g = { .block = 32 * t->num_warps,
+			     .per_block = t->grid ? 0 : t->per_program, .grid = t->grid };
+	snprintf(r->toolkit, sizeof r->toolkit, "%s", t->toolkit);
+	ub_geom_format(&g, r->launch, sizeof r->launch);
 	r->arch = t->arch;
 	r->options = m >= 0 ? t->options[m] : "";
 }

@@ -1,14 +1,18 @@
 /* user_kernel.c — bind a user's kernel file to an op (see user_kernel.h).
  *
  * Rules, each broken one a one-line error: every parameter is bound
- * exactly once (by --args or by its own name); a pointer binds to an input
- * or to out, an integer to n; a const pointer is never out; out is bound
- * exactly once and every input at least once; the arrays are all of one
- * element type, the dtype that --dtype asks for (f32 by default). */
+ * exactly once (by --args or by its own name); an array binds to an input
+ * or to out, an integer to n or a whole number, a float or bool value to
+ * a number or one of the op's :params; a const array is never out; out is
+ * bound exactly once and every input the op's math needs at least once;
+ * the arrays are all of one element type, the dtype that --dtype asks for
+ * (f32 by default).  Values are checked where they are read (user_value.c). */
 #include "user_kernel.h"
+#include "dag.h"
 #include "triton.h"
 #include "paths.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,40 +25,99 @@ static int input_of(const struct ub_op *op, const char *name)
 	return -1;
 }
 
-static int bindable(const struct ub_op *op, const char *name)
+static int param_of_op(const struct ub_op *op, const char *name)
 {
-	return input_of(op, name) >= 0 || !strcmp(name, "out") || !strcmp(name, "n");
+	for (int i = 0; i < op->nparams; i++)
+		if (strcmp(op->params[i].name, name) == 0)
+			return i;
+	return -1;
 }
 
-/* "x, g, out, n" */
+static int saved_of(const struct ub_op *op, const char *name)
+{
+	for (int i = 0; i < op->nsaved; i++)
+		if (strcmp(op->saved[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* A name an array may take: an input (saved ones too) or out. */
+static int array_target(const struct ub_op *op, const char *name)
+{
+	return input_of(op, name) >= 0 || saved_of(op, name) >= 0 || !strcmp(name, "out");
+}
+
+/* "x, g, y, out" (an array's targets) or "n" (an integer's). */
 static const char *targets(const struct ub_op *op, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < op->ninputs && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s, ", op->inputs[i]);
+	for (int i = 0; i < op->nsaved && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s, ", op->saved[i].name);
 	snprintf(buf + used, used < len ? len - used : 0, "out, n");
 	return buf;
 }
 
-/* "in, dout, din, N" */
-static const char *param_names(const struct ub_ksig *sig, char *buf, size_t len)
+/* "alpha, beta" or "none" */
+static const char *param_names_of_op(const struct ub_op *op, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < sig->nparams && used < len; i++)
+	for (int i = 0; i < op->nparams && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-					 sig->params[i].name);
+					 op->params[i].name);
+	return op->nparams ? buf : "none";
+}
+
+/* "in, dout, din, N" */
+static const char *param_names(const struct ub_kfound *k, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < k->nparams && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 k->params[i].name);
 	return buf;
 }
 
-static int param_of(const struct ub_ksig *sig, const char *name, size_t len)
+static int param_of(const struct ub_kfound *k, const char *name, size_t len)
 {
-	for (int i = 0; i < sig->nparams; i++)
-		if (strlen(sig->params[i].name) == len &&
-		    !strncmp(sig->params[i].name, name, len))
+	for (int i = 0; i < k->nparams; i++)
+		if (strlen(k->params[i].name) == len &&
+		    !strncmp(k->params[i].name, name, len))
 			return i;
 	return -1;
+}
+
+/* What the op's input or saved input `name` is, or NULL if none. */
+static const char *input_doc(const struct ub_op *op, const char *name)
+{
+	int i = input_of(op, name), j = saved_of(op, name);
+	return i >= 0 ? (op->input_doc[i] ? op->input_doc[i] : "an input")
+		      : j >= 0 ? op->saved[j].desc : NULL;
+}
+
+/* A parameter named like one input of the op and bound to another is
+ * almost surely a mistake (a kernel's y is the forward output, not x):
+ * refused unless the target ends in '!'. */
+static int misnamed(const struct ub_user_kernel *uk, const struct ub_op *op,
+		    const struct ub_kparam *p, char *name, struct ub_error *err)
+{
+	size_t l = strlen(name);
+	if (l > 1 && name[l - 1] == '!') {
+		name[l - 1] = '\0';
+		return 0;
+	}
+	const char *mine = input_doc(op, p->name), *theirs = input_doc(op, name);
+	if (!mine || !theirs || !strcmp(p->name, name))
+		return 0;
+	return ub_fail(err, UB_USAGE, "--args: parameter '%s' of %s has the name of "
+		       "%s's input %s (%s) but is bound to %s (%s): bind %s=%s, or "
+		       "write %s=%s! if that is what the kernel means", p->name,
+		       uk->kf->base, op->name, p->name, mine, name, theirs, p->name,
+		       p->name, p->name, name);
 }
 
 /* --args "PARAM=NAME,...": bind[k] = NAME for each PARAM k named. */
@@ -63,6 +126,7 @@ static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
 		      struct ub_error *err)
 {
 	char valid[512];
+	const struct ub_kfound *k = uk->kf;
 	strcpy(store, spec);
 	for (char *save, *it = strtok_r(store, ",", &save); it;
 	     it = strtok_r(NULL, ",", &save)) {
@@ -77,86 +141,169 @@ static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
 		}
 		if (!eq || !plen || !*name)
 			return ub_fail(err, UB_USAGE, "--args: '%s' is not PARAM=NAME "
-				       "(e.g. in=x,dout=g,din=out,N=n)", it);
-		int k = param_of(&uk->sig, it, plen);
-		if (k < 0)
+				       "(e.g. in=x,dout=g,din=out,N=n,alpha=0.5)", it);
+		int p = param_of(k, it, plen);
+		if (p < 0)
 			return ub_fail(err, UB_USAGE, "--args: %s (%s:%d) has no parameter "
-				       "'%.*s' (valid: %s)", uk->entry, uk->file, uk->sig.line,
-				       (int)plen, it, param_names(&uk->sig, valid, sizeof valid));
-		if (bind[k])
+				       "'%.*s' (valid: %s)", k->shown, uk->file, k->line,
+				       (int)plen, it, param_names(k, valid, sizeof valid));
+		if (bind[p])
 			return ub_fail(err, UB_USAGE, "--args: parameter '%s' is bound "
-				       "twice", uk->sig.params[k].name);
-		if (!bindable(op, name))
-			return ub_fail(err, UB_USAGE, "--args: '%s' is not an input of %s, "
-				       "out or n (valid: %s)", name, op->name,
-				       targets(op, valid, sizeof valid));
-		bind[k] = name;
+				       "twice", k->params[p].name);
+		if (misnamed(uk, op, &k->params[p], name, err))
+			return UB_USAGE;
+		bind[p] = name;
 	}
 	return 0;
 }
 
-/* Parameter k may take NAME: arrays take inputs and out, integers n. */
-static int kind_fits(const struct ub_user_kernel *uk, const struct ub_op *op,
-		     int k, const char *name, struct ub_error *err)
+/* A parameter's own name, when it is one the parameter may take. */
+static const char *by_name(const struct ub_op *op, const struct ub_kparam *p)
 {
-	const struct ub_kparam *p = &uk->sig.params[k];
+	switch (p->kind) {
+	case UB_KP_ARRAY: return array_target(op, p->name) ? p->name : NULL;
+	case UB_KP_INT: return !strcmp(p->name, "n") || param_of_op(op, p->name) >= 0
+			       ? p->name : NULL;
+	case UB_KP_FLOAT: case UB_KP_BOOL:
+		return param_of_op(op, p->name) >= 0 ? p->name : NULL;
+	default: return NULL;
+	}
+}
+
+/* How to bind p, for messages: "NAME: x, g, out" and the like. */
+static const char *how(const struct ub_op *op, const struct ub_kparam *p,
+		       char *buf, size_t len)
+{
+	char t[400], q[200];
+	if (p->kind == UB_KP_ARRAY)
+		snprintf(buf, len, "%s=NAME to --args (NAME: %s)", p->name,
+			 targets(op, t, sizeof t));
+	else if (p->kind == UB_KP_INT)
+		snprintf(buf, len, "%s=n (the element count) or %s=VALUE to --args",
+			 p->name, p->name);
+	else
+		snprintf(buf, len, "%s=VALUE to --args (a number%s%s%s)", p->name,
+			 op->nparams ? ", or one of the op's :params: " : "",
+			 op->nparams ? param_names_of_op(op, q, sizeof q) : "", "");
+	return buf;
+}
+
+/* Array parameter p (k-th) may take NAME. */
+static int array_fits(const struct ub_user_kernel *uk, const struct ub_op *op,
+		      const struct ub_kparam *p, const char *name,
+		      struct ub_error *err)
+{
 	char valid[512];
-	const char *at = uk->file;
-	int n = !strcmp(name, "n"), out = !strcmp(name, "out");
-	if (p->kind == UB_KP_OTHER)
-		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' of %s has type "
-			       "%s: ulpbench binds arrays (float, double, __half or "
-			       "__nv_bfloat16 pointers) and the element count (an "
-			       "integer)", at, uk->sig.line, p->name, uk->entry, p->type);
-	if (p->kind == UB_KP_ARRAY && p->dtype < 0)
-		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' of %s is %s: "
-			       "arrays must hold float, double, __half or __nv_bfloat16",
-			       at, uk->sig.line, p->name, uk->entry, p->type);
-	if (p->kind == UB_KP_ARRAY && n)
+	if (!array_target(op, name))
 		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) is an array: "
-			       "bind it to an input or out (valid: %s), not n", at,
-			       uk->sig.line, p->name, p->type, targets(op, valid, sizeof valid));
-	if (p->kind == UB_KP_INT && !n)
-		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) is an integer: "
-			       "bind it to n, not %s", at, uk->sig.line, p->name, p->type, name);
-	if (p->kind == UB_KP_ARRAY && out && p->is_const)
+			       "bind it to an input or out (valid: %s), not %s",
+			       uk->file, uk->kf->line, p->name, p->type,
+			       targets(op, valid, sizeof valid), name);
+	if (!strcmp(name, "out") && p->is_const)
 		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) is const: it "
-			       "cannot be the output out", at, uk->sig.line, p->name, p->type);
+			       "cannot be the output out", uk->file, uk->kf->line,
+			       p->name, p->type);
+	return 0;
+}
+
+/* Parameter p takes NAME: into *arg ("x", "out", "n" or "=0xBITS"). */
+static int fits(const struct ub_user_kernel *uk, const struct ub_op *op,
+		const struct ub_kparam *p, const char *name, char **arg,
+		struct ub_error *err)
+{
+	char buf[64];
+	uint64_t bits;
+	int s = 0, pk = param_of_op(op, name);
+	const char *at = uk->file;
+	if (p->kind == UB_KP_OTHER)
+		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' of %s has type %s: "
+			       "ulpbench binds arrays of float, double, __half or "
+			       "__nv_bfloat16 (or of a struct of one of them), integers, "
+			       "floating-point values and bools", at, uk->kf->line,
+			       p->name, uk->kf->base, p->type);
+	if (p->kind == UB_KP_ARRAY)
+		s = array_fits(uk, op, p, name, err);
+	else if (p->kind == UB_KP_INT && !strcmp(name, "n"))
+		s = 0;
+	else if (array_target(op, name))
+		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) is %s: bind "
+			       "it to %s, not %s", at, uk->kf->line, p->name, p->type,
+			       p->kind == UB_KP_INT ? "an integer" : "a value",
+			       p->kind == UB_KP_INT ? "n or a number" : "a number",
+			       name);
+	else if ((s = ub_kparam_value(p, pk >= 0 ? op->params[pk].text : name, &bits,
+				      err)) == 0)
+		snprintf(buf, sizeof buf, "=0x%llx", (unsigned long long)bits);
+	if (s)
+		return s;
+	return (*arg = strdup(p->kind == UB_KP_ARRAY || !strcmp(name, "n") ? name : buf))
+		? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
+}
+
+/* Whether the exact math of the run reads variable v (then the kernel
+ * must take it): every sampled input, or with a saved input taken, those
+ * :saved-math reads (v counts the sampled inputs, then the saved ones). */
+static int needed(const struct ub_op *op, int use_saved, int v)
+{
+	const struct ub_dag *d;
+	struct ub_error e;
+	if (!use_saved)
+		return v < op->nsampled;
+	if (ub_expr_dag(op->saved_math, &d, &e))
+		return 1;
+	for (int i = 0; i < d->n; i++)
+		if (d->node[i]->kind == UB_E_VAR && d->node[i]->var == v)
+			return 1;
+	return 0;
+}
+
+/* Whether some parameter is bound to name. */
+static int bound_to(const struct ub_kfound *k, const char **bind, const char *name)
+{
+	for (int j = 0; j < k->nparams; j++)
+		if (!strcmp(bind[j], name))
+			return 1;
 	return 0;
 }
 
 /* Every parameter bound and fitting; out once; every input used. */
-static int complete(const struct ub_user_kernel *uk, const struct ub_op *op,
+static int complete(struct ub_user_kernel *uk, const struct ub_op *op,
 		    const char **bind, struct ub_error *err)
 {
 	char valid[512];
 	int outs = 0, st = 0;
-	for (int k = 0; k < uk->sig.nparams && !st; k++) {
-		const char *name = uk->sig.params[k].name;
-		if (!bind[k] && bindable(op, name))
-			bind[k] = name;
-		if (!bind[k])
+	const struct ub_kfound *k = uk->kf;
+	for (int i = 0; i < k->nparams && !st; i++) {
+		const struct ub_kparam *p = &k->params[i];
+		if (!bind[i])
+			bind[i] = by_name(op, p);
+		if (!bind[i] && p->kind == UB_KP_OTHER)
+			bind[i] = "";   /* fits() says why */
+		if (!bind[i])
 			return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' of %s is not "
-				       "bound: add %s=NAME to --args (NAME: %s)", uk->file,
-				       uk->sig.line, name, uk->entry, name,
-				       targets(op, valid, sizeof valid));
-		st = kind_fits(uk, op, k, bind[k], err);
-		outs += !strcmp(bind[k], "out");
+				       "bound: add %s", uk->file, k->line, p->name, k->base,
+				       how(op, p, valid, sizeof valid));
+		st = fits(uk, op, p, bind[i], &uk->args[i], err);
+		uk->nargs = st ? i : i + 1;
+		outs += !st && !strcmp(bind[i], "out");
 	}
 	if (!st && outs != 1)
 		st = ub_fail(err, UB_USAGE, "%s: %s: %s parameter is bound to out "
-			     "(exactly one must take the result)", uk->file, uk->entry,
+			     "(exactly one must take the result)", uk->file, k->base,
 			     outs ? "more than one" : "no");
-	for (int i = 0; i < op->ninputs && !st; i++) {
-		int used = 0;
-		for (int k = 0; k < uk->sig.nparams; k++)
-			used |= !strcmp(bind[k], op->inputs[i]);
-		if (!used)
+	int use_saved = 0;
+	for (int i = 0; i < op->nsaved; i++)
+		use_saved |= bound_to(k, bind, op->saved[i].name);
+	for (int v = 0; v < op->nsampled + op->nsaved && !st; v++) {
+		const char *name = v < op->nsampled ? op->inputs[v]
+						    : op->saved[v - op->nsampled].name;
+		if (needed(op, use_saved, v) && !bound_to(k, bind, name))
 			st = ub_fail(err, UB_USAGE, "%s: %s: input '%s' of %s is bound to "
 				     "no parameter (add PARAM=%s to --args; parameters: %s)",
-				     uk->file, uk->entry, op->inputs[i], op->name,
-				     op->inputs[i], param_names(&uk->sig, valid, sizeof valid));
+				     uk->file, k->base, name, op->name, name,
+				     param_names(k, valid, sizeof valid));
 	}
+	uk->use_saved = use_saved;
 	return st;
 }
 
@@ -164,38 +311,44 @@ static int complete(const struct ub_user_kernel *uk, const struct ub_op *op,
 static int dtype(const struct ub_user_kernel *uk, const struct ub_config *cfg,
 		 int *dt, struct ub_error *err)
 {
+	const struct ub_kfound *k = uk->kf;
 	*dt = -1;
-	for (int k = 0; k < uk->sig.nparams; k++) {
-		const struct ub_kparam *p = &uk->sig.params[k];
+	for (int i = 0; i < k->nparams; i++) {
+		const struct ub_kparam *p = &k->params[i];
 		if (p->kind != UB_KP_ARRAY)
 			continue;
 		if (*dt >= 0 && p->dtype != *dt)
 			return ub_fail(err, UB_USAGE, "%s:%d: %s mixes %s and %s arrays: "
 				       "ulpbench tests one dtype at a time", uk->file,
-				       uk->sig.line, uk->entry, ub_dtypes[*dt].ctype,
+				       k->line, k->base, ub_dtypes[*dt].ctype,
 				       ub_dtypes[p->dtype].ctype);
 		*dt = p->dtype;
 	}
+	if (*dt < 0)
+		return ub_fail(err, UB_USAGE, "%s: %s takes no array", uk->file, k->base);
 	for (int t = 0; t < cfg->ndtypes; t++)
 		if (cfg->dtypes[t] != (enum ub_dtype)*dt)
 			return ub_fail(err, UB_USAGE, "%s: %s takes %s arrays (%s), not "
-				       "%s: run it with --dtype %s", uk->file, uk->entry,
+				       "%s: run it with --dtype %s", uk->file, k->base,
 				       ub_dtypes[*dt].ctype, ub_dtypes[*dt].name,
 				       ub_dtypes[cfg->dtypes[t]].name, ub_dtypes[*dt].name);
 	return 0;
 }
 
-/* 32-bit n parameters need n < 2^31 (random inputs: known now). */
-static int fits_int(const struct ub_user_kernel *uk, const struct ub_config *cfg,
-		    const char **bind, struct ub_error *err)
+/* An integer parameter bound to n must hold every n of the run. */
+static int fits_n(const struct ub_user_kernel *uk, const struct ub_config *cfg,
+		  struct ub_error *err)
 {
-	for (int k = 0; k < uk->sig.nparams; k++)
-		if (uk->sig.params[k].kind == UB_KP_INT && !strcmp(bind[k], "n") &&
-		    uk->sig.params[k].bits == 32 && !cfg->nfiles &&
-		    cfg->n > 0x7fffffff)
+	for (int i = 0; i < uk->kf->nparams; i++) {
+		const struct ub_kparam *p = &uk->kf->params[i];
+		if (p->kind != UB_KP_INT || strcmp(uk->args[i], "n") || cfg->nfiles)
+			continue;
+		int vb = p->bits - p->is_signed;
+		if (vb < 64 && cfg->n > (((uint64_t)1 << vb) - 1))
 			return ub_fail(err, UB_USAGE, "%s: %s: -n %zu does not fit "
-				       "parameter '%s' (%s)", uk->file, uk->entry, cfg->n,
-				       uk->sig.params[k].name, uk->sig.params[k].type);
+				       "parameter '%s' (%s)", uk->file, uk->kf->base, cfg->n,
+				       p->name, p->type);
+	}
 	return 0;
 }
 
@@ -206,6 +359,8 @@ static int bind_all(struct ub_user_kernel *uk, const struct ub_op *op,
 	const char *bind[UB_KSIG_MAX_PARAMS] = {0};
 	char *store = malloc(strlen(spec ? spec : "") + 1);
 	int st = store ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
+	if (!st && !(uk->args = calloc((size_t)uk->kf->nparams + 1, sizeof *uk->args)))
+		st = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!st && spec)
 		st = parse_spec(spec, uk, op, bind, store, err);
 	if (!st)
@@ -213,44 +368,73 @@ static int bind_all(struct ub_user_kernel *uk, const struct ub_op *op,
 	if (!st)
 		st = dtype(uk, cfg, dt, err);
 	if (!st)
-		st = fits_int(uk, cfg, bind, err);
-	if (!st && !(uk->args = calloc((size_t)uk->sig.nparams + 1, sizeof *uk->args)))
-		st = ub_fail(err, UB_RUNTIME, "out of memory");
-	for (int k = 0; !st && k < uk->sig.nparams; k++) {
-		if (!(uk->args[k] = strdup(bind[k])))
-			st = ub_fail(err, UB_RUNTIME, "out of memory");
-		uk->nargs = k + 1;
-	}
+		st = fits_n(uk, cfg, err);
 	free(store);
 	return st;
 }
 
-int ub_user_kernel_bind(const char *file, const char *entry, const char *spec,
-			struct ub_op *op, struct ub_config *cfg,
-			struct ub_user_kernel *uk, struct ub_error *err)
+/* The file, its absolute path and the unit that #includes it. */
+static int read_kernel(const struct ub_kernel_req *req, const struct ub_config *cfg,
+		       struct ub_user_kernel *uk, struct ub_error *err)
+{
+	char abs[PATH_MAX];
+	int st = ub_read_file(req->file, &uk->src, err);
+	if (!st && !realpath(req->file, abs))
+		st = ub_fail(err, UB_USAGE, "%s: cannot read", req->file);
+	if (!st && (!(uk->file = strdup(req->file)) || !(uk->abspath = strdup(abs))))
+		st = ub_fail(err, UB_RUNTIME, "out of memory");
+	if (st)
+		return st;
+	size_t n = 2 * strlen(abs) + 32;
+	char *text = malloc(n), *q = text;
+	if (!text)
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	q += sprintf(q, "#include \"");
+	for (const char *p = abs; *p; p++) {   /* a C string literal */
+		if (*p == '"' || *p == '\\')
+			*q++ = '\\';
+		*q++ = *p;
+	}
+	strcpy(q, "\"\n");
+	if (!(uk->unit = calloc(1, sizeof *uk->unit)) || !(uk->kf = calloc(1, sizeof *uk->kf))) {
+		free(text);
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	}
+	*uk->unit = (struct ub_nvcc_unit){ .text = text, .file = uk->file,
+					   .abspath = uk->abspath };
+	for (int i = 0; i < req->nflags && i < UB_NVCC_MAX_FLAGS; i++)
+		if ((uk->unit->flags[uk->unit->nflags] = strdup(req->flags[i])))
+			uk->unit->nflags++;
+	if (uk->unit->nflags < req->nflags) {
+		free(text);
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	}
+	st = ub_kernel_find(uk->unit, uk->src, req->entry, cfg->arch, uk->kf, err);
+	free(text);
+	uk->unit->text = uk->kf->unit;   /* what every mode compiles */
+	return st;
+}
+
+int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
+			struct ub_config *cfg, struct ub_user_kernel *uk,
+			struct ub_error *err)
 {
 	int dt = UB_F32;
 	memset(uk, 0, sizeof *uk);
-	int st = ub_read_file(file, &uk->src, err);
+	int st = read_kernel(req, cfg, uk, err);
 	if (!st)
-		st = ub_ksig_find(uk->src, file, entry, &uk->sig, err);
-	if (!st && !uk->sig.extern_c)
-		st = ub_fail(err, UB_USAGE, "%s:%d: %s is not extern \"C\": ulpbench "
-			     "finds kernels by their C name; declare it extern \"C\" "
-			     "__global__ void %s(...)", file, uk->sig.line,
-			     uk->sig.entry, uk->sig.entry);
-	if (!st && (!(uk->file = strdup(file)) || !(uk->entry = strdup(uk->sig.entry))))
-		st = ub_fail(err, UB_RUNTIME, "out of memory");
-	if (!st)
-		st = bind_all(uk, op, cfg, spec, &dt, err);
+		st = bind_all(uk, op, cfg, req->args, &dt, err);
 	if (st)
 		return st;
 	op->kernel = uk->file;
-	op->entry = uk->entry;
+	op->entry = uk->kf->entry;
+	op->entry_shown = uk->kf->shown;
 	op->args = uk->args;
 	op->nargs = uk->nargs;
 	op->kernel_dtypes = 1u << dt;
+	op->use_saved = uk->use_saved;
 	cfg->kernel_src = uk->src;
+	cfg->kernel_unit = uk->unit;
 	return 0;
 }
 
@@ -271,9 +455,15 @@ void ub_user_kernel_free(struct ub_user_kernel *uk)
 	free(uk->triton);
 	free(uk->src);
 	free(uk->file);
-	free(uk->entry);
-	for (int k = 0; k < uk->nargs; k++)
+	free(uk->abspath);
+	for (int k = 0; uk->args && uk->kf && k < uk->kf->nparams; k++)
 		free(uk->args[k]);
+	if (uk->kf)
+		ub_kfound_free(uk->kf);
+	free(uk->kf);
+	for (int i = 0; uk->unit && i < uk->unit->nflags; i++)
+		free((char *)uk->unit->flags[i]);
+	free(uk->unit);
 	free(uk->args);
 	memset(uk, 0, sizeof *uk);
 }

@@ -1,40 +1,63 @@
 /* user_kernel.h — testing the user's own kernel file against an op:
  *
  *   ulpbench --op atan_bwd --kernel my.cu --entry atan_backward \
- *            --args 'in=x,dout=g,din=out,N=n'
+ *            --args 'in=x,dout=g,din=out,N=n,alpha=0.5'
  *
- * The kernel's C parameters (read from the source, kernel_sig.h) are bound
- * by name: each to an input of the op, to `out` (the result array) or to
- * `n` (the element count).  A parameter that --args does not mention binds
- * to the op name it is spelled as, if there is one; --entry may be left
- * out when the file has one kernel. */
+ * The file is compiled as nvcc compiles it (nvcc.h), its kernel found and
+ * its parameter types read from the compiler (kernel_find.h), their names
+ * from the source.  Each parameter is bound by --args, or by its own name
+ * when that is a name it may take: an array to an input of the op or to
+ * `out` (the result array), an integer to `n` (the element count) or a
+ * number, a float or bool to a number or one of the op's :params. */
 #ifndef UB_USER_KERNEL_H
 #define UB_USER_KERNEL_H
 
-#include "kernel_sig.h"
+#include "kernel_find.h"
 #include "result.h"
+
+/* What the command line (or a suite's run line) asks for. */
+struct ub_kernel_req {
+	const char *file, *entry, *args;  /* --kernel, --entry, --args */
+	int nflags;                       /* -I DIR, -D NAME[=VALUE] as */
+	const char *flags[UB_NVCC_MAX_FLAGS]; /* "-IDIR", "-DNAME=VALUE" */
+};
 
 struct ub_user_kernel {
 	char *src;        /* the file's text */
-	char *file, *entry;
+	char *file, *abspath;
+	struct ub_nvcc_unit *unit; /* what every mode compiles (its flags
+				      are copies, owned here) */
+	struct ub_kfound *kf;      /* its kernel (both on the heap: op and
+				      cfg point into them, and a suite's
+				      entries move) */
 	int nargs;
-	char **args;      /* per parameter: an input name, "out" or "n" */
-	struct ub_ksig sig;
+	char **args;      /* per parameter: an input name, "out", "n", or a
+			     value "=0xBITS" (catalog.h's :args) */
+	int use_saved;    /* it takes a :saved input (catalog.h) */
 	struct ub_triton *triton; /* --triton's kernel instead (triton.h), or
 				     NULL; freed with the rest */
 };
 
-/* Reads file, finds its kernel `entry` (NULL: the only one), binds its
- * parameters by `spec` ("PARAM=NAME,...", NULL for none) to op's inputs,
- * out and n, and checks that the kernel's arrays are of the dtype(s) cfg
- * asks for.  Then points op->kernel, entry, args, nargs and kernel_dtypes
- * at the kernel (owned by uk) and cfg->kernel_src at its source.  Errors:
+/* Reads req->file, finds its kernel req->entry (NULL: the only one),
+ * binds its parameters by req->args ("PARAM=NAME,...", NULL for none) to
+ * op's inputs, out, n, values and :params, and checks that the kernel's
+ * arrays are of the dtype(s) cfg asks for.  Then points op->kernel,
+ * entry, args, nargs and kernel_dtypes at the kernel (owned by uk) and
+ * cfg->kernel_src, cfg->kernel_unit at its source and unit.  Errors:
  * UB_USAGE with one line naming the file, kernel and parameter at fault
- * and listing the valid names. */
-int ub_user_kernel_bind(const char *file, const char *entry, const char *spec,
-			struct ub_op *op, struct ub_config *cfg,
-			struct ub_user_kernel *uk, struct ub_error *err);
+ * and listing the valid names; UB_COMPILE when the file does not
+ * compile. */
+int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
+			struct ub_config *cfg, struct ub_user_kernel *uk,
+			struct ub_error *err);
 void ub_user_kernel_free(struct ub_user_kernel *uk);
+
+/* The value of parameter p for the text v ("0.5", "0x1.8p-3", "-3",
+ * "true"), as the bits a launch passes (a float's encoding, an integer
+ * in two's complement of p's width); UB_USAGE naming the parameter when v
+ * is not one or does not fit. */
+int ub_kparam_value(const struct ub_kparam *p, const char *v, uint64_t *bits,
+		    struct ub_error *err);
 
 struct ub_triton_req;
 /* The --triton kernel of req bound to op (ub_triton_bind), held in

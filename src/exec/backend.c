@@ -1,5 +1,6 @@
 /* backend.c — the backend table and `--backend` resolution (backend.h). */
 #include "backend.h"
+#include "nvcc.h"
 #include "nvrtc.h"
 
 #include <stdio.h>
@@ -83,4 +84,18 @@ int ub_arch_parse(const char *arg, const char **arch, int *arch_set,
 	*arch = arg;
 	*arch_set = 1;
 	return 0;
+}
+
+int ub_job_compile(const struct ub_job *job, int cubin, char **out,
+		   size_t *size, struct ub_error *err)
+{
+	*size = 0;
+	if (job->unit)
+		return ub_nvcc_compile(job->unit, job->opts, job->arch, cubin, out,
+				       size, err);
+	if (cubin)
+		return ub_nvrtc_compile_cubin(job->src, job->name, job->opts, job->arch,
+					      (void **)out, size, err);
+	return ub_nvrtc_compile(job->src, job->name, job->opts, job->arch, out,
+				NULL, err);
 }

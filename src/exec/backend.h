@@ -12,6 +12,8 @@
 
 #include "sim.h"
 
+struct ub_nvcc_unit;
+
 /* Bit 63 of an approx mask (the bits below are ptx.h's approximate
  * kinds): the sim ran f32/f64/f16/bf16 mul, add or sub without a rounding
  * modifier, which ptxas may fuse into an FMA on the GPU.  Not an
@@ -21,13 +23,15 @@
 
 /* One kernel launch over n elements. */
 struct ub_job {
-	const char *src;     /* CUDA C source */
+	const char *src;     /* CUDA C source (NVRTC) */
+	const struct ub_nvcc_unit *unit; /* or a unit nvcc compiles (nvcc.h) */
 	const char *ptx;     /* or its PTX, compiled already (a Triton
-				kernel: sim only); NULL: NVRTC compiles src */
+				kernel: sim only); NULL: compile src or unit */
 	const char *name;    /* its file name, for messages */
 	const char *opts;    /* NVRTC options (the mode's) */
 	const char *arch;    /* what to compile for: ub_backend.arch() */
-	const char *entry;   /* extern "C" __global__ kernel */
+	const char *entry;   /* the kernel's .entry (mangled for C++) */
+	const char *shown;   /* what messages call it (NULL: entry) */
 	const struct ub_karg *args;
 	int nargs;
 	size_t n;
@@ -69,6 +73,11 @@ UB_BACKENDS(X)
  * NULL means "sim".  Unknown names: UB_USAGE listing the valid ones. */
 int ub_backend_get(const char *name, const struct ub_backend **be,
 		   struct ub_error *err);
+
+/* The job's PTX (compute_NN arch) or CUBIN (sm_NN with cubin set; *size
+ * bytes): nvcc compiles job->unit when there is one, NVRTC job->src. */
+int ub_job_compile(const struct ub_job *job, int cubin, char **out,
+		   size_t *size, struct ub_error *err);
 
 /* "auto, sim, cuda" */
 const char *ub_backend_names(char *buf, size_t len);

@@ -1,5 +1,6 @@
-/* cuda.c — the cuda backend: NVRTC to a CUBIN for the device's own
- * architecture (or PTX for a compute_NN --arch, which the driver compiles),
+/* cuda.c — the cuda backend: NVRTC (nvcc for a --kernel file) to a CUBIN
+ * for the device's own architecture (or PTX for a compute_NN --arch,
+ * which the driver compiles),
  * then the kernel on the GPU over device copies of the arrays, with the
  * sim's launch geometry (sim.h).  Every driver call is checked; a failure
  * names the kernel, the call and the error ("cuda: atan_bwd.cu:
@@ -72,18 +73,12 @@ static int release(const struct ub_job *job, struct launch *l, int s,
 /* Compiles the job and loads it: a CUBIN for sm_NN, else PTX. */
 static int load(const struct ub_job *job, struct launch *l, struct ub_error *err)
 {
-	void *image = NULL;
+	char *image = NULL;
 	size_t size = 0;
-	int s;
 	if (job->ptx)   /* Triton's: ptxas options of its own (triton.h) */
 		return ub_fail(err, UB_USAGE, "cuda: %s: Triton kernels run on the "
 			       "sim backend only (--backend sim)", job->name);
-	if (strncmp(job->arch, "sm_", 3) == 0)
-		s = ub_nvrtc_compile_cubin(job->src, job->name, job->opts, job->arch,
-					   &image, &size, err);
-	else
-		s = ub_nvrtc_compile(job->src, job->name, job->opts, job->arch,
-				     (char **)&image, NULL, err);
+	int s = ub_job_compile(job, strncmp(job->arch, "sm_", 3) == 0, &image, &size, err);
 	if (s)
 		return s;
 	CUresult r = l->cu->cuModuleLoadData_(&l->mod, image);

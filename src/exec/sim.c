@@ -25,11 +25,62 @@ void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
 	*grid = (unsigned)(blocks < 1 ? 1 : blocks > UB_MAX_GRID ? UB_MAX_GRID : blocks);
 }
 
+/* --launch's keys, in the order ub_geom_parse stores them. */
+static const char *const geom_keys[] = {"block", "per-thread", "per-block", "grid"};
+
+int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err)
+{
+	static const unsigned long long max[] = {UB_MAX_BLOCK, 1ull << 24,
+						 1ull << 34, UB_MAX_GRID};
+	unsigned long long v[4] = {0};
+	char buf[128];
+	if (strlen(spec) >= sizeof buf)
+		return ub_fail(err, UB_USAGE, "--launch: '%s' is too long", spec);
+	strcpy(buf, spec);
+	for (char *save, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(it, '='), *end = NULL;
+		int k = 0;
+		while (eq && k < 4 && ((size_t)(eq - it) != strlen(geom_keys[k]) ||
+				       strncmp(it, geom_keys[k], (size_t)(eq - it))))
+			k++;
+		unsigned long long x = eq && k < 4 ? strtoull(eq + 1, &end, 10) : 0;
+		if (!eq || k == 4 || end == eq + 1 || *end || x < 1 || x > max[k] ||
+		    v[k] || (k > 0 && (v[1] || v[2] || v[3])))
+			return ub_fail(err, UB_USAGE, "--launch: '%s' is not block=B, "
+				       "per-thread=K, per-block=E or grid=G (B in 1..%d "
+				       "threads a block, K >= 1 elements a thread, E "
+				       "elements a block, G blocks; each once, one of the "
+				       "last three; e.g. block=128,per-thread=8)", it,
+				       UB_MAX_BLOCK);
+		v[k] = x;
+	}
+	if (!v[0] && !v[1] && !v[2] && !v[3])
+		return ub_fail(err, UB_USAGE, "--launch: empty (e.g. block=128,per-thread=8)");
+	memset(g, 0, sizeof *g);
+	g->block = v[0] ? (unsigned)v[0] : UB_BLOCK;
+	g->per_block = v[1] ? v[1] * g->block : v[2];
+	g->grid = (unsigned)v[3];
+	return 0;
+}
+
+const char *ub_geom_format(const struct ub_geom *g, char *buf, size_t len)
+{
+	unsigned block = g && g->block ? g->block : UB_BLOCK;
+	unsigned long long per = g && g->per_block ? g->per_block : block;
+	if (g && g->grid)
+		snprintf(buf, len, "block=%u,grid=%u", block, g->grid);
+	else if (per % block == 0)
+		snprintf(buf, len, "block=%u,per-thread=%llu", block, per / block);
+	else
+		snprintf(buf, len, "block=%u,per-block=%llu", block, per);
+	return buf;
+}
+
 /* Binds args to m's kernel `entry` and runs it over n elements. */
 static int bind_run(const struct ptx_module *m, const char *entry,
 		    const struct ub_karg *args, int nargs, size_t n,
-		    const struct ub_geom *geom, const struct ptx_trace *trace, struct ptx_run_info *info,
-		    struct ub_error *err)
+		    const struct ub_geom *geom, const struct ptx_trace *trace,
+		    struct ptx_run_info *info, struct ub_error *err)
 {
 	struct ptx_buffer bufs[MAX_ARGS];
 	uint64_t vals[MAX_ARGS];
@@ -88,7 +139,7 @@ int ub_sim_run_exec(const char *ptx, const char *entry,
 		    int exec, struct ptx_run_info *info, struct ub_error *err)
 {
 	struct ptx_module *m = NULL;
-	int status = ptx_parse(ptx, &m, err);
+	int status = ptx_parse_for(ptx, entry, &m, err);
 	if (status)
 		return status;
 	if (!trace)   /* explain traces the interpreter */

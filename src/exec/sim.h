@@ -5,9 +5,10 @@
 
 #include "ptx.h"
 
-/* Launch geometry shared by every backend: 256 threads a block and one
- * thread per element (ceil(n/256) blocks, up to CUDA's grid limit), so
- * grid-stride kernels and one-thread-per-element kernels both work. */
+/* Launch geometry shared by every backend: by default 256 threads a block
+ * and one thread per element (ceil(n/256) blocks, up to CUDA's grid
+ * limit), so grid-stride kernels and one-thread-per-element kernels both
+ * work; --launch sets the block size and the elements each thread does. */
 #define UB_BLOCK 256
 #define UB_MAX_BLOCK 1024   /* CUDA's limit of threads per block */
 #define UB_MAX_GRID 2147483647u
@@ -15,7 +16,8 @@
 /* How a launch covers n elements: blocks of `block` threads (0:
  * UB_BLOCK), each block covering `per_block` elements (0: one a thread),
  * so ceil(n / per_block) blocks, at least one; or exactly `grid` blocks
- * when that is set (a kernel that loops over n itself).  Triton programs
+ * when that is set (a kernel that loops over n itself).  --launch
+ * block=B,per-thread=K is block B covering B*K elements; Triton programs
  * are blocks of 32 * num_warps threads covering BLOCK elements. */
 struct ub_geom {
 	unsigned block;
@@ -26,6 +28,13 @@ struct ub_geom {
  * the default) for n elements. */
 void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
 		  unsigned *block);
+/* --launch block=B,per-thread=K|per-block=E|grid=G (each at most once,
+ * in any order; B defaults to UB_BLOCK) into *g; UB_USAGE naming the
+ * option. */
+int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err);
+/* g (NULL: the default) as --launch spells it: "block=256,per-thread=1",
+ * "block=128,per-block=1000" or "block=128,grid=3", into buf. */
+const char *ub_geom_format(const struct ub_geom *g, char *buf, size_t len);
 
 /* One kernel parameter: an array (read-only or written) or a scalar. */
 struct ub_karg {

@@ -49,7 +49,6 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 	}
 	for (int t = 0; !s && t < res->ndata; t++) {
 		const struct ub_data *d = &res->data[t];
-		const struct ub_config *cfg = res->cfg;
 		/* each row's results through its own link to them: none for
 		 * a mode that does not apply, none kept by a streamed run */
 		for (int i = 0; !s && i < res->nrows; i++) {
@@ -62,7 +61,7 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 			s = stage(&files[nf++], dir, res, d, "ref", &d->cr, err);
 		for (int k = 0; !s && k < d->nin; k++) {
 			char what[128];
-			snprintf(what, sizeof what, "input.%s", cfg->op->inputs[k]);
+			snprintf(what, sizeof what, "input.%s", ub_data_op(res, d)->inputs[k]);
 			s = stage(&files[nf++], dir, res, d, what, &d->in[k], err);
 		}
 	}

@@ -8,6 +8,7 @@
 #include "explain.h"
 #include "report.h"
 #include "setup.h"
+#include "prepare.h"
 #include "user_kernel.h"
 #include "reference.h"
 #include "ptx.h"
@@ -131,7 +132,7 @@ static int parse_at(const char *spec, const struct ub_op *op, enum ub_dtype dt,
 {
 	char buf[512], valid[256] = "";
 	int seen[UB_MAX_INPUTS] = {0}, bits = ub_dtypes[dt].bits;
-	for (int k = 0; k < op->ninputs; k++)
+	for (int k = 0; k < op->nsampled; k++)
 		snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
 			 "%s%s=0x...", k ? "," : "", op->inputs[k]);
 	snprintf(buf, sizeof buf, "%s", spec);
@@ -139,7 +140,7 @@ static int parse_at(const char *spec, const struct ub_op *op, enum ub_dtype dt,
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '='), *end;
 		int k = -1;
-		for (int j = 0; eq && j < op->ninputs; j++)
+		for (int j = 0; eq && j < op->nsampled; j++)   /* saved: computed */
 			if ((size_t)(eq - tok) == strlen(op->inputs[j]) &&
 			    !strncmp(tok, op->inputs[j], (size_t)(eq - tok)))
 				k = j;
@@ -160,11 +161,32 @@ static int parse_at(const char *spec, const struct ub_op *op, enum ub_dtype dt,
 			return ub_fail(err, UB_USAGE, "--at: %s given twice", op->inputs[k]);
 		in[k] = v;
 	}
-	for (int k = 0; k < op->ninputs; k++)
+	for (int k = 0; k < op->nsampled; k++)
 		if (!seen[k])
 			return ub_fail(err, UB_USAGE, "--at: no value for %s (expected %s)",
 				       op->inputs[k], valid);
 	return 0;
+}
+
+/* The saved inputs of the element (x->in beyond the sampled ones), as a
+ * run computes them. */
+static int saved_of(struct ub_explain *x, struct ub_error *err)
+{
+	const struct ub_op *op = x->cfg->op;
+	struct ub_array in[UB_MAX_INPUTS] = {{0}};
+	int s = 0;
+	for (int k = 0; !s && k < op->nsampled; k++)
+		if (ub_array_alloc(&in[k], x->dt, 1))
+			s = ub_fail(err, UB_RUNTIME, "out of memory");
+		else
+			ub_array_set(&in[k], 0, x->in[k]);
+	if (!s)
+		s = ub_saved_fill(op, x->dt, in, 1, !x->cfg->ref_mpfr, err);
+	for (int k = op->nsampled; !s && k < op->ninputs; k++)
+		x->in[k] = ub_array_get(&in[k], 0);
+	for (int k = 0; k < op->ninputs; k++)
+		ub_array_free(&in[k]);
+	return s;
 }
 
 /* --at worst: runs the pipeline with the command's options and takes the
@@ -179,7 +201,7 @@ static int find_worst(struct ub_explain *x, struct ub_error *err)
 			    "ULP error to explain", r->mode);
 	if (!s) {
 		char worst[256];
-		memcpy(x->in, r->worst_in, sizeof x->in);
+		memcpy(x->in, r->st.worst_in, sizeof x->in);
 		ub_format_worst(r, worst, sizeof worst);
 		snprintf(x->origin, sizeof x->origin, "the worst input of mode %s "
 			 "(%.4g ulp) over n=%zu, seed=%llu, inputs=%s: %s", r->mode,
@@ -222,8 +244,8 @@ static int check_cli(const struct ub_cli *cli, struct ub_error *err)
 static int explain(struct ub_cli *cli, const struct ub_catalog *cat,
 		   struct ub_error *err)
 {
-	struct ub_op op;
-	struct ub_config cfg;
+	struct ub_op op, opd, held = {0};
+	struct ub_config cfg, cfgd;
 	struct ub_user_kernel uk = {0};
 	struct ub_explain x = { .cfg = &cfg };
 	int s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
@@ -232,12 +254,22 @@ static int explain(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = find_worst(&x, err);
 	else if (!s)
 		s = parse_at(cli->at, &op, x.dt, x.in, err);
+	/* the op as the run's dtype has it (prepare.h: params, saved inputs,
+	 * the generated kernel where the op's file is not for the dtype) */
+	if (!s)
+		s = ub_op_for_dtype(&op, x.dt, &opd, &held, err);
+	cfgd = cfg;
+	cfgd.op = &opd;
+	x.cfg = &cfgd;
+	if (!s && opd.ninputs > opd.nsampled)
+		s = saved_of(&x, err);
 	if (!s)
 		s = ub_explain_run(&x, err);
 	if (!s)
 		ub_explain_print(stdout, &x);
 	ub_explain_free(&x);
 	ub_user_kernel_free(&uk);
+	ub_op_free(&held);
 	return s;
 }
 

@@ -180,8 +180,10 @@ static void print_modes(FILE *f, const struct ub_explain *x)
 				t->options[x->cfg->modes[m]][0] ? " " : "",
 				t->options[x->cfg->modes[m]]);
 		else
-			fprintf(f, "\nmode %s  [nvrtc %s]  %s\n", mi->name,
-				mi->opts[0] ? mi->opts : "(defaults)", mi->desc);
+			fprintf(f, "\nmode %s  [%s %s]  %s\n", mi->name,
+				x->cfg->kernel_unit ? "nvcc" : "nvrtc",
+				(x->cfg->kernel_unit ? mi->nvcc : mi->opts)[0] ?
+				(x->cfg->kernel_unit ? mi->nvcc : mi->opts) : "(defaults)", mi->desc);
 		if (e->na) {
 			fprintf(f, "  n/a (%s)\n", e->na);
 			continue;
@@ -277,14 +279,18 @@ void ub_explain_print(FILE *f, const struct ub_explain *x)
 {
 	const struct ub_op *op = x->cfg->op;
 	char buf[1024];
-	fprintf(f, "explain %s %s  backend=%s  nvrtc %s %s\n", op->name,
-		ub_dtypes[x->dt].name, x->cfg->backend, ub_nvrtc_version(), x->cfg->arch);
+	struct ub_row r;   /* what compiled which kernel (result.h) */
+	ub_row_kernel(x->cfg, 0, &r);
+	fprintf(f, "explain %s %s  backend=%s  %s %s\n", op->name,
+		ub_dtypes[x->dt].name, x->cfg->backend, r.toolkit, x->cfg->arch);
 	/* the file every mode compiled: the user's own for --kernel */
 	if (x->cfg->triton)
 		fprintf(f, "kernel: %s\n", ub_triton_about(x->cfg->triton, buf, sizeof buf));
 	else
 		fprintf(f, "kernel: %s%s\n", op->kernel ? op->kernel : "generated from the math",
 			x->cfg->kernel_src ? "" : op->kernel ? " (shipped, kernels/)" : "");
+	if (op->entry_shown)
+		fprintf(f, "entry: %s\n", op->entry_shown);
 	if (x->origin[0])
 		fprintf(f, "input: %s\n", x->origin);
 	for (int k = 0; k < op->ninputs; k++)

@@ -99,10 +99,7 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	ub_format_approx(r->approx_mask, v[UB_COL_approx].text, sizeof v->text);
 	I(seed, cfg->seed);
 	T(inputs, "%s", res->inputs);
-	if (r->toolkit) /* a --triton mode row */
-		T(toolkit, "%s", r->toolkit);
-	else
-		T(toolkit, "nvrtc %s", ub_nvrtc_version());
+	T(toolkit, "%s", r->toolkit);
 	T(arch, "%s", r->arch ? r->arch : cfg->arch);
 	T(options, "%s", r->options);
 	format_domain(cfg, v[UB_COL_domain].text, sizeof v->text);
@@ -111,6 +108,12 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	T(status, "%s", r->na ? "n/a" : r->st.undecided ? "undecided" : "ok");
 	I(undecided, r->st.undecided);
 	I(rejected, r->rejected);
+	T(kernel, "%s", r->kernel);
+	T(launch, "%s", r->launch);
+	for (int k = 0; k < cfg->op->nparams; k++)
+		snprintf(v[UB_COL_params].text + strlen(v[UB_COL_params].text),
+			 sizeof v->text - strlen(v[UB_COL_params].text), "%s%s=%s",
+			 k ? ";" : "", cfg->op->params[k].name, cfg->op->params[k].text);
 	/* a mode that does not apply to the kernel measured nothing */
 	for (int c = UB_COL_n; r->na && c <= UB_COL_approx; c++)
 		v[c].absent = 1;

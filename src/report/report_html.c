@@ -81,7 +81,7 @@ static void summary_table(FILE *f, const struct ub_hsec *sec)
 		const struct ub_row *r = sec->rows[i];
 		if (r->na || !r->st.undecided)
 			continue;
-		ub_format_inputs(r->dt, r->in_names, r->undecided_in, r->nin, worst,
+		ub_format_inputs(r->dt, r->in_names, r->st.undecided_in, r->nin, worst,
 				 sizeof worst);
 		fprintf(f, "<p><strong>%zu element%s undecided by the reference</strong> "
 			"(first: <code>%s</code>), left out of max_ulp, mean_ulp, cr_mismatch, "
@@ -207,8 +207,10 @@ static int section(FILE *f, const struct ub_result *res, int t, struct ub_error 
 		sec->res = res;
 		sec->dt = res->data[t].dt;
 		sec->id = t;
-		sec->nin = res->cfg->op->ninputs;
-		sec->in_names = (const char *const *)res->cfg->op->inputs;
+		/* the dtype's op: its inputs are the data's (saved ones too) */
+		const struct ub_op *op = ub_data_op(res, &res->data[t]);
+		sec->nin = op->ninputs;
+		sec->in_names = (const char *const *)op->inputs;
 		int c = collect(res, t, sec);
 		if (c == -1)
 			st = ub_fail(err, UB_RUNTIME, "--html needs the rows' figures, "

@@ -80,6 +80,19 @@ static void row(FILE *f, const struct ub_result *res, const struct ub_row *r)
 	fputs("]}", f);
 }
 
+/* Whether every row of res has the text value in column c (a --kernel
+ * run's rows say nvcc, its torch rows NVRTC: no shared toolkit). */
+static int all_rows_share(const struct ub_result *res, enum ub_col c, const char *value)
+{
+	struct ub_value w[UB_NCOLS];
+	for (int i = 1; i < res->nrows; i++) {
+		ub_row_values(res, &res->rows[i], w);
+		if (strcmp(w[c].text, value))
+			return 0;
+	}
+	return 1;
+}
+
 /* The run's configuration: what was asked for, and where it ran. */
 static void config(FILE *f, const struct ub_result *res)
 {
@@ -109,8 +122,10 @@ static void config(FILE *f, const struct ub_result *res)
 			/* Triton's rows and NVRTC's torch row differ: see each row */
 			if (cfg->triton && (shared[i] == UB_COL_arch || shared[i] == UB_COL_toolkit))
 				continue;
-			fprintf(f, ", \"%s\": ", ub_cols[shared[i]].name);
-			jstr(f, v[shared[i]].text);
+			if (all_rows_share(res, shared[i], v[shared[i]].text)) {
+				fprintf(f, ", \"%s\": ", ub_cols[shared[i]].name);
+				jstr(f, v[shared[i]].text);
+			}
 		}
 	}
 	if (cfg->triton) {

@@ -22,7 +22,7 @@ void ub_format_worst(const struct ub_row *row, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (row->has_worst)
-		ub_format_inputs(row->dt, row->in_names, row->worst_in, row->nin,
+		ub_format_inputs(row->dt, row->in_names, row->st.worst_in, row->nin,
 				 buf, len);
 }
 
@@ -59,7 +59,7 @@ static int block_undecided(const struct ub_result *res, int i)
 static void undecided_note(FILE *f, const struct ub_row *r)
 {
 	char at[256];
-	ub_format_inputs(r->dt, r->in_names, r->undecided_in, r->nin, at, sizeof at);
+	ub_format_inputs(r->dt, r->in_names, r->st.undecided_in, r->nin, at, sizeof at);
 	fprintf(f, "note: %zu element%s undecided by the reference (first: %s), left out "
 		"of max_ulp, mean_ulp, cr_mismatch and nan_mismatch (docs/reference.md)\n",
 		r->st.undecided, r->st.undecided == 1 ? "" : "s", at);
@@ -69,15 +69,25 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 		   int first, int und)
 {
 	const struct ub_config *cfg = res->cfg;
-	char rej[48] = "", about[1024];
+	/* the kernel, when it is not the op's own: a --kernel file, or the
+	 * generated one in a dtype the op's file is not written for */
+	int say = cfg->kernel_src || !strncmp(r->kernel, "generated (", 11);
+	char rej[48] = "", about[1024], tk[96];
 	if (r->rejected) /* :pre's conditions beyond its bounds */
 		snprintf(rej, sizeof rej, " (:pre rejected %llu)", (unsigned long long)r->rejected);
+	/* --triton: its own line says the modes' kernel; NVRTC compiled the
+	 * torch plan */
+	if (cfg->triton)
+		snprintf(tk, sizeof tk, "nvrtc %s", ub_nvrtc_version());
+	else
+		snprintf(tk, sizeof tk, "%s", r->toolkit);
 	fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s%s  backend=%s  "
-		"nvrtc %s %s\n", first ? "" : "\n", r->op,
+		"%s %s%s%s\n", first ? "" : "\n", r->op,
 		ub_dtypes[r->dt].name, r->st.n,
-		(unsigned long long)cfg->seed, res->inputs, rej, r->backend,
-		ub_nvrtc_version(), r->arch && !cfg->triton ? r->arch : cfg->arch);
-	if (cfg->triton) /* the modes' kernel; NVRTC compiled the torch plan */
+		(unsigned long long)cfg->seed, res->inputs, rej, r->backend, tk,
+		r->arch && !cfg->triton ? r->arch : cfg->arch,
+		say ? "  kernel: " : "", say ? r->kernel : "");
+	if (cfg->triton)
 		fprintf(f, "kernel: %s\n", ub_triton_about(cfg->triton, about, sizeof about));
 	fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %s%9s  %s\n",
 		"mode", "max_ulp", "mean_ulp", "cr_mismatch",

@@ -359,7 +359,7 @@ int ub_sampling_init(const struct ub_op *op, enum ub_dtype dt,
 	memset(s, 0, sizeof *s);
 	s->dom = op->dom;
 	s->mode = mode;
-	for (int k = 0; k < op->ninputs; k++) {
+	for (int k = 0; k < op->nsampled; k++) {   /* saved inputs: computed */
 		int a = op->arg_prec[k];
 		/* every value of a is one of dt: bits and precision no larger,
 		 * exponent range inside (f16 and bf16 hold each other's not) */

@@ -100,29 +100,37 @@ struct ub_range {
 };
 int ub_range_parse(const char *spec, struct ub_range *r, struct ub_error *err);
 
-/* The sweep of one dtype: element i is encoding first + i (unsigned
- * order) or, for a range of values, ub_from_ordered(first + i). */
+/* The sweep of one dtype: for one input, element i is encoding first + i
+ * (unsigned order) or, for a range of values, ub_from_ordered(first + i);
+ * for two inputs of a 16-bit dtype (pairs), element i is the pair of pair
+ * index p = first + i: input 0 = p >> 16, input 1 = p & 0xffff (p = a
+ * 65536 + b, all 2^32 pairs in that order). */
 struct ub_sweep {
 	enum ub_dtype dt;
-	int ordered;
+	int ordered, pairs;
 	uint64_t first, count;
 };
 #define UB_EXHAUSTIVE_MAX (UINT64_C(1) << 32)
 #define UB_EXHAUSTIVE_KEEP_MAX (UINT64_C(1) << 26)
-/* r NULL or not given: every encoding.  UB_USAGE when r holds no value of
- * dt or more than UB_EXHAUSTIVE_MAX encodings. */
-int ub_sweep_make(enum ub_dtype dt, const struct ub_range *r,
+/* The sweep of nin inputs (1, or 2 for f16/bf16 pairs); r NULL or not
+ * given: every encoding (every pair).  For pairs, --range LO:HI gives
+ * pair indices (0x0:0xffffff, or decimal integers).  UB_USAGE when r holds
+ * no value of dt, more than UB_EXHAUSTIVE_MAX elements, or the op's inputs
+ * cannot be swept. */
+int ub_sweep_make(enum ub_dtype dt, int nin, const struct ub_range *r,
 		  struct ub_sweep *sw, struct ub_error *err);
-uint64_t ub_sweep_at(const struct ub_sweep *sw, uint64_t i);
-/* Elements first .. first + out->n - 1 of the sweep into out (of the
- * sweep's dtype). */
+/* Input k of element i. */
+uint64_t ub_sweep_at(const struct ub_sweep *sw, int k, uint64_t i);
+/* Elements first .. first + out[0].n - 1 of the sweep into out[0] (and
+ * out[1] for pairs; of the sweep's dtype, each at least out[0].n long). */
 void ub_sweep_fill(const struct ub_sweep *sw, uint64_t first,
 		   struct ub_array *out);
 
-/* The whole sweep in one array (allocated; at most UB_EXHAUSTIVE_KEEP_MAX
+/* The whole sweep in nin arrays (allocated; at most UB_EXHAUSTIVE_KEEP_MAX
  * elements, else UB_USAGE).  ub_exhaustive_check refuses (UB_USAGE, one
- * line) an op of more than one input or a sweep ub_sweep_make refuses. */
-int ub_inputs_exhaustive(enum ub_dtype dt, const struct ub_range *r,
+ * line) an op that cannot be swept (more than two inputs, or two of
+ * f32/f64) or a sweep ub_sweep_make refuses. */
+int ub_inputs_exhaustive(enum ub_dtype dt, int nin, const struct ub_range *r,
 			 struct ub_array *out, struct ub_error *err);
 int ub_exhaustive_check(const struct ub_op *op, const enum ub_dtype *dts,
 			int ndtypes, const struct ub_range *r,

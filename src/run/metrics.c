@@ -170,7 +170,7 @@ UB_INLINE void add_error(struct ub_stats *st, size_t i, double e)
 		st->worst = i;
 	}
 	st->ncomparable++;
-	st->sum_ulp += e;
+	ub_xsum_add(&st->sum_ulp, e);
 	st->hist[hist_bin(e)]++;
 }
 
@@ -265,15 +265,18 @@ UB_INLINE int ulp_error_prep(enum ub_dtype dt, uint64_t y, uint64_t cr,
 	return 0;
 }
 
-/* One pass over elements [lo, hi) of dtype dt into st (reset first),
- * indices local to lo; always inlined so that each dtype gets its own
- * loop with the format's constants folded in.  The statistics live in a
- * local while the loop runs (st might alias the arrays). */
-UB_INLINE void
-pass_of(enum ub_dtype dt, const void *y, const void *cr,
-	const struct ub_exact *exact, const struct ub_stats_prep *p,
-	const void *torch, size_t lo, size_t hi, struct ub_stats *st)
+/* One pass over m's elements [lo, hi) into st (reset first), with p
+ * prepared over [lo, hi) (p's index i - lo), run indices m->first + i;
+ * always inlined so that each dtype gets its own loop with the format's
+ * constants folded in.  The statistics live in a local while the loop
+ * runs (st might alias the arrays). */
+UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
+		       const struct ub_stats_prep *p, size_t lo, size_t hi,
+		       struct ub_stats *st)
 {
+	const void *y = m->y->data, *cr = m->cr->data;
+	const void *torch = m->torch ? m->torch->data : NULL;
+	const struct ub_exact *exact = m->exact;
 	struct ub_stats s;
 	memset(&s, 0, sizeof s);
 	s.n = hi - lo;
@@ -288,14 +291,14 @@ pass_of(enum ub_dtype dt, const void *y, const void *cr,
 			double yd = ub_bits_to_double_i(dt, yi), hv = exact[i].hi;
 			double s2 = yd - hv, bb = s2 - yd;
 			double t = (yd - (s2 - bb)) + (-hv - bb);
-			add_error(&s, i - lo, fabs(s2 + (t - exact[i].lo)) * p->mul[i - lo]);
+			add_error(&s, m->first + i, fabs(s2 + (t - exact[i].lo)) * p->mul[i - lo]);
 			if (torch)
 				add_torch(&s, dt, yi, ub_load(dt, torch, i));
 			continue;
 		}
 		if (f & PF_UNDEC) { /* no reference to compare */
 			if (!s.undecided++)
-				s.first_undecided = i - lo;
+				s.first_undecided = m->first + i;
 			if (torch)
 				add_torch(&s, dt, yi, ub_load(dt, torch, i));
 			continue;
@@ -305,23 +308,22 @@ pass_of(enum ub_dtype dt, const void *y, const void *cr,
 		if (ulp_error_prep(dt, yi, ci, f, p->mul[i - lo], &exact[i], &e))
 			s.nan_mismatch++;
 		else
-			add_error(&s, i - lo, e);
+			add_error(&s, m->first + i, e);
 		if (torch)
 			add_torch(&s, dt, yi, ub_load(dt, torch, i));
 	}
+	ub_xsum_norm(&s.sum_ulp);
 	*st = s;
 }
 
-void ub_stats_pass(const struct ub_array *y, const struct ub_array *cr,
-		   const struct ub_exact *exact, const struct ub_stats_prep *p,
-		   const struct ub_array *torch, size_t lo, size_t hi,
-		   struct ub_stats *st)
+static void stats_pass(const struct ub_measure *m,
+		       const struct ub_stats_prep *p, size_t lo, size_t hi,
+		       struct ub_stats *st)
 {
-	const void *t = torch ? torch->data : NULL;
-	switch (y->dt) {
+	switch (m->y->dt) {
 #define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
 	case id:                                                               \
-		pass_of(id, y->data, cr->data, exact, p, t, lo, hi, st);       \
+		pass_of(id, m, p, lo, hi, st);                                 \
 		break;
 	UB_DTYPES(X)
 #undef X
@@ -331,16 +333,34 @@ void ub_stats_pass(const struct ub_array *y, const struct ub_array *cr,
 	}
 }
 
-int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
-		     const struct ub_exact *exact,
-		     const struct ub_array *torch, struct ub_stats *st)
+/* The inputs of st's worst and first undecided elements, from m. */
+static void find_inputs(const struct ub_measure *m, struct ub_stats *st)
+{
+	for (int k = 0; k < m->nin; k++) {
+		if (st->ncomparable)
+			st->worst_in[k] = ub_array_get(&m->in[k], st->worst - m->first);
+		if (st->undecided)
+			st->undecided_in[k] = ub_array_get(&m->in[k],
+							   st->first_undecided - m->first);
+	}
+}
+
+void ub_stats_measure_prep(const struct ub_measure *m,
+			   const struct ub_stats_prep *p, struct ub_stats *st)
+{
+	stats_pass(m, p, 0, m->y->n, st);
+	find_inputs(m, st);
+}
+
+int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st)
 {
 	struct ub_stats part;
 	struct ub_stats_prep p;
+	size_t n = m->y->n;
 	memset(st, 0, sizeof *st);
-	if (y->n == 0)
+	if (n == 0)
 		return 0;
-	size_t cap = y->n < UB_STATS_CHUNK ? y->n : UB_STATS_CHUNK;
+	size_t cap = n < UB_STATS_CHUNK ? n : UB_STATS_CHUNK;
 	p.flag = malloc(cap);
 	p.mul = malloc(cap * sizeof *p.mul);
 	if (!p.flag || !p.mul) {
@@ -348,45 +368,112 @@ int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 		free(p.mul);
 		return UB_RUNTIME;
 	}
-	size_t lo = 0;
-	do {
-		size_t hi = y->n - lo < UB_STATS_CHUNK ? y->n : lo + UB_STATS_CHUNK;
-		ub_stats_prepare(cr, exact, lo, hi, &p);
-		ub_stats_pass(y, cr, exact, &p, torch, lo, hi, &part);
-		ub_stats_merge(st, &part, lo);
-		lo = hi;
-	} while (lo < y->n);
+	for (size_t lo = 0; lo < n; lo += cap) {
+		size_t hi = n - lo < cap ? n : lo + cap;
+		ub_stats_prepare(m->cr, m->exact, lo, hi, &p);
+		stats_pass(m, &p, lo, hi, &part);
+		ub_stats_merge(st, &part);
+	}
 	free(p.flag);
 	free(p.mul);
+	find_inputs(m, st);
 	return 0;
 }
 
-int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part,
-		   size_t offset)
+int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
+		     const struct ub_exact *exact,
+		     const struct ub_array *torch, struct ub_stats *st)
 {
-	int took = part->ncomparable && (st->ncomparable == 0 ||
-					 part->max_ulp > st->max_ulp);
+	struct ub_measure m = {.y = y, .cr = cr, .torch = torch, .exact = exact};
+	return ub_stats_measure(&m, st);
+}
+
+/* The merge of each kind of figure (UB_STATS_FIELDS), over n values. */
+static void merge_COUNT(size_t *a, const size_t *b, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		a[k] += b[k];
+}
+
+static void merge_MAXU(uint64_t *a, const uint64_t *b, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		a[k] = b[k] > a[k] ? b[k] : a[k];
+}
+
+static void merge_XSUM(struct ub_xsum *a, const struct ub_xsum *b, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		ub_xsum_merge(&a[k], &b[k]);
+}
+
+/* part's worst beats st's: a larger error, or the lower index of equal
+ * ones (an order of the elements, so merges commute). */
+static int worse(const struct ub_stats *part, const struct ub_stats *st)
+{
+	if (!part->ncomparable)
+		return 0;
+	if (!st->ncomparable || part->max_ulp > st->max_ulp)
+		return 1;
+	return part->max_ulp == st->max_ulp && part->worst < st->worst;
+}
+
+int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part)
+{
+	int took = worse(part, st);
 	if (took) {
 		st->max_ulp = part->max_ulp;
-		st->worst = offset + part->worst;
+		st->worst = part->worst;
+		memcpy(st->worst_in, part->worst_in, sizeof st->worst_in);
 	}
-	if (part->undecided && !st->undecided)
-		st->first_undecided = offset + part->first_undecided;
-	st->undecided += part->undecided;
-	st->n += part->n;
-	st->sum_ulp += part->sum_ulp;
-	st->ncomparable += part->ncomparable;
-	st->cr_mismatch += part->cr_mismatch;
-	st->torch_mismatch += part->torch_mismatch;
-	st->nan_mismatch += part->nan_mismatch;
-	if (part->torch_max_dist > st->torch_max_dist)
-		st->torch_max_dist = part->torch_max_dist;
-	for (int b = 0; b < UB_HIST_BINS; b++)
-		st->hist[b] += part->hist[b];
+	if (part->undecided && (!st->undecided || part->first_undecided < st->first_undecided)) {
+		st->first_undecided = part->first_undecided;
+		memcpy(st->undecided_in, part->undecided_in, sizeof st->undecided_in);
+	}
+#define X(kind, name, dims)                                                    \
+	merge_##kind((ub_stats_##kind *)&st->name,                             \
+		     (const ub_stats_##kind *)&part->name,                     \
+		     sizeof st->name / sizeof(ub_stats_##kind));
+	UB_STATS_FIELDS(X)
+#undef X
 	return took;
+}
+
+static int equal_COUNT(const size_t *a, const size_t *b, size_t n)
+{
+	return !memcmp(a, b, n * sizeof *a);
+}
+
+static int equal_MAXU(const uint64_t *a, const uint64_t *b, size_t n)
+{
+	return !memcmp(a, b, n * sizeof *a);
+}
+
+static int equal_XSUM(const struct ub_xsum *a, const struct ub_xsum *b, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!ub_xsum_equal(&a[k], &b[k]))
+			return 0;
+	return 1;
+}
+
+int ub_stats_equal(const struct ub_stats *a, const struct ub_stats *b)
+{
+	int same = !memcmp(&a->max_ulp, &b->max_ulp, sizeof a->max_ulp) &&
+		   a->worst == b->worst &&
+		   !memcmp(a->worst_in, b->worst_in, sizeof a->worst_in) &&
+		   a->first_undecided == b->first_undecided &&
+		   !memcmp(a->undecided_in, b->undecided_in, sizeof a->undecided_in);
+#define X(kind, name, dims)                                                    \
+	same = same && equal_##kind((const ub_stats_##kind *)&a->name,         \
+				    (const ub_stats_##kind *)&b->name,         \
+				    sizeof a->name / sizeof(ub_stats_##kind));
+	UB_STATS_FIELDS(X)
+#undef X
+	return same;
 }
 
 double ub_stats_mean(const struct ub_stats *st)
 {
-	return st->ncomparable ? st->sum_ulp / (double)st->ncomparable : 0;
+	return st->ncomparable ? ub_xsum_div(&st->sum_ulp, st->ncomparable) : 0;
 }

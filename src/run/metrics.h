@@ -15,6 +15,7 @@
 #define UB_METRICS_H
 
 #include "ub.h"
+#include "xsum.h"
 
 double ub_ulp(enum ub_dtype dt, double v);
 
@@ -28,61 +29,103 @@ int ub_ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 			  (16,256], >256 ulp */
 extern const char *const ub_hist_labels[UB_HIST_BINS];
 
+/* The figures of struct ub_stats, declared once: X(KIND, name, dims),
+ * dims empty for one value or [N] for an array of N.  What merges,
+ * compares, writes and reads statistics (ub_stats_merge, ub_stats_equal,
+ * the partial files of partial.h) goes through this list, so a new figure
+ * is one line here plus the code that measures it.  Kinds, with the C
+ * type of each value and what a merge of two parts does:
+ *   COUNT  size_t        adds (counts of elements)
+ *   MAXU   uint64_t      keeps the larger
+ *   XSUM   struct ub_xsum  adds exactly (xsum.h)
+ * The worst element (max_ulp, worst, worst_in: the largest error, the
+ * lowest run index among equal ones, and its inputs) is one more group,
+ * merged as a whole, and so is the first undecided element
+ * (first_undecided, undecided_in: the lowest run index, when undecided is
+ * not 0). */
+#define UB_STATS_FIELDS(X)                                               \
+	X(COUNT, n, )             /* elements */                         \
+	X(COUNT, ncomparable, )   /* with an ULP error (not NaN/inf) */   \
+	X(COUNT, cr_mismatch, )                                          \
+	X(COUNT, torch_mismatch, )                                       \
+	X(COUNT, nan_mismatch, )                                         \
+	X(MAXU, torch_max_dist, )                                        \
+	X(COUNT, hist, [UB_HIST_BINS])                                   \
+	X(XSUM, sum_ulp, )        /* of the comparable elements' errors */ \
+	X(COUNT, undecided, )     /* elements the reference could not decide \
+				     (ub_exact_undecided): left out of every \
+				     figure against the reference (max_ulp, \
+				     mean, histogram, cr_mismatch, \
+				     nan_mismatch), counted here */
+
+typedef size_t ub_stats_COUNT;
+typedef uint64_t ub_stats_MAXU;
+typedef struct ub_xsum ub_stats_XSUM;
+
 struct ub_stats {
-	size_t n;
+#define X(kind, name, dims) ub_stats_##kind name dims;
+	UB_STATS_FIELDS(X)
+#undef X
 	double max_ulp;
-	size_t worst;           /* element index of max_ulp (first one) */
-	double sum_ulp;         /* over comparable elements */
-	size_t ncomparable;
-	size_t cr_mismatch, torch_mismatch, nan_mismatch;
-	uint64_t torch_max_dist;
-	size_t hist[UB_HIST_BINS];
-	size_t undecided;       /* elements the reference could not decide
-				   (ub_exact_undecided): left out of every
-				   figure against the reference (max_ulp,
-				   mean, histogram, cr_mismatch,
-				   nan_mismatch), counted here */
-	size_t first_undecided; /* element index of the first of them */
+	size_t worst;           /* run index of max_ulp (the lowest one) */
+	uint64_t worst_in[UB_MAX_INPUTS]; /* its inputs */
+	size_t first_undecided; /* run index of the first undecided element */
+	uint64_t undecided_in[UB_MAX_INPUTS]; /* its inputs */
 };
 
-/* Computes into st (reset first) the metrics of results y against the
- * reference (cr, exact) and, when torch is not NULL, against the torch
- * plan's results (over every element: undecided ones too).  worst is 0 when no element is comparable; torch
- * distances are taken over pairs where neither is NaN (NaN against a
- * number still counts in torch_mismatch). */
-int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
-		     const struct ub_exact *exact,
-		     const struct ub_array *torch, struct ub_stats *st);
+/* What statistics are computed from: elements 0..n-1 of y (n = y->n)
+ * against the reference (cr, exact) and, when torch is not NULL, the
+ * torch plan's results; their inputs (nin of them, for worst_in and
+ * undecided_in; nin 0: none); where they are in the run (first: the run
+ * index of element 0). */
+struct ub_measure {
+	const struct ub_array *y, *cr, *torch;
+	const struct ub_exact *exact;
+	int nin;
+	const struct ub_array *in;
+	size_t first;
+};
 
-/* ub_stats_compute is ub_stats_prepare then ub_stats_pass over each
- * chunk: what every row shares about an element of [lo, hi), from the
- * reference alone, is worked out once into p (room for hi - lo elements:
- * flag, mul), then each row's pass over [lo, hi) into st (reset first,
- * indices local to lo).  A streamed chunk prepares once for all its rows
- * (stream_chunk.c).  Returns 0, or UB_RUNTIME when out of memory. */
+/* Computes into st (reset first) the statistics of m's elements.  worst
+ * is 0 when no element is comparable; torch figures are over every
+ * element (undecided ones too), their distances over pairs where neither
+ * is NaN (NaN against a number still counts in torch_mismatch).  Returns
+ * 0, or UB_RUNTIME when out of memory. */
+int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st);
+/* The same for one whole array (first 0, no inputs). */
+int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
+		      const struct ub_exact *exact,
+		      const struct ub_array *torch, struct ub_stats *st);
+/* ub_stats_measure is ub_stats_prepare then a pass over each chunk: what
+ * every row shares about an element of [lo, hi), from the reference
+ * alone, is worked out once into p (room for hi - lo elements: flag,
+ * mul), then each row's pass.  A streamed chunk prepares once for all its
+ * rows (stream_chunk.c) and measures each with ub_stats_measure_prep, p
+ * prepared over all of m's elements [0, m->y->n). */
 struct ub_stats_prep {
 	unsigned char *flag;
 	double *mul;
 };
 void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
 		      size_t lo, size_t hi, struct ub_stats_prep *p);
-void ub_stats_pass(const struct ub_array *y, const struct ub_array *cr,
-		   const struct ub_exact *exact, const struct ub_stats_prep *p,
-		   const struct ub_array *torch, size_t lo, size_t hi,
-		   struct ub_stats *st);
+void ub_stats_measure_prep(const struct ub_measure *m,
+			   const struct ub_stats_prep *p, struct ub_stats *st);
+
+/* The mean ULP error: the exact sum of the comparable elements' errors
+ * divided by their number, rounded once to the nearest double (0 when
+ * none is comparable).  No order of summation enters it. */
 double ub_stats_mean(const struct ub_stats *st);
 
-/* Statistics are computed over chunks of UB_STATS_CHUNK elements merged
- * in order (ub_stats_merge), so that a run that streams its elements in
- * chunks of that size (stream.h), with any number of threads, gets bit
- * for bit the figures of one pass (sum_ulp is a sum of doubles: its
- * rounding depends on the order). */
+/* Runs stream their elements in chunks of UB_STATS_CHUNK (stream.h), the
+ * unit that --shard K/N hands out (chunk c to shard c mod N). */
 #define UB_STATS_CHUNK 65536
 
-/* Adds part, the statistics of elements offset.. (a chunk following the
- * ones already in st), to st.  worst stays the first index of the max;
- * returns 1 when it is now part's. */
-int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part,
-		   size_t offset);
+/* Adds part, the statistics of other elements of the same run, to st.
+ * The result does not depend on the order of the merges: counts and sums
+ * add exactly, and the worst element is the largest error, the lowest
+ * run index among equals.  Returns 1 when the worst is now part's. */
+int ub_stats_merge(struct ub_stats *st, const struct ub_stats *part);
+/* Every figure the same (the bits of max_ulp too). */
+int ub_stats_equal(const struct ub_stats *a, const struct ub_stats *b);
 
 #endif

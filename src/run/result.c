@@ -3,14 +3,18 @@
 #include "backend.h"
 #include "codegen.h"
 #include "kernel_sig.h"
+#include "nvcc.h"
+#include "nvrtc.h"
 #include "paths.h"
+#include "prepare.h"
 #include "triton.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads every input from its file; all must agree in length. */
+/* Reads every input from its file (a saved input may have none: it is
+ * computed); all must agree in length. */
 static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
 		       struct ub_error *err)
 {
@@ -21,6 +25,8 @@ static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
 		for (int f = 0; f < cfg->nfiles; f++)
 			if (cfg->files[f].input == k)
 				path = cfg->files[f].path;
+		if (!path && k >= op->nsampled)
+			continue;
 		if (!path)
 			return ub_fail(err, UB_USAGE, "%s needs input %s too: "
 				       "add --input %s=FILE.npy", op->name,
@@ -40,30 +46,40 @@ static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
 	return 0;
 }
 
-int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
-		  struct ub_error *err)
+/* The sampled inputs of d: files, the exhaustive sweep or samples. */
+static int sampled_inputs(const struct ub_config *cfg, struct ub_data *d,
+			  struct ub_error *err)
 {
-	d->nin = cfg->op->ninputs;
 	if (cfg->nfiles)
 		return read_inputs(cfg, d, err);
 	d->shape.ndim = 1;
 	d->shape.dim[0] = cfg->n;
 	if (cfg->exhaustive) {
-		int s = ub_inputs_exhaustive(d->dt, &cfg->range, &d->in[0], err);
+		int s = ub_inputs_exhaustive(d->dt, d->nin, &cfg->range, d->in, err);
 		d->shape.dim[0] = d->in[0].n;
 		return s;
 	}
 	struct ub_sampling smp;
 	int s = ub_sampling_init(cfg->op, d->dt, (enum ub_sample)cfg->sample, &smp, err);
-	for (int k = 0; !s && k < d->nin; k++)
+	for (int k = 0; !s && k < cfg->op->nsampled; k++)
 		if (ub_array_alloc(&d->in[k], d->dt, cfg->n))
 			s = ub_fail(err, UB_RUNTIME, "out of memory for %zu inputs", cfg->n);
 	if (!s)
-		s = ub_inputs_sample_at(d->dt, d->nin, &smp, cfg->seed, 0, cfg->n,
+		s = ub_inputs_sample_at(d->dt, cfg->op->nsampled, &smp, cfg->seed, 0, cfg->n,
 					d->in, &d->rejected, err);
 	if (s)
 		ub_prefix(err, s, "%s: ", cfg->op->name);
 	ub_sampling_free(&smp);
+	return s;
+}
+
+int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,
+		  struct ub_error *err)
+{
+	d->nin = cfg->op->ninputs;
+	int s = sampled_inputs(cfg, d, err);
+	if (!s && cfg->op->ninputs > cfg->op->nsampled)   /* saved inputs */
+		s = ub_saved_fill(cfg->op, d->dt, d->in, d->in[0].n, !cfg->ref_mpfr, err);
 	return s;
 }
 
@@ -109,6 +125,31 @@ const struct ub_backend *ub_config_backend(const struct ub_config *cfg)
 	return be;
 }
 
+void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r)
+{
+	const struct ub_op *op = cfg->op;
+	const char *v = cfg->kernel_unit ? ub_nvcc_version(NULL) : NULL;
+	struct ub_geom g = op->kernel && !torch ? cfg->geom : (struct ub_geom){0};
+	if (torch)
+		snprintf(r->kernel, sizeof r->kernel, "torch plan");
+	else if (cfg->kernel_src)
+		snprintf(r->kernel, sizeof r->kernel, "%s %s", op->kernel,
+			 op->entry_shown ? op->entry_shown : op->entry);
+	else if (op->kernel)
+		snprintf(r->kernel, sizeof r->kernel, "kernels/%s %s", op->kernel, op->entry);
+	else
+		snprintf(r->kernel, sizeof r->kernel, "generated%s%s%s",
+			 op->kernel_skipped ? " (kernels/" : "",
+			 op->kernel_skipped ? op->kernel_skipped : "",
+			 op->kernel_skipped ? " is not written for this dtype)" : "");
+	/* "release 13.0, V13.0.88" */
+	if (v && !torch && strstr(v, ", V"))
+		snprintf(r->toolkit, sizeof r->toolkit, "nvcc %s", strstr(v, ", V") + 3);
+	else
+		snprintf(r->toolkit, sizeof r->toolkit, "nvrtc %s", ub_nvrtc_version());
+	ub_geom_format(&g, r->launch, sizeof r->launch);
+}
+
 struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 			  int out, int has_torch, const char *mode,
 			  const char *opts)
@@ -125,6 +166,7 @@ struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 	r->backend = ub_config_backend(cfg)->name;
 	r->arch = ub_config_backend(cfg)->arch(cfg->arch, cfg->arch_set);
 	r->has_torch = has_torch;
+	ub_row_kernel(cfg, !strcmp(mode, "torch"), r);
 	r->nin = cfg->op->ninputs;
 	for (int k = 0; k < r->nin; k++)
 		r->in_names[k] = cfg->op->inputs[k];
@@ -133,6 +175,12 @@ struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 	if (cfg->triton && strcmp(mode, "torch") != 0)
 		ub_triton_row(cfg->triton, r);
 	return r;
+}
+
+const struct ub_op *ub_data_op(const struct ub_result *res, const struct ub_data *d)
+{
+	int t = (int)(d - res->data);
+	return t >= 0 && t < res->ndata && res->cfgs[t].op ? res->cfgs[t].op : res->cfg->op;
 }
 
 const struct ub_data *ub_row_data(const struct ub_result *res,
@@ -168,6 +216,7 @@ void ub_result_free(struct ub_result *res)
 		for (int m = 0; m < d->nmodes; m++)
 			ub_array_free(&d->out[m]);
 		free(d->exact);
+		ub_op_free(&res->held[t]);
 	}
 	for (int i = 0; res->rows && i < res->nrows; i++)
 		free(res->rows[i].fig);

@@ -11,8 +11,10 @@
 #include "metrics.h"
 #include "modes.h"
 #include "npy.h"
+#include "sim.h"
 
 struct ub_backend;
+struct ub_nvcc_unit;
 
 struct ptx_trace;
 struct ub_triton;
@@ -43,6 +45,9 @@ struct ub_config {
 				no element (stream.h); res->data then holds
 				no arrays (no --dump, explain; --html draws
 				from the rows' figures) */
+	size_t shard, nshards; /* --shard K/N: only the chunks c of the run
+				with c mod N = K (stream.h); nshards 0 or 1:
+				every chunk */
 	int threads;         /* --threads (0: one per online CPU) */
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
 	int exec;            /* --exec: enum ub_exec (native.h); 0: as
@@ -55,8 +60,13 @@ struct ub_config {
 			 const char *what);
 	void *progress_ctx;
 	const struct ptx_trace *trace; /* NULL; explain traces its kernels */
+	struct ub_geom geom;  /* --launch, for the kernel under test (zeros:
+				 the default, sim.h) */
 	const char *kernel_src; /* --kernel: the user's kernel source (op->kernel
 				   names its file); NULL: kernels/op->kernel */
+	const struct ub_nvcc_unit *kernel_unit; /* --kernel: what nvcc
+				   compiles in every mode (nvcc.h); NULL: NVRTC
+				   compiles the source */
 	int figures;         /* give every measured row its figures (row->fig,
 				figures.h), for the HTML page */
 	const char *explain_opts; /* the options an `ulpbench explain` of this
@@ -90,16 +100,13 @@ struct ub_row {
 	const char *mode;    /* mode name or "torch" */
 	const char *options; /* NVRTC options it was compiled with (Triton's
 				for a --triton mode row) */
-	const char *toolkit; /* what compiled it: NULL: NVRTC; "triton 3.9.0" */
 	const char *backend; /* the backend that ran it: "sim" or "cuda" */
 	const char *arch;    /* what its kernels were compiled for */
-	struct ub_stats st;
+	struct ub_stats st;  /* st.worst_in: the worst element's inputs;
+				st.undecided_in: the first undecided one's */
 	int nin;
 	const char *in_names[UB_MAX_INPUTS];
-	uint64_t worst_in[UB_MAX_INPUTS];
 	int has_worst;
-	uint64_t undecided_in[UB_MAX_INPUTS]; /* st.first_undecided's inputs,
-						 when st.undecided */
 	int has_torch;       /* the op has a torch plan (else the torch_*
 				fields are meaningless: "-" / empty) */
 	int sim_exact;       /* no approximate instruction executed */
@@ -107,6 +114,12 @@ struct ub_row {
 	const char *na;      /* the mode does not apply to this kernel: why
 				(then st is empty; tables say n/a, CSV leaves
 				the metrics empty with status n/a) */
+	char kernel[400];    /* which kernel ran: "kernels/atan_bwd.cu
+				atan_bwd", "my.cu scale<float>(float*, ...)",
+				"generated" (from the math), "torch plan" */
+	char toolkit[80];    /* what compiled it: "nvrtc 13.0", "nvcc 13.0.88",
+				"triton 3.9.0" */
+	char launch[64];     /* "block=256,per-thread=1" (ub_geom_format) */
 	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
 				(owned; NULL for n/a rows) */
@@ -115,6 +128,7 @@ struct ub_row {
 /* The data behind the rows of one dtype, kept for --dump. */
 struct ub_data {
 	enum ub_dtype dt;
+	size_t n;            /* elements of the run (arrays kept or not) */
 	struct ub_shape shape;
 	int nin;
 	struct ub_array in[UB_MAX_INPUTS];
@@ -126,13 +140,17 @@ struct ub_data {
 };
 
 struct ub_result {
-	const struct ub_config *cfg;
+	const struct ub_config *cfg; /* while a dtype runs: its cfgs[] */
 	char inputs[512];    /* "random" or "x=a.npy;g=b.npy" */
 	int nrows;
 	struct ub_row *rows;
 	int ndata;
 	struct ub_data data[UB_NDTYPES];
 	int stages_done;     /* for cfg->progress */
+	/* each dtype's op (prepare.h: :params and saved inputs), its config,
+	 * and what was read for it (freed with the result) */
+	struct ub_op ops[UB_NDTYPES], held[UB_NDTYPES];
+	struct ub_config cfgs[UB_NDTYPES];
 };
 
 /* A new row of res for one mode (or "torch") of d (one of res->data), its
@@ -141,6 +159,12 @@ struct ub_result {
 struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,
 			  int out, int has_torch, const char *mode,
 			  const char *opts);
+/* Which kernel row r runs (cfg of its dtype; torch: the torch plan's),
+ * what compiled it and how it was launched: r->kernel, toolkit, launch. */
+void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r);
+/* The op that d (one of res->data) was run with: the dtype's own
+ * (prepare.h), whose inputs are d's (saved ones too). */
+const struct ub_op *ub_data_op(const struct ub_result *res, const struct ub_data *d);
 /* The data of row r, and its per-element results: NULL when it keeps
  * none (an n/a row; every row of a streamed run, cfg->stream). */
 const struct ub_data *ub_row_data(const struct ub_result *res,
@@ -151,6 +175,11 @@ const struct ub_array *ub_row_output(const struct ub_result *res,
  * (UB_APPROX_UNMARKED alone keeps a row exact, backend.h). */
 void ub_row_set_approx(struct ub_row *r, uint64_t approx);
 void ub_result_free(struct ub_result *res);
+
+/* res for cfg before any row: its description of the inputs, room for
+ * every row.  UB_RUNTIME when out of memory. */
+int ub_result_init(const struct ub_config *cfg, struct ub_result *res,
+		   struct ub_error *err);
 
 /* d's inputs (d->dt set): read from cfg's files, the exhaustive sweep, or
  * generated samples; d->nin and d->shape too. */

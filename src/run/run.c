@@ -6,6 +6,8 @@
 #include "nvrtc.h"
 #include "sim.h"
 #include "stream.h"
+#include "written.h"
+#include "prepare.h"
 #include "triton.h"
 #include "reference.h"
 
@@ -13,23 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Compiles src with opts and runs `entry` over args on cfg's backend;
- * `what` ("mode fma", "torch step 1") is for its messages. */
-static int compile_run(const struct ub_config *cfg, const char *src,
-		       const char *name, const char *what, const char *opts,
-		       const char *entry, const struct ub_karg *args, int nargs,
-		       size_t n, uint64_t *approx, struct ub_error *err)
+/* Compiles the job's source (src, or the user's unit) with opts and runs
+ * its entry over args on cfg's backend; job->what ("mode fma", "torch
+ * step 1") is for its messages. */
+static int compile_run(const struct ub_config *cfg, struct ub_job *job,
+		       uint64_t *approx, struct ub_error *err)
 {
 	const struct ub_backend *be = ub_config_backend(cfg);
-	struct ub_job job = {
-		.src = src, .name = name, .opts = opts,
-		.arch = be->arch(cfg->arch, cfg->arch_set), .entry = entry,
-		.args = args, .nargs = nargs, .n = n, .trace = cfg->trace,
-		.what = what, .exec = cfg->exec,
-	};
+	job->arch = be->arch(cfg->arch, cfg->arch_set);
+	job->trace = cfg->trace;
+	job->exec = cfg->exec;
 	if (cfg->trace && be != &ub_backend_sim)
 		return ub_fail(err, UB_USAGE, "tracing needs the sim backend");
-	return be->run(&job, approx, err);
+	return be->run(job, approx, err);
 }
 
 /* Runs the torch plan: one generated kernel per step, each step's output
@@ -75,11 +73,40 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 		char what[32];
 		snprintf(name, sizeof name, "%s.torch.%s.cu", op->name, op->torch[k].name);
 		snprintf(what, sizeof what, "torch step %d", k + 1);
-		s = compile_run(cfg, src, name, what, UB_TORCH_OPTS, UB_STEP_ENTRY,
-				args, nenv + 2, n, approx, err);
+		struct ub_job job = { .src = src, .name = name, .opts = UB_TORCH_OPTS,
+				      .entry = UB_STEP_ENTRY, .args = args,
+				      .nargs = nenv + 2, .n = n, .what = what };
+		s = compile_run(cfg, &job, approx, err);
 	}
 	free(src);
 	free(args);
+	return s;
+}
+
+/* One launch of the kernel under test, for ub_run_written. */
+struct launch {
+	const struct ub_config *cfg;
+	struct ub_job *job;
+	uint64_t *approx;
+};
+
+static int launch(void *ctx, struct ub_error *err)
+{
+	struct launch *l = ctx;
+	return compile_run(l->cfg, l->job, l->approx, err);
+}
+
+/* Runs the kernel under test into out, which it must write whole. */
+static int run_written(const struct ub_config *cfg, struct ub_job *job,
+		       struct ub_array *out, uint64_t *approx, struct ub_error *err)
+{
+	struct launch l = { cfg, job, approx };
+	size_t first, count;
+	int s = ub_run_written(out, launch, &l, &first, &count, err);
+	if (!s && count)
+		s = ub_prefix(err, ub_unwritten_fail(err, first, count, out->n, &job->geom),
+			      "%s: kernel %s, %s: ", job->name, job->shown ? job->shown
+			      : job->entry, job->what);
 	return s;
 }
 
@@ -127,8 +154,8 @@ static int run_triton(const struct ub_config *cfg, enum ub_mode mode,
 		args[a] = named_arg(cfg->op, t->args[a], d, out);
 	job.nargs = t->nargs + p.hidden;
 	job.ptx = p.ptx;
-	if (!s)
-		s = be->run(&job, approx, err);
+	if (!s)   /* every element written, as a kernel file must */
+		s = run_written(cfg, &job, out, approx, err);
 	free(p.ptx);
 	return s;
 }
@@ -153,18 +180,22 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 		args[op->ninputs + 1] = (struct ub_karg){.value = n};
 		char name[128];
 		snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
-		return compile_run(cfg, src, ub_kernel_name(cfg, name, sizeof name),
-				   what, ub_modes[mode].opts,
-				   UB_KERNEL_ENTRY, args, op->ninputs + 2, n,
-				   approx, err);
+		struct ub_job job = { .src = src, .name = ub_kernel_name(cfg, name, sizeof name),
+				      .opts = ub_modes[mode].opts, .entry = UB_KERNEL_ENTRY,
+				      .args = args, .nargs = op->ninputs + 2, .n = n,
+				      .what = what };
+		return run_written(cfg, &job, out, approx, err);
 	}
 	for (int a = 0; !s && a < op->nargs && a < UB_MAX_KARGS; a++)
 		args[a] = named_arg(op, op->args[a], d, out);
 	if (s)
 		return s;
 	snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
-	return compile_run(cfg, src, op->kernel, what, ub_modes[mode].opts, op->entry,
-			   args, op->nargs, n, approx, err);
+	struct ub_job job = { .src = src, .unit = cfg->kernel_unit, .name = op->kernel,
+			      .opts = ub_modes[mode].opts, .entry = op->entry,
+			      .shown = op->entry_shown, .args = args, .nargs = op->nargs,
+			      .n = n, .geom = cfg->geom, .what = what };
+	return run_written(cfg, &job, out, approx, err);
 }
 
 static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
@@ -181,13 +212,11 @@ static int add_row(struct ub_result *res, const struct ub_data *d, int out,
 {
 	struct ub_row *r = new_row(res, d, out, mode, opts);
 	const struct ub_array *torch = r->has_torch ? &d->torch : NULL;
-	if (ub_stats_compute(y, &d->cr, d->exact, torch, &r->st))
+	struct ub_measure m = {.y = y, .cr = &d->cr, .exact = d->exact,
+			       .torch = torch, .nin = d->nin, .in = d->in};
+	if (ub_stats_measure(&m, &r->st))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	r->has_worst = r->st.ncomparable > 0;
-	for (int k = 0; r->has_worst && k < d->nin; k++)
-		r->worst_in[k] = ub_array_get(&d->in[k], r->st.worst);
-	for (int k = 0; r->st.undecided && k < d->nin; k++)
-		r->undecided_in[k] = ub_array_get(&d->in[k], r->st.first_undecided);
 	ub_row_set_approx(r, approx);
 	if (!res->cfg->figures)
 		return 0;
@@ -227,7 +256,7 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 {
 	const struct ub_config *cfg = res->cfg;
 	int s = ub_run_inputs(cfg, d, err);
-	size_t n = s ? 0 : d->in[0].n;
+	size_t n = d->n = s ? 0 : d->in[0].n;
 	if (!s && !(d->exact = calloc(n ? n : 1, sizeof *d->exact)))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
@@ -263,42 +292,55 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 	return s;
 }
 
-static void describe_inputs(const struct ub_config *cfg, struct ub_result *res)
+void ub_describe_inputs(const struct ub_config *cfg, char *buf, size_t len)
 {
 	size_t used = 0;
+	buf[0] = '\0';
 	if (!cfg->nfiles) {
-		snprintf(res->inputs, sizeof res->inputs, "%s%s%s",
-			 cfg->exhaustive ? "exhaustive" : "random",
+		snprintf(buf, len, "%s%s%s", cfg->exhaustive ? "exhaustive" : "random",
 			 cfg->exhaustive && cfg->range.given ? " " : "",
 			 cfg->exhaustive && cfg->range.given ? cfg->range.spec : "");
 		return;
 	}
-	for (int f = 0; f < cfg->nfiles && used < sizeof res->inputs; f++)
-		used += (size_t)snprintf(res->inputs + used, sizeof res->inputs - used,
-					 "%s%s=%s", f ? ";" : "",
+	for (int f = 0; f < cfg->nfiles && used < len; f++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", f ? ";" : "",
 					 cfg->op->inputs[cfg->files[f].input],
 					 cfg->files[f].path);
+}
+
+int ub_result_init(const struct ub_config *cfg, struct ub_result *res,
+		   struct ub_error *err)
+{
+	memset(res, 0, sizeof *res);
+	res->cfg = cfg;
+	ub_describe_inputs(cfg, res->inputs, sizeof res->inputs);
+	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES + 1), sizeof *res->rows);
+	return res->rows ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
 
 int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	   struct ub_error *err)
 {
 	char *src = NULL;
-	memset(res, 0, sizeof *res);
-	res->cfg = cfg;
-	describe_inputs(cfg, res);
-	const struct ub_backend *be;
-	int s = ub_backend_get(cfg->backend, &be, err); /* no GPU: say so first */
+	int s = ub_result_init(cfg, res, err);
+	const struct ub_backend *be = &ub_backend_sim;
+	if (!s) /* no GPU: say so first */
+		s = ub_backend_get(cfg->backend, &be, err);
 	if (!s && cfg->exhaustive)
 		s = ub_exhaustive_check(cfg->op, cfg->dtypes, cfg->ndtypes,
 					&cfg->range, err);
-	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES + 1), sizeof *res->rows);
-	if (!s && !res->rows)
-		s = ub_fail(err, UB_RUNTIME, "out of memory");
+	if (!s && cfg->nshards > 1 && !(cfg->stream && be == &ub_backend_sim))
+		s = ub_fail(err, UB_USAGE, "--shard runs chunks on the sim backend "
+			    "(here: %s; give --backend sim)", be->name);
 	for (int t = 0; !s && t < cfg->ndtypes; t++) {
 		struct ub_data *d = &res->data[res->ndata++];
 		d->dt = cfg->dtypes[t];
-		s = ub_kernel_source(cfg, d->dt, &src, err);
+		s = ub_op_for_dtype(cfg->op, d->dt, &res->ops[t], &res->held[t], err);
+		res->cfgs[t] = *cfg;
+		res->cfgs[t].op = &res->ops[t];
+		res->cfg = &res->cfgs[t];
+		if (!s)
+			s = ub_kernel_source(res->cfg, d->dt, &src, err);
 		/* the chunked driver runs the interpreter itself: sim only */
 		if (!s)
 			s = cfg->stream && be == &ub_backend_sim
@@ -307,6 +349,7 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 		free(src);
 		src = NULL;
 	}
+	res->cfg = cfg;
 	return s;
 }
 

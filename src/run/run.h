@@ -12,6 +12,10 @@
 int ub_run(const struct ub_config *cfg, struct ub_result *res,
 	   struct ub_error *err);
 
+/* What the reports say of cfg's inputs (their `inputs` column): "random",
+ * "exhaustive", "exhaustive LO:HI" or "x=a.npy;g=b.npy". */
+void ub_describe_inputs(const struct ub_config *cfg, char *buf, size_t len);
+
 /* Pieces of the pipeline, for explain (a few elements, traced through
  * cfg->trace): the kernel under test of cfg->op in one mode over d's
  * inputs (d->dt, d->nin, d->in), and step k of the torch plan over env

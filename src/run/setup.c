@@ -41,7 +41,7 @@ int ub_check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
 		if (op->kernel_dtypes >> t & 1)
 			snprintf(valid + strlen(valid), sizeof valid - strlen(valid),
 				 "%s%s", valid[0] ? ", " : "", ub_dtypes[t].name);
-	for (int t = 0; t < cfg->ndtypes; t++)
+	for (int t = 0; cfg->kernel_src && t < cfg->ndtypes; t++)
 		if (!(op->kernel_dtypes >> cfg->dtypes[t] & 1))
 			return ub_fail(err, UB_USAGE, "%s: kernel %s is written for %s "
 				       "only (its :dtypes in the catalog), not %s",
@@ -127,13 +127,33 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 		return ub_fail(err, UB_USAGE, "--kernel is not supported here");
 	if (cli->triton && !uk)
 		return ub_fail(err, UB_USAGE, "--triton is not supported here");
+	s = ub_cli_apply_params(cli, op, err);   /* before a kernel takes them */
+	if (s)
+		return s;
+	int launch = cli->cfg.geom.block || cli->cfg.geom.per_block || cli->cfg.geom.grid;
+	if (cli->triton && launch)
+		return ub_fail(err, UB_USAGE, "--launch is for --kernel files: a "
+			       "--triton kernel is launched as Triton does (--grid, "
+			       "--num-warps)");
 	if (cli->triton) {
 		struct ub_triton_req req = { cli->triton, cli->args, cli->constexprs,
 					     cli->grid, cli->python, cli->num_warps };
 		s = ub_user_kernel_triton(&req, op, &cli->cfg, uk, err);
-	} else if (cli->kernel)
-		s = ub_user_kernel_bind(cli->kernel, cli->entry, cli->args, op,
-					&cli->cfg, uk, err);
+	} else if (cli->kernel) {
+		struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args,
+					     cli->nflags, {0} };
+		static char flags[UB_NVCC_MAX_FLAGS][4100];  /* copied by the bind */
+		for (int i = 0; i < cli->nflags; i++) {
+			snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i],
+				 cli->flag_arg[i]);
+			req.flags[i] = flags[i];
+		}
+		s = ub_user_kernel_bind(&req, op, &cli->cfg, uk, err);
+	}
+	if (!s && launch && !op->kernel)
+		s = ub_fail(err, UB_USAGE, "--launch: %s's kernel is generated from its "
+			    "math, one thread per element: --launch is for kernel "
+			    "files (--kernel FILE.cu)", op->name);
 	if (!s)
 		s = ub_check_dtypes(&cli->cfg, op, err);
 	if (!s)

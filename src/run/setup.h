@@ -13,7 +13,9 @@ int ub_load_catalog(const char *path, struct ub_catalog *cat,
 /* UB_USAGE "unknown op 'x' (valid: ...)" when cat has no op name. */
 int ub_find_op(const struct ub_catalog *cat, const char *name,
 	       const struct ub_op **op, struct ub_error *err);
-/* Every dtype of cfg must be one op's kernel is written for (:dtypes). */
+/* Every dtype of cfg must be one op's kernel is written for (:dtypes):
+ * a --kernel file's (cfg->kernel_src set); a catalog op's kernel file is
+ * replaced by the generated kernel in the others (prepare.h). */
 int ub_check_dtypes(const struct ub_config *cfg, const struct ub_op *op,
 		    struct ub_error *err);
 
@@ -30,6 +32,11 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 		struct ub_op *op, struct ub_config *cfg,
 		struct ub_user_kernel *uk, struct ub_error *err);
 
+/* What identifies the run of cfg (made from cli): partial.h's UB_RUN_ID,
+ * made as partial_id.c says. */
+struct ub_run_id;
+int ub_run_id_make(const struct ub_cli *cli, const struct ub_config *cfg,
+		   struct ub_run_id *id, struct ub_error *err);
 /* The options of cli that `ulpbench explain` needs to trace the same
  * kernels (--catalog, --fpcore, --kernel, --entry, --args), each with its
  * value shell-quoted, into buf ("" when none); the HTML page prints them

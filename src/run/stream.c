@@ -10,8 +10,8 @@
  * merge, so memory does not grow with the number of elements. */
 #include "stream_internal.h"
 #include "codegen.h"
+#include "backend.h"
 #include "native.h"
-#include "nvrtc.h"
 #include "reference.h"
 #include "triton.h"
 
@@ -27,14 +27,18 @@ int ub_stream_threads(const struct ub_config *cfg)
 	return n < 1 ? 1 : n > UB_MAX_THREADS ? UB_MAX_THREADS : (int)n;
 }
 
-/* Compiles and parses one kernel (k->ctx set: what it is). */
+/* Compiles (NVRTC, or nvcc for a --kernel unit) and parses one kernel
+ * (k->ctx set: what it is). */
 static int compile(const struct ub_config *cfg, const char *src,
-		   const char *name, const char *opts, struct skern *k,
-		   struct ub_error *err)
+		   const struct ub_nvcc_unit *unit, const char *name,
+		   const char *opts, struct skern *k, struct ub_error *err)
 {
 	char *ptx = NULL;
-	int s = ub_nvrtc_compile(src, name, opts, cfg->arch, &ptx, NULL, err);
-	if (!s && (s = ptx_parse(ptx, &k->m, err)) != 0)
+	size_t size;
+	struct ub_job job = { .src = src, .unit = unit, .name = name, .opts = opts,
+			      .arch = cfg->arch };
+	int s = ub_job_compile(&job, 0, &ptx, &size, err);
+	if (!s && (s = ptx_parse_for(ptx, k->entry, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
 	if (!s)
 		ub_native_use(k->m, cfg->exec);
@@ -63,7 +67,10 @@ static void bind_named(struct skern *k, const struct ub_op *op)
 			k->bind[a] = SK_OUT;
 		else if (strcmp(nm, "n") == 0)
 			k->bind[a] = SK_N;
-		else
+		else if (nm[0] == '=') {   /* a value given in --args */
+			k->bind[a] = SK_VALUE;
+			k->value[a] = strtoull(nm + 1, NULL, 16);
+		} else
 			for (int i = 0; i < op->ninputs; i++)
 				if (strcmp(nm, op->inputs[i]) == 0)
 					k->bind[a] = i;
@@ -83,7 +90,7 @@ static int compile_steps(struct job *j, struct ub_error *err)
 			 "torch step %d", name, UB_STEP_ENTRY, k + 1);
 		bind_generated(&j->step[k], op->ninputs + k);
 		if (!s)
-			s = compile(j->cfg, src, name, UB_TORCH_OPTS, &j->step[k], err);
+			s = compile(j->cfg, src, NULL, name, UB_TORCH_OPTS, &j->step[k], err);
 		free(src);
 	}
 	return s;
@@ -145,17 +152,21 @@ static int compile_modes(struct job *j, const char *src,
 			continue;
 		k->entry = op->kernel ? op->entry : UB_KERNEL_ENTRY;
 		snprintf(k->ctx, sizeof k->ctx, "%s: kernel %s, mode %s",
-			 op->kernel ? op->kernel : name, k->entry,
+			 op->kernel ? op->kernel : ub_kernel_name(cfg, name, sizeof name),
+			 op->entry_shown ? op->entry_shown : k->entry,
 			 ub_modes[cfg->modes[m]].name);
 		if (cfg->triton) {
 			s = compile_triton(j, cfg->modes[m], k, err);
 			continue;
 		}
-		if (op->kernel)
+		if (op->kernel) {
+			k->geom = cfg->geom;   /* --launch: kernel files */
 			bind_named(k, op);
-		else
+		} else {
 			bind_generated(k, op->ninputs);
-		s = compile(cfg, src, ub_kernel_name(cfg, name, sizeof name),
+		}
+		s = compile(cfg, src, op->kernel ? cfg->kernel_unit : NULL,
+			    ub_kernel_name(cfg, name, sizeof name),
 			    ub_modes[cfg->modes[m]].opts, k, err);
 	}
 	return s;
@@ -166,18 +177,27 @@ static void merge_ready(struct job *j)
 {
 	while (j->frontier < j->nchunks && j->ready[j->frontier % j->win]) {
 		const struct slot *sl = &j->slots[(j->frontier % j->win) * (size_t)j->nrows];
-		for (int r = 0; r < j->nrows; r++) {
-			if (sl[r].st.undecided && !j->acc[r].st.undecided)
-				memcpy(j->acc[r].undecided_in, sl[r].undecided_in,
-				       sizeof sl[r].undecided_in);
-			if (ub_stats_merge(&j->acc[r].st, &sl[r].st,
-					   j->frontier * (size_t)UB_STATS_CHUNK))
-				memcpy(j->acc[r].worst_in, sl[r].worst_in,
-				       sizeof sl[r].worst_in);
-		}
+		for (int r = 0; r < j->nrows; r++)
+			ub_stats_merge(&j->acc[r].st, &sl[r].st);
 		j->ready[j->frontier % j->win] = 0;
 		j->frontier++;
 	}
+}
+
+/* Tells cfg->progress that chunk c is done (under mu): "atan_bwd bf16:
+ * 196608 of 16777216 pairs" (elements, for one input). */
+static void progress(struct job *j, size_t c)
+{
+	size_t first, len;
+	char what[160];
+	ub_chunk_span(j, c, &first, &len);
+	j->elems_done += len;
+	snprintf(what, sizeof what, "%s: %llu of %llu %s", j->what,
+		 (unsigned long long)j->elems_done,
+		 (unsigned long long)j->elems_total,
+		 j->nin == 2 && j->cfg->exhaustive ? "pairs" : "elements");
+	j->cfg->progress(j->cfg->progress_ctx, (int)j->done, (int)j->nchunks,
+			 UB_STATS_CHUNK, what);
 }
 
 /* Takes chunks until none is left or one failed.  A chunk more than
@@ -218,8 +238,7 @@ static void *worker(void *arg)
 		}
 		j->done++;
 		if (j->cfg->progress && !s)
-			j->cfg->progress(j->cfg->progress_ctx, (int)j->done,
-					 (int)j->nchunks, UB_STATS_CHUNK, j->what);
+			progress(j, c);
 		pthread_cond_broadcast(&j->cv);
 		s = 0;
 	}
@@ -271,8 +290,6 @@ static void fill_row(struct ub_result *res, const struct ub_data *d,
 	row->st = j->acc[r].st;   /* every chunk, merged in order */
 	row->fig = j->fig[r];     /* the row owns them now */
 	j->fig[r] = NULL;
-	memcpy(row->worst_in, j->acc[r].worst_in, sizeof row->worst_in);
-	memcpy(row->undecided_in, j->acc[r].undecided_in, sizeof row->undecided_in);
 	row->has_worst = row->st.ncomparable > 0;
 }
 
@@ -298,11 +315,11 @@ static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
 	if (cfg->nfiles) {
 		s = ub_run_inputs(cfg, d, err);
 		j->files = d->in;
-		j->n = s ? 0 : d->in[0].n;
+		j->n = d->n = s ? 0 : d->in[0].n;
 		return s;
 	}
 	if (cfg->exhaustive) {
-		s = ub_sweep_make(j->dt, &cfg->range, &j->sw, err);
+		s = ub_sweep_make(j->dt, j->nin, &cfg->range, &j->sw, err);
 		j->n = (size_t)j->sw.count;
 	} else {
 		j->n = cfg->n;
@@ -310,6 +327,7 @@ static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
 				     &j->smp, err);
 	}
 	d->shape.dim[0] = j->n;
+	d->n = j->n;
 	return s;
 }
 
@@ -325,12 +343,20 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	j->nin = cfg->op->ninputs;
 	j->nsteps = cfg->op->nsteps;
 	j->nrows = cfg->nmodes + (j->nsteps > 0);
-	snprintf(j->what, sizeof j->what, "%s %s chunks", cfg->op->name,
+	snprintf(j->what, sizeof j->what, "%s %s", cfg->op->name,
 		 ub_dtypes[d->dt].name);
 	int s = j->nsteps > SK_MAX_STEPS ?
 		ub_fail(err, UB_USAGE, "%s: more than %d torch steps",
 			cfg->op->name, SK_MAX_STEPS) : plan_inputs(j, d, err);
-	j->nchunks = (j->n + UB_STATS_CHUNK - 1) / UB_STATS_CHUNK;
+	/* --shard K/N: the run's chunks K, K + N, K + 2N, ... (none when K
+	 * is past the last) */
+	size_t all = (j->n + UB_STATS_CHUNK - 1) / UB_STATS_CHUNK;
+	j->nshards = cfg->nshards > 1 ? cfg->nshards : 1;
+	j->shard = cfg->nshards > 1 ? cfg->shard : 0;
+	j->nchunks = all > j->shard ? (all - j->shard + j->nshards - 1) / j->nshards : 0;
+	j->elems_total = j->nchunks * (uint64_t)UB_STATS_CHUNK;
+	if (j->nchunks && ub_chunk_index(j, j->nchunks - 1) == all - 1)
+		j->elems_total -= all * (uint64_t)UB_STATS_CHUNK - j->n; /* the short last */
 	/* a few chunks per thread in flight or waiting for the in-order
 	 * merge: memory does not grow with n */
 	j->win = 4 * (size_t)ub_stream_threads(cfg) + 4;

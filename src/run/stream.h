@@ -7,7 +7,8 @@
  * (samples: inputs.h's ub_inputs_generate_at; --exhaustive: the sweep; .npy
  * files: a window of the arrays read once), evaluates the reference, runs
  * the torch plan and each mode, and keeps only that chunk's statistics and
- * worst inputs.  The statistics are merged in chunk order at the end, so
+ * worst inputs (--shard K/N: only the chunks c with c mod N = K).  The
+ * statistics are merged in chunk order at the end, so
  * every figure, the worst input and the CSV are the same for any number of
  * threads, and the same as the whole-array path's.  Memory: a few MiB per
  * thread plus about 200 bytes per chunk and row (54 MiB for 2^32 inputs and

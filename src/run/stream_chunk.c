@@ -6,6 +6,8 @@
 #include "stream_internal.h"
 #include "ub_bits.h"
 #include "reference.h"
+#include "written.h"
+#include "prepare.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,11 +67,13 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 		return 0;
 	}
 	if (cfg->exhaustive) {
-		ub_sweep_fill(&j->sw, first, &w->env[0]); /* env[0].n is len */
+		ub_sweep_fill(&j->sw, first, w->env); /* env[k].n is len */
 		return 0;
 	}
-	int s = ub_inputs_sample_at(j->dt, j->nin, &j->smp, cfg->seed, first, len,
-				    w->env, &w->rejected, err);
+	int s = ub_inputs_sample_at(j->dt, cfg->op->nsampled, &j->smp, cfg->seed,
+				    first, len, w->env, &w->rejected, err);
+	if (!s && j->nin > cfg->op->nsampled)   /* saved inputs */
+		s = ub_saved_fill(cfg->op, j->dt, w->env, len, !cfg->ref_mpfr, err);
 	return s ? ub_prefix(err, s, "%s: ", cfg->op->name) : 0;
 }
 
@@ -124,19 +128,52 @@ static int run_kern(const struct skern *k, struct ub_array *env,
 	return s;
 }
 
+/* run_kern as one launch of ub_run_written. */
+struct launch {
+	const struct skern *k;
+	struct ub_array *env, *out;
+	const char *const *names;
+	size_t len;
+	uint64_t *approx, *bad_thread;
+};
+
+static int launch(void *ctx, struct ub_error *err)
+{
+	struct launch *l = ctx;
+	return run_kern(l->k, l->env, l->names, l->out, l->len, l->approx,
+			l->bad_thread, err);
+}
+
+/* The kernel under test over the chunk (elements first.. of j's run),
+ * which must write every element of out; *unwritten when it did not (err
+ * says so in full). */
+static int run_mode_kern(const struct job *j, const struct skern *k,
+			 struct ub_array *env, const char *const *names,
+			 struct ub_array *out, size_t first, size_t len,
+			 uint64_t *approx, uint64_t *bad_thread, int *unwritten,
+			 struct ub_error *err)
+{
+	struct launch l = { k, env, out, names, len, approx, bad_thread };
+	size_t at, count;
+	int s = ub_run_written(out, launch, &l, &at, &count, err);
+	*unwritten = !s && count;
+	if (*unwritten) {
+		ub_unwritten_fail(err, first + at, count, j->n, &k->geom);
+		s = ub_prefix(err, UB_RUNTIME, "%s: ", k->ctx);
+	}
+	return s;
+}
+
 /* Row r's statistics of the chunk of elements first.. into its slot, and
  * its figures straight into the row's (their merge has no order). */
 static void measure(struct job *j, const struct wbuf *w, int r, size_t first,
 		    const struct ub_array *y, const struct ub_array *torch,
 		    struct slot *sl)
 {
-	ub_stats_pass(y, &w->cr, w->exact, &w->prep, torch, 0, y->n, &sl->st);
-	memset(sl->worst_in, 0, sizeof sl->worst_in);
-	if (sl->st.ncomparable)
-		for (int k = 0; k < j->nin; k++)
-			sl->worst_in[k] = ub_array_get(&w->env[k], sl->st.worst);
-	for (int k = 0; sl->st.undecided && k < j->nin; k++)
-		sl->undecided_in[k] = ub_array_get(&w->env[k], sl->st.first_undecided);
+	struct ub_measure m = {.y = y, .cr = &w->cr, .torch = torch,
+			       .exact = w->exact, .nin = j->nin, .in = w->env,
+			       .first = first};
+	ub_stats_measure_prep(&m, &w->prep, &sl->st);
 	if (!w->fig)
 		return;
 	ub_figs_reset(w->fig);
@@ -146,11 +183,22 @@ static void measure(struct job *j, const struct wbuf *w, int r, size_t first,
 	pthread_mutex_unlock(&j->mu);
 }
 
+size_t ub_chunk_index(const struct job *j, size_t c)
+{
+	return j->shard + c * j->nshards;
+}
+
+void ub_chunk_span(const struct job *j, size_t c, size_t *first, size_t *len)
+{
+	*first = ub_chunk_index(j, c) * (size_t)UB_STATS_CHUNK;
+	*len = j->n - *first < UB_STATS_CHUNK ? j->n - *first : UB_STATS_CHUNK;
+}
+
 int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 		 struct ub_error *err)
 {
-	size_t first = c * (size_t)UB_STATS_CHUNK;
-	size_t len = j->n - first < UB_STATS_CHUNK ? j->n - first : UB_STATS_CHUNK;
+	size_t first, len;
+	ub_chunk_span(j, c, &first, &len);
 	struct slot *sl = &j->slots[(c % j->win) * (size_t)j->nrows];
 	int nm = j->cfg->nmodes;
 	for (int k = j->files ? j->nin : 0; k < j->nin + j->nsteps; k++)
@@ -175,12 +223,13 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	for (int m = 0; !s && m < nm; m++) {
 		if (j->mode[m].na || j->mode[m].skip)
 			continue;
-		s = run_kern(&j->mode[m], w->env, names, &w->out, len, &approx[m], &t, err);
-		if (!s) {
+		int unwritten;
+		s = run_mode_kern(j, &j->mode[m], w->env, names, &w->out, first, len,
+				  &approx[m], &t, &unwritten, err);
+		if (!s)
 			measure(j, w, m, first, &w->out, torch, &sl[m]);
-		} else {
+		else if (!unwritten)
 			where(j, w, &j->mode[m], first, t, err);
-		}
 	}
 	if (!s && torch)
 		measure(j, w, nm, first, torch, torch, &sl[nm]);

@@ -5,6 +5,7 @@
 
 #include "stream.h"
 #include "sim.h"
+#include "figures.h"
 
 #include <pthread.h>
 
@@ -30,18 +31,19 @@ struct skern {
 	char ctx[256];        /* "FILE: kernel ENTRY, mode M", for messages */
 };
 
-/* One chunk's figures for one row. */
+/* One chunk's figures for one row (run indices). */
 struct slot {
-	struct ub_stats st;   /* indices local to the chunk */
-	uint64_t worst_in[UB_MAX_INPUTS];
-	uint64_t undecided_in[UB_MAX_INPUTS]; /* the first undecided element's */
+	struct ub_stats st;
 };
 
 struct job {
 	const struct ub_config *cfg;
 	enum ub_dtype dt;
 	int nin, nsteps, nrows;   /* rows: each mode, then torch */
-	size_t n, nchunks;
+	size_t n, nchunks;         /* elements of the run; chunks this
+				     process runs (its shard's) */
+	size_t shard, nshards;    /* --shard K/N: chunk number s here is
+				     chunk K + s N of the run (1 shard: all) */
 	struct ub_sweep sw;       /* --exhaustive */
 	struct ub_sampling smp;   /* samples */
 	const struct ub_array *files; /* --input: the whole arrays */
@@ -58,6 +60,7 @@ struct job {
 	struct ub_figs *fig[SK_MAX_ROWS]; /* cfg->figures: each row's, merged
 					     in any order (figures.h) */
 	size_t next, done, bad_chunk;
+	uint64_t elems_done, elems_total; /* for cfg->progress */
 	uint64_t rejected;        /* candidates :pre rejected, every chunk */
 	int bad_status;
 	struct ub_error bad_err;
@@ -78,9 +81,14 @@ struct wbuf {
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
 void ub_wbuf_free(const struct job *j, struct wbuf *w);
 
-/* Runs chunk c: its rows' slots, approx[r] |= the row's approximate
- * instructions. */
+/* Runs chunk number c of this process (its place in the window; the
+ * run's chunk is ub_chunk_index): its rows' slots and figures,
+ * approx[r] |= the row's approximate instructions. */
 int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 		 struct ub_error *err);
+/* The run's chunk index of this process's chunk number c, and its first
+ * element and length. */
+size_t ub_chunk_index(const struct job *j, size_t c);
+void ub_chunk_span(const struct job *j, size_t c, size_t *first, size_t *len);
 
 #endif

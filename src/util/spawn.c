@@ -49,7 +49,7 @@ int ub_spawn(char *const *argv, char **out, int *status, struct ub_error *err)
 	pid_t pid;
 	*out = NULL;
 	if (pipe(fds))
-		return ub_fail(err, UB_USAGE, "cannot run %s: %s", argv[0], strerror(errno));
+		return ub_fail(err, UB_COMPILE, "cannot run %s: %s", argv[0], strerror(errno));
 	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -61,7 +61,7 @@ int ub_spawn(char *const *argv, char **out, int *status, struct ub_error *err)
 	close(fds[1]);
 	if (rc) {
 		close(fds[0]);
-		return ub_fail(err, UB_USAGE, "cannot run %s: %s", argv[0], strerror(rc));
+		return ub_fail(err, UB_COMPILE, "cannot run %s: %s", argv[0], strerror(rc));
 	}
 	*out = read_all(fds[0]);
 	close(fds[0]);

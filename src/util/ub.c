@@ -143,3 +143,25 @@ void ub_array_free(struct ub_array *a)
 	a->data = NULL;
 	a->n = 0;
 }
+
+/* FNV-1a's step over 8 bytes at a time (little-endian words, then the
+ * last bytes one by one), with a shift-xor after each multiply so that
+ * high bits reach the low ones.  Each step is a bijection of h for a
+ * given word (xor; multiply by an odd number; h ^= h >> 29), so two texts
+ * that differ in one word, any one byte for instance, never hash alike. */
+uint64_t ub_hash64(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, sizeof w);
+		h = (h ^ w) * UINT64_C(0x100000001b3);
+		h ^= h >> 29;
+	}
+	for (; i < n; i++) {
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+		h ^= h >> 29;
+	}
+	return h;
+}

@@ -126,4 +126,11 @@ static inline int ub_exact_undecided(const struct ub_exact *v)
 #define UB_MAX_INPUTS 256
 #define UB_MAX_KARGS (UB_MAX_INPUTS + 64 + 2)
 
+/* A 64-bit hash of n bytes in the manner of FNV-1a, continuing from h
+ * (UB_HASH64_INIT to start; ub.c): a check against damage (any change
+ * within one 8-byte word, so any one-byte change, alters it), not a
+ * defence against an attacker. */
+#define UB_HASH64_INIT UINT64_C(0xcbf29ce484222325)
+uint64_t ub_hash64(uint64_t h, const void *data, size_t n);
+
 #endif

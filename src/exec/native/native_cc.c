@@ -68,15 +68,15 @@ static void key_of(const char *unit, char *hex)
 	const char *f[] = { unit, compiler(), UB_NATIVE_CC_VERSION, flags(),
 			    PACKAGE_VERSION };
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-		ub_cache_hash(h, f[i], strlen(f[i]) + 1);
+		ub_cache_hash_lanes(h, f[i], strlen(f[i]) + 1);
 	snprintf(hex, 33, "%016" PRIx64 "%016" PRIx64, h[0], h[1]);
 }
 
 static void sum_of(const char *key, const char *obj, size_t n, char *hex)
 {
 	uint64_t h[2] = UB_CACHE_HASH0;
-	ub_cache_hash(h, key, strlen(key) + 1);
-	ub_cache_hash(h, obj, n);
+	ub_cache_hash_lanes(h, key, strlen(key) + 1);
+	ub_cache_hash_lanes(h, obj, n);
 	snprintf(hex, 33, "%016" PRIx64 "%016" PRIx64, h[0], h[1]);
 }
 

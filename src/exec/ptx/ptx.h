@@ -37,6 +37,18 @@ struct ptx_module;
 /* Parses and decodes a whole PTX module.  On error returns UB_RUNTIME with
  * "ptx:LINE: message" in err. */
 int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err);
+/* The same for running kernel `entry`: a function that it does not reach
+ * through its calls may hold what the sim cannot run (as the other
+ * kernels of a whole .cu file may: shared memory, barriers, printf); the
+ * module keeps such a function without code, and a run of it fails with
+ * its error.  entry NULL: every function must be runnable (ptx_parse). */
+int ptx_parse_for(const char *text, const char *entry, struct ptx_module **out,
+		  struct ub_error *err);
+/* 0 when kernel `entry` (NULL: every function) and every function it
+ * calls can run; else UB_RUNTIME with the first one's error ("ptx:LINE:
+ * ..."). */
+int ptx_check_runnable(const struct ptx_module *m, const char *entry,
+		       struct ub_error *err);
 void ptx_free(struct ptx_module *m);
 
 /* Number of .param entries of kernel `entry`, or -1 when there is no such

@@ -191,6 +191,10 @@ struct ptx_call {
 struct ptx_func {
 	char *name;
 	int is_entry;            /* .entry (a kernel), else .func */
+	char *error;             /* why the sim cannot run it (a body it
+				    cannot decode, a call it cannot resolve;
+				    no code then), reported when a run needs
+				    it; NULL: none */
 	struct ptx_param *params;  /* .func: the return parameter first */
 	int nparams, nret;
 	uint32_t param_size;
@@ -293,7 +297,8 @@ struct ptx_regdecl {
 struct ptx_sym {           /* .param / .local / module variable */
 	const char *name;
 	uint32_t len;
-	uint8_t space;     /* 'p' param, 'l' local, 'g' global/const */
+	uint8_t space;     /* 'p' param, 'l' local, 'g' global/const,
+			      's' module .shared (never allocated) */
 	uint64_t value;    /* param/local offset, or host address */
 };
 struct ptx_labelref {
@@ -335,6 +340,31 @@ static inline const struct ptx_tok *ptx_peek(const struct ptx_pstate *st,
 	size_t last = st->ntok - 1;   /* the END token */
 	return &st->t[st->pos >= last || k > last - st->pos ? last : st->pos + k];
 }
+
+/* Where a declaration's bytes go, for its limit and messages. */
+struct ptx_space {
+	const char *what;    /* ".local", ".param", ".global" */
+	uint64_t limit;      /* bytes (the limits above) */
+	const char *per;     /* " of .local memory per thread", ... */
+	const char *func;    /* the function declaring it; NULL: the module */
+};
+/* [.align N] .type name[dims] — shared by .param, .local and module
+ * variables.  Sets *size in bytes (at most the space's limit, else an
+ * error naming the variable), *align (a power of two), *type; *open for
+ * name[] (ptx_parse.c). */
+int ptx_parse_decl(struct ptx_pstate *st, const struct ptx_space *sp,
+		   const struct ptx_tok **name, size_t *size, unsigned *align,
+		   int *type, int *open);
+/* "ptx:LINE: SPACE 'name' of 'func' exceeds ...": a declaration that
+ * takes its space past the space's limit. */
+int ptx_too_large(struct ptx_pstate *st, uint32_t line,
+		  const struct ptx_space *sp, const struct ptx_tok *name);
+int ptx_add_sym(struct ptx_pstate *st, const struct ptx_tok *name, int space,
+		uint64_t value);
+/* Module-level .global/.const arrays and .shared declarations, at the
+ * directive's token (ptx_vars.c). */
+int ptx_parse_var(struct ptx_pstate *st);
+int ptx_parse_shared(struct ptx_pstate *st);
 
 /* Grows *p (of *cap elements of size sz) to hold n; 0 or UB_RUNTIME. */
 int ptx_grow(void *p, int *cap, int n, size_t sz);

@@ -144,35 +144,84 @@ int ptx_emit(struct ptx_pstate *st, const struct ptx_insn *in,
 	return 0;
 }
 
-/* Points every call at the .func it names, checking its arguments. */
+/* The call c of st->m's function i resolved; UB_RUNTIME with the
+ * message when it cannot be. */
+static int resolve_call(struct ptx_pstate *st, struct ptx_call *c)
+{
+	struct ptx_module *m = st->m;
+	int j = 0;
+	while (j < m->nfuncs && (m->funcs[j].is_entry ||
+	       strlen(m->funcs[j].name) != c->len ||
+	       memcmp(m->funcs[j].name, c->name, c->len)))
+		j++;
+	if (j == m->nfuncs)   /* e.g. vprintf, declared .extern */
+		return ptx_perr(st, c->line, "call of undefined function '%.*s'",
+				(int)c->len, c->name);
+	const struct ptx_func *g = &m->funcs[j];
+	if (g->nret != c->has_ret || g->nparams - g->nret != c->nargs)
+		return ptx_perr(st, c->line, "call of '%s' with %d arguments and %s "
+				"return value", g->name, c->nargs,
+				c->has_ret ? "a" : "no");
+	c->func = j;
+	c->name = NULL;
+	return 0;
+}
+
+/* Points every call at the .func it names, checking its arguments; a
+ * function with a call that cannot be resolved cannot run (f->error). */
 int ptx_resolve_calls(struct ptx_pstate *st)
 {
 	struct ptx_module *m = st->m;
 	for (int i = 0; i < m->nfuncs; i++)
-		for (int k = 0; k < m->funcs[i].ncalls; k++) {
-			struct ptx_call *c = &m->funcs[i].calls[k];
-			int j = 0;
-			while (j < m->nfuncs && (m->funcs[j].is_entry ||
-			       strlen(m->funcs[j].name) != c->len ||
-			       memcmp(m->funcs[j].name, c->name, c->len)))
-				j++;
-			if (j == m->nfuncs)
-				return ptx_perr(st, c->line, "call of undefined "
-						"function '%.*s'", (int)c->len, c->name);
-			const struct ptx_func *g = &m->funcs[j];
-			if (g->nret != c->has_ret || g->nparams - g->nret != c->nargs)
-				return ptx_perr(st, c->line, "call of '%s' with %d "
-						"arguments and %s return value", g->name,
-						c->nargs, c->has_ret ? "a" : "no");
-			c->func = j;
-			c->name = NULL;
-		}
+		for (int k = 0; k < m->funcs[i].ncalls && !m->funcs[i].error; k++)
+			if (resolve_call(st, &m->funcs[i].calls[k]) &&
+			    !(m->funcs[i].error = strdup(st->err->msg)))
+				return ub_fail(st->err, UB_RUNTIME, "ptx: out of memory");
 	return 0;
+}
+
+/* The first function that kernel e (a function index) reaches through
+ * its calls, itself included, that cannot run; -1 if none. */
+static int unrunnable(const struct ptx_module *m, int e, uint8_t *seen)
+{
+	if (seen[e])
+		return -1;
+	seen[e] = 1;
+	if (m->funcs[e].error)
+		return e;
+	for (int k = 0; k < m->funcs[e].ncalls; k++) {
+		int r = m->funcs[e].calls[k].func >= 0 ?
+			unrunnable(m, m->funcs[e].calls[k].func, seen) : -1;
+		if (r >= 0)
+			return r;
+	}
+	return -1;
+}
+
+int ptx_check_runnable(const struct ptx_module *m, const char *entry,
+		       struct ub_error *err)
+{
+	uint8_t *seen = calloc((size_t)m->nfuncs + 1, 1);
+	int bad = -1, e = -1;
+	if (!seen)
+		return ub_fail(err, UB_RUNTIME, "ptx: out of memory");
+	for (int i = 0; i < m->nfuncs && bad < 0; i++)
+		if (!entry ? m->funcs[i].error != NULL :
+		    m->funcs[i].is_entry && !strcmp(m->funcs[i].name, entry))
+			bad = entry ? unrunnable(m, e = i, seen) : i;
+	free(seen);
+	if (bad < 0)
+		return 0;
+	if (e < 0 || bad == e)
+		return ub_fail(err, UB_RUNTIME, "%s", m->funcs[bad].error);
+	return ub_fail(err, UB_RUNTIME, "%s (in function '%s', which kernel '%s' "
+		       "calls)", m->funcs[bad].error, m->funcs[bad].name, entry);
 }
 
 void ptx_free_func(struct ptx_func *f)
 {
 	free(f->name);
+	free(f->error);
 	for (int p = 0; p < f->nparams; p++)
 		free(f->params[p].name);
 	free(f->params);

@@ -80,6 +80,10 @@ static int sym_slot(struct ptx_pstate *st, const struct ptx_tok *t,
 		const struct ptx_sym *s = &st->syms[i];
 		if (s->len != t->len || memcmp(s->name, t->s, t->len))
 			continue;
+		if (s->space == 's')
+			return ptx_perr(st, t->line, ".shared memory ('%.*s') is not "
+					"supported by the sim backend, which runs one "
+					"thread after another", (int)t->len, t->s);
 		if (ptx_new_slot(st, s->value, 64, slot))
 			return UB_RUNTIME;
 		if (s->space == 'g')

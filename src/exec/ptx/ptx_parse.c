@@ -93,8 +93,8 @@ static long count_at(struct ptx_pstate *st)
 	return v;
 }
 
-static int add_sym(struct ptx_pstate *st, const struct ptx_tok *name,
-		   int space, uint64_t value)
+int ptx_add_sym(struct ptx_pstate *st, const struct ptx_tok *name, int space,
+		uint64_t value)
 {
 	if (ptx_grow(&st->syms, &st->cap_syms, st->nsyms + 1, sizeof *st->syms))
 		return ptx_perr(st, name->line, "out of memory");
@@ -162,18 +162,10 @@ static int parse_reg(struct ptx_pstate *st)
 	return expect(st, ";");
 }
 
-/* Where a declaration's bytes go, for its limit and messages. */
-struct space {
-	const char *what;    /* ".local", ".param", ".global" */
-	uint64_t limit;      /* bytes (ptx_internal.h) */
-	const char *per;     /* " of .local memory per thread", ... */
-	const char *func;    /* the function declaring it; NULL: the module */
-};
-
 /* "ptx:LINE: SPACE 'name' of 'func' exceeds ...": a declaration that
  * takes its space past the space's limit. */
-static int too_large(struct ptx_pstate *st, uint32_t line,
-		     const struct space *sp, const struct ptx_tok *name)
+int ptx_too_large(struct ptx_pstate *st, uint32_t line,
+		  const struct ptx_space *sp, const struct ptx_tok *name)
 {
 	return ptx_perr(st, line, "%s '%.*s'%s%s%s exceeds the interpreter's "
 			"limit of %llu bytes%s", sp->what,
@@ -227,9 +219,9 @@ static int ptr_attrs(struct ptx_pstate *st)
  * variables.  Sets *size in bytes (at most the space's limit, else an
  * error naming the variable), *align (a power of two), *type; *open for
  * name[]. */
-static int parse_decl(struct ptx_pstate *st, const struct space *sp,
-		      const struct ptx_tok **name,
-		      size_t *size, unsigned *align, int *type, int *open)
+int ptx_parse_decl(struct ptx_pstate *st, const struct ptx_space *sp,
+		   const struct ptx_tok **name, size_t *size, unsigned *align,
+		   int *type, int *open)
 {
 	uint32_t line = cur(st)->line;
 	long al = 0;
@@ -266,7 +258,7 @@ static int parse_decl(struct ptx_pstate *st, const struct space *sp,
 		over |= __builtin_mul_overflow(n, (uint64_t)d, &n);
 	}
 	if (over || n > sp->limit)
-		return too_large(st, line, sp, *name);
+		return ptx_too_large(st, line, sp, *name);
 	*size = (size_t)n;
 	*align = al ? (unsigned)al : elem;
 	return 0;
@@ -288,81 +280,19 @@ static int parse_local(struct ptx_pstate *st)
 	unsigned align;
 	int open, ty;
 	uint32_t line = cur(st)->line;
-	struct space sp = { ptx_tok_is(cur(st), ".param") ? ".param" : ".local",
+	struct ptx_space sp = { ptx_tok_is(cur(st), ".param") ? ".param" : ".local",
 			    PTX_MAX_LOCAL, " of .local memory per thread",
 			    st->f->name };
 	st->pos++;
-	if (parse_decl(st, &sp, &name, &size, &align, &ty, &open))
+	if (ptx_parse_decl(st, &sp, &name, &size, &align, &ty, &open))
 		return UB_RUNTIME;
 	if (open)
 		return ptx_perr(st, line, "%s array needs a size", sp.what);
 	uint64_t off = align_up(st->f->local_size, align);
 	if (off > PTX_MAX_LOCAL || size > PTX_MAX_LOCAL - off)
-		return too_large(st, line, &sp, name);
+		return ptx_too_large(st, line, &sp, name);
 	st->f->local_size = (size_t)(off + size);
-	if (add_sym(st, name, 'l', off))
-		return UB_RUNTIME;
-	return expect(st, ";");
-}
-
-/* Module-level .global / .const: [.align N] .type name[N] [= {v, ...}]; */
-static int parse_var(struct ptx_pstate *st)
-{
-	const struct ptx_tok *name;
-	size_t size;
-	unsigned align;
-	int open, ty;
-	uint32_t line = cur(st)->line;
-	struct space sp = { ptx_tok_is(cur(st), ".const") ? ".const" : ".global",
-			    PTX_MAX_GLOBAL, " of .global/.const arrays per module",
-			    NULL };
-	st->pos++;
-	if (parse_decl(st, &sp, &name, &size, &align, &ty, &open))
-		return UB_RUNTIME;
-	unsigned elem = ptx_type_bits(ty) >= 8 ? ptx_type_bits(ty) / 8 : 1;
-	uint64_t vals[4096];
-	size_t n = 0;
-	if (ptx_tok_is(cur(st), "=")) {
-		st->pos++;
-		int brace = ptx_tok_is(cur(st), "{");
-		st->pos += brace;
-		do {
-			if (n && ptx_tok_is(cur(st), ","))
-				st->pos++;
-			if (n == sizeof vals / sizeof *vals ||
-			    ptx_imm(st, ty, &vals[n]) < 0)
-				return ptx_perr(st, line, "unsupported initializer of '%.*s'",
-						(int)name->len, name->s);
-			n++;
-		} while (brace && ptx_tok_is(cur(st), ","));
-		if (brace && expect(st, "}"))
-			return UB_RUNTIME;
-	}
-	if (open)
-		size = n * elem;
-	if (n * elem > size || size == 0)
-		return ptx_perr(st, line, "bad size of '%.*s'", (int)name->len, name->s);
-	if (size > PTX_MAX_GLOBAL - st->global_size)   /* all arrays together */
-		return too_large(st, line, &sp, name);
-	st->global_size += size;
-	struct ptx_module *m = st->m;
-	int cap = m->nvars;
-	if (ptx_grow(&m->vars, &cap, m->nvars + 1, sizeof *m->vars))
-		return ptx_perr(st, line, "out of memory");
-	struct ptx_var *v = &m->vars[m->nvars];
-	v->name = ptx_dup_tok(name);
-	v->data = calloc(1, size);
-	v->size = size;
-	if (!v->name || !v->data) {
-		free(v->name);
-		free(v->data);
-		return ptx_perr(st, line, "out of memory");
-	}
-	m->nvars++;
-	for (size_t i = 0; i < n; i++)
-		for (unsigned b = 0; b < elem; b++)   /* little endian */
-			v->data[i * elem + b] = (unsigned char)(vals[i] >> (8 * b));
-	if (add_sym(st, name, 'g', (uint64_t)(uintptr_t)v->data))
+	if (ptx_add_sym(st, name, 'l', off))
 		return UB_RUNTIME;
 	return expect(st, ";");
 }
@@ -385,13 +315,15 @@ static int parse_params(struct ptx_pstate *st)
 			return UB_RUNTIME;
 		if (expect(st, ".param"))
 			return UB_RUNTIME;
-		struct space sp = { ".param", PTX_MAX_PARAM,
+		if (ptx_tok_is(cur(st), ".ptr"))   /* .ptr.global etc. */
+			st->pos++;
+		struct ptx_space sp = { ".param", PTX_MAX_PARAM,
 				    " of parameters per function", f->name };
-		if (parse_decl(st, &sp, &name, &size, &align, &ty, &open) || open)
+		if (ptx_parse_decl(st, &sp, &name, &size, &align, &ty, &open) || open)
 			return open ? ptx_perr(st, line, "bad .param") : UB_RUNTIME;
 		uint64_t off = align_up(f->param_size, align);
 		if (off > PTX_MAX_PARAM || size > PTX_MAX_PARAM - off)
-			return too_large(st, line, &sp, name);
+			return ptx_too_large(st, line, &sp, name);
 		if (ptx_grow(&f->params, &cap, f->nparams + 1, sizeof *f->params))
 			return ptx_perr(st, line, "out of memory");
 		struct ptx_param *p = &f->params[f->nparams];
@@ -402,7 +334,7 @@ static int parse_params(struct ptx_pstate *st)
 		p->size = (uint32_t)size;
 		f->nparams++;
 		f->param_size = (uint32_t)(off + size);
-		if (add_sym(st, name, 'p', off))
+		if (ptx_add_sym(st, name, 'p', off))
 			return UB_RUNTIME;
 	}
 	st->pos++;
@@ -481,10 +413,30 @@ static int parse_body_stmt(struct ptx_pstate *st, int *scopes, int *depth)
 	return ptx_decode_insn(st);
 }
 
+/* The body at `start` cannot be run: its error (in st->err) becomes the
+ * function's (f->error), its code is dropped, and parsing goes on after
+ * the body, so that one kernel of a file that the sim cannot run (shared
+ * memory, barriers, atomics, printf) does not keep the others from
+ * running.  ptx_parse_for and ptx_run report the error when a run reaches
+ * the function. */
+static int defer(struct ptx_pstate *st, size_t start)
+{
+	struct ptx_func *f = st->f;
+	if (!(f->error = strdup(st->err->msg)))
+		return ptx_perr(st, cur(st)->line, "out of memory");
+	for (uint32_t k = 0; k < f->ncode; k++)
+		free(f->text[k]);
+	f->ncode = 0;
+	f->ncalls = 0;
+	st->pos = start;
+	return skip_stmt(st);
+}
+
 static int parse_body(struct ptx_pstate *st)
 {
 	int scopes[64], depth = 1;
 	uint32_t line = cur(st)->line;
+	size_t start = st->pos;
 	if (expect(st, "{"))
 		return UB_RUNTIME;
 	scopes[0] = st->nregs;
@@ -492,13 +444,14 @@ static int parse_body(struct ptx_pstate *st)
 		if (cur(st)->kind == PTX_TK_END)
 			return ptx_perr(st, line, "unterminated kernel body");
 		if (parse_body_stmt(st, scopes, &depth))
-			return UB_RUNTIME;
+			return defer(st, start);
 	}
 	struct ptx_insn ret = { .op = PTX_RET };  /* falling off the end */
 	if (ptx_emit(st, &ret, st->t[st->pos - 1].line, NULL))
 		return UB_RUNTIME;
-	return resolve_labels(st) || ptx_fuse_pass(st) || ptx_undef_pass(st) ?
-	       UB_RUNTIME : 0;
+	if (resolve_labels(st) || ptx_fuse_pass(st) || ptx_undef_pass(st))
+		return defer(st, start);
+	return 0;
 }
 
 /* Slots 0 .. PTX_SLOT_FIRST-1: the constant 1, special registers, sink,
@@ -570,7 +523,18 @@ static int to_body(struct ptx_pstate *st)
 	return 0;
 }
 
-/* .entry name (params) directives { body } */
+/* The function just begun (params read) is only declared: dropped. */
+static void drop_decl(struct ptx_pstate *st)
+{
+	st->pos++;
+	st->nsyms = st->nsyms_module;
+	st->module_slots -= st->f->nslots;
+	ptx_free_func(st->f);
+	st->m->nfuncs--;
+}
+
+/* .entry name (params) directives { body }, or only its declaration
+ * (';', as before a module variable that takes its address), dropped. */
 static int parse_entry(struct ptx_pstate *st)
 {
 	st->pos++;
@@ -580,9 +544,14 @@ static int parse_entry(struct ptx_pstate *st)
 	st->pos++;
 	if (parse_params(st))
 		return UB_RUNTIME;
-	if (to_body(st))
+	int body = to_body(st);
+	if (body < 0)
 		return ptx_perr(st, name->line, "kernel '%.*s' has no body",
 				(int)name->len, name->s);
+	if (body > 0) {
+		drop_decl(st);
+		return 0;
+	}
 	int rc = parse_body(st);
 	st->nsyms = st->nsyms_module;
 	return rc;
@@ -620,11 +589,7 @@ static int parse_func(struct ptx_pstate *st)
 		return ptx_perr(st, name->line, "function '%.*s' has no body",
 				(int)name->len, name->s);
 	if (body > 0) {   /* a declaration */
-		st->pos++;
-		st->nsyms = st->nsyms_module;
-		st->module_slots -= st->f->nslots;
-		ptx_free_func(st->f);
-		st->m->nfuncs--;
+		drop_decl(st);
 		return 0;
 	}
 	int rc = parse_body(st);
@@ -653,18 +618,25 @@ static int parse_top(struct ptx_pstate *st)
 	if (ptx_tok_is(t, ".section") || ptx_tok_is(t, ".pragma"))
 		return skip_stmt(st);
 	if (ptx_tok_is(t, ".global") || ptx_tok_is(t, ".const")) {
-		int rc = parse_var(st);
+		int rc = ptx_parse_var(st);
 		st->nsyms_module = st->nsyms;
 		return rc;
 	}
-	if (ptx_tok_is(t, ".shared"))
-		return ptx_perr(st, t->line, ".shared memory is not supported "
-				"by the sim backend, which runs one thread after "
-				"another");
+	if (ptx_tok_is(t, ".shared")) {
+		int rc = ptx_parse_shared(st);
+		st->nsyms_module = st->nsyms;
+		return rc;
+	}
 	return ptx_perr(st, t->line, "unexpected '%.*s'", (int)t->len, t->s);
 }
 
 int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err)
+{
+	return ptx_parse_for(text, NULL, out, err);
+}
+
+int ptx_parse_for(const char *text, const char *entry, struct ptx_module **out,
+		  struct ub_error *err)
 {
 	struct ptx_pstate st = { .err = err, .text = text };
 	struct ptx_tok *toks;
@@ -678,6 +650,8 @@ int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err)
 		rc = parse_top(&st);
 	if (!rc)
 		rc = ptx_resolve_calls(&st);
+	if (!rc)   /* what the run will need must be runnable */
+		rc = ptx_check_runnable(st.m, entry, err);
 	free(toks);
 	free(st.regs);
 	free(st.syms);

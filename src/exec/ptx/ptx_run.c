@@ -383,7 +383,7 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		   struct ub_error *err)
 {
 	int e = find_entry(m, entry, err);
-	if (e < 0)
+	if (e < 0 || ptx_check_runnable(m, entry, err))
 		return UB_RUNTIME;
 	for (int k = 0; k < 3; k++)
 		if (!launch->grid[k] || !launch->block[k])
@@ -403,6 +403,8 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 	int rc = c.frames && rg ? 0 : UB_RUNTIME;
 	c.trace = trace;
 	for (int i = 0; !rc && i < m->nfuncs; i++) {
+		if (m->funcs[i].error)   /* never reached (ptx_check_runnable) */
+			continue;
 		rc = frame_init(&c.frames[i], &m->funcs[i]);
 		if (!rc && trace && !(c.frames[i].traced = ptx_trace_marks(&m->funcs[i])))
 			rc = UB_RUNTIME;

@@ -1,0 +1,55 @@
+/* nvcc.h — a --kernel file compiled as the user builds it: with the CUDA
+ * toolkit's nvcc (nvcc -ptx; the toolkit NVRTC comes from, CUDA_HOME),
+ * which takes a whole translation unit (host code, main, the toolkit's
+ * and the C library's headers, M_PI, the file's own headers) where NVRTC
+ * takes device code only.
+ *
+ * A unit is a translation unit (its text, compiled from a temporary file)
+ * that #includes the user's file by its absolute path, so that the file's
+ * own "" includes resolve beside it, as they do when nvcc compiles it;
+ * messages name the file as the user gave it.  Mode options (modes.h) are
+ * nvcc's own spellings; -I and -D go through as given.  The PTX is cached
+ * (nvrtc_cache.h) under the unit's text, options, architecture and nvcc's
+ * version, and checked on every use against the contents of every file
+ * the compilation read (nvcc -MD): editing an included header compiles
+ * again. */
+#ifndef UB_NVCC_H
+#define UB_NVCC_H
+
+#include "ub.h"
+
+#define UB_NVCC_MAX_FLAGS 32
+
+/* The file name a unit's own lines take (#line), so that nvcc's messages
+ * about them name what they are; no file of that name is read, and the
+ * dependency list's mention of it is no dependency. */
+#define UB_NVCC_UNIT_LINES "(the kernel --entry names)"
+
+struct ub_nvcc_unit {
+	const char *text;      /* the translation unit's source text */
+	const char *file;      /* the user's file, as given (messages) */
+	const char *abspath;   /* its absolute path (text #includes it) */
+	int nflags;            /* -I DIR and -D NAME[=VALUE], in order: */
+	const char *flags[UB_NVCC_MAX_FLAGS]; /* "-IDIR", "-DNAME=V" (not
+				  owned) */
+};
+
+/* Compiles u with the mode's options opts (space-separated) for arch
+ * (compute_NN: PTX, *size 0; sm_NN with cubin set: a CUBIN of *size
+ * bytes) into *out (malloc'd; NUL-terminated PTX).  Errors: UB_COMPILE
+ * "FILE: compile failed (OPTS): " and nvcc's first error lines, naming
+ * the file as given; UB_COMPILE when nvcc cannot be run, saying where it
+ * was looked for. */
+int ub_nvcc_compile(const struct ub_nvcc_unit *u, const char *opts,
+		    const char *arch, int cubin, char **out, size_t *size,
+		    struct ub_error *err);
+
+/* The nvcc that compiles --kernel files: $ULPBENCH_NVCC, else
+ * CUDA_HOME/bin/nvcc. */
+const char *ub_nvcc_path(void);
+
+/* nvcc's version line ("release 13.0, V13.0.88"), or NULL with err set
+ * when nvcc cannot be run. */
+const char *ub_nvcc_version(struct ub_error *err);
+
+#endif

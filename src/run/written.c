@@ -1,0 +1,77 @@
+/* written.c — the check that a kernel wrote every output element
+ * (written.h). */
+#include "written.h"
+#include "ub_bits.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Two NaNs per dtype, of payloads a computation does not give. */
+static uint64_t sentinel(enum ub_dtype dt, int k)
+{
+	static const uint64_t s[UB_NDTYPES][2] = {
+		[UB_F32] = { 0x7fbadbad, 0xffa5a5a5 },
+		[UB_F16] = { 0x7dad, 0xfd5a },
+		[UB_BF16] = { 0x7fad, 0xff5a },
+		[UB_F64] = { 0x7ff4badbadbadbadull, 0xfff5a5a5a5a5a5a5ull },
+	};
+	return s[dt][k];
+}
+
+static void fill(struct ub_array *a, uint64_t v)
+{
+	for (size_t i = 0; i < a->n; i++)
+		ub_store(a->dt, a->data, i, v);
+}
+
+int ub_run_written(struct ub_array *out, int (*run)(void *ctx, struct ub_error *err),
+		   void *ctx, size_t *first, size_t *count, struct ub_error *err)
+{
+	uint64_t s0 = sentinel(out->dt, 0), s1 = sentinel(out->dt, 1);
+	size_t bytes = out->n * (size_t)ub_dtypes[out->dt].bits / 8;
+	*first = SIZE_MAX;
+	*count = 0;
+	fill(out, s0);
+	int s = run(ctx, err);
+	size_t i = 0;
+	while (!s && i < out->n && ub_load(out->dt, out->data, i) != s0)
+		i++;
+	if (s || i == out->n)
+		return s;
+	unsigned char *was = malloc(bytes ? bytes : 1);   /* the first launch's */
+	if (!was)
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	memcpy(was, out->data, bytes);
+	fill(out, s1);
+	s = run(ctx, err);
+	for (; !s && i < out->n; i++)
+		if (ub_load(out->dt, was, i) == s0 && ub_load(out->dt, out->data, i) == s1) {
+			*first = *first == SIZE_MAX ? i : *first;
+			++*count;
+		}
+	free(was);
+	return s;
+}
+
+int ub_unwritten_fail(struct ub_error *err, size_t first, size_t count, size_t n,
+		      const struct ub_geom *geom)
+{
+	char of[64] = "", each[96];
+	unsigned grid, block;
+	ub_geom_grid(geom, n, &grid, &block);
+	unsigned long long per = geom && geom->per_block ? geom->per_block : block;
+	if (geom && geom->grid)
+		snprintf(each, sizeof each, "a fixed grid (--grid N, --launch grid=G)");
+	else if (per % block == 0)
+		snprintf(each, sizeof each, "%llu element%s a thread (--launch "
+			 "block=B,per-thread=K)", per / block, per == block ? "" : "s");
+	else
+		snprintf(each, sizeof each, "%llu elements a block", per);
+	if (count > 1)
+		snprintf(of, sizeof of, " (the first of %zu)", count);
+	return ub_fail(err, UB_RUNTIME, "output element %zu of %zu%s was never "
+		       "written; the launch: %u block%s of %u threads, %s", first, n,
+		       of, grid, grid == 1 ? "" : "s", block, each);
+}

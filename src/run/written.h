@@ -1,0 +1,27 @@
+/* written.h — output elements a kernel never wrote are an error, never
+ * compared: the output array is filled with a sentinel before the launch
+ * and checked after it.
+ *
+ * The sentinel is a NaN with a payload no arithmetic gives (GPUs and the
+ * sim return the canonical NaN): an element still holding it was most
+ * likely not written, but a kernel may copy such a value from an input.
+ * So a launch that leaves any is run once more over a second sentinel, and
+ * only an element that holds the first sentinel after the first launch
+ * and the second after the second is unwritten. */
+#ifndef UB_WRITTEN_H
+#define UB_WRITTEN_H
+
+#include "sim.h"
+
+/* Runs run(ctx) (a launch that writes out) as above; *first gets the
+ * index of the first element left unwritten and *count how many, or
+ * SIZE_MAX and 0.  Returns run's status, or UB_RUNTIME out of memory. */
+int ub_run_written(struct ub_array *out, int (*run)(void *ctx, struct ub_error *err),
+		   void *ctx, size_t *first, size_t *count, struct ub_error *err);
+
+/* "output element 99998 of 100003 (the first of 5) was never written:
+ * ..." into err, as UB_RUNTIME, with the launch that left it. */
+int ub_unwritten_fail(struct ub_error *err, size_t first, size_t count, size_t n,
+		      const struct ub_geom *geom);
+
+#endif
