@@ -182,6 +182,21 @@ def softmax(x, log, esize):
     return block_softmax(x, log, esize)
 
 
+def nll_mean(lp, tgt):
+    """nll_loss_forward_reduce_cuda_kernel_2d: 32 threads, thread t takes
+    rows t, t + 32, ...; thread 0 adds the 32 partial sums in order."""
+    part = np.zeros(32, dtype=F)
+    wpart = np.zeros(32, dtype=F)
+    for r, t in enumerate(tgt):
+        if t != -100:
+            part[r % 32] = F(part[r % 32] - lp[r, t])
+            wpart[r % 32] = F(wpart[r % 32] + F(1))
+    acc, cnt = F(0), F(0)
+    for k in range(32):
+        acc, cnt = F(acc + part[k]), F(cnt + wpart[k])
+    return F(acc / cnt) if cnt != 0 else acc
+
+
 # --- layer_norm forward: layer_norm_kernel.cu ---
 
 def ln_online(st, v):
@@ -593,17 +608,25 @@ def main():
                 if red == "none":
                     want = np.array(per, dtype=F)
                 else:
-                    acc, cnt = F(0), F(0)
-                    for r in range(rows):         # one thread per row (rows < 32)
-                        if tgt[r] != -100:
-                            acc, cnt = F(acc + F(F(0) - lp[r, tgt[r]])), F(cnt + F(1))
-                    want = np.array([F(acc / cnt)], dtype=F)
+                    want = np.array([nll_mean(lp, tgt)], dtype=F)
                 check(f"xent {red} {dt} {rows}x{n}", out, to_bits(want, dt), dt)
     for dt in ["f32", "f16", "bf16"]:
         for rows, n in ((3, 1), (3, 33), (2, 1024), (1, 1030)):
             check_ln_backward(rng, torch, dt, rows, n)
     for rows, n in ((130, 33), (256, 64)):       # the 16x32 and 32x32 dweight kernels
         check_ln_backward(rng, torch, "f32", rows, n)
+    for dt in ["f32", "bf16"]:                   # cross-entropy over more rows than threads
+        rows, n = 100, 10
+        x = from_bits(to_bits(rng.normal(0, 3, (rows, n)).astype(F), dt), dt)
+        tgt = rng.integers(0, n, rows)
+        tgt[::7] = -100
+        words = [f"{w:x}" for w in to_bits(x, dt).ravel()] + [str(t) for t in tgt]
+        st, out = run("xent_mean", dt, rows, n, words)
+        lp = from_bits(to_bits(np.stack([softmax(x[r], 1, esize[dt]) for r in range(rows)]), dt), dt)
+        check(f"xent mean {dt} {rows}x{n}", out, to_bits(np.array([nll_mean(lp, tgt)], dtype=F), dt), dt)
+        if dt == "f32":
+            tw = torch.nn.functional.cross_entropy(torch.from_numpy(x.copy()), torch.from_numpy(tgt))
+            torch_close(f"xent mean {rows}x{n} vs torch", from_bits(out, dt), tw.numpy(), 1e-5, 1e-6)
     # many rows: the sum's configuration changes with rows (warps per row)
     for rows, n in ((40, 33), (700, 8), (2, 70000), (1, 300000)):
         x = rng.normal(0, 1, (rows, n)).astype(F)
