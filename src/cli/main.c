@@ -14,6 +14,7 @@
 #include "nvrtc_cache.h"
 #include "report.h"
 #include "setup.h"
+#include "shaped.h"
 #include "tmpfiles.h"
 #include "user_kernel.h"
 
@@ -210,7 +211,14 @@ int main(int argc, char **argv)
 		break;
 	}
 	s = ub_load_catalogs(&cli, &cat, &err);
-	if (!s && cli.action == UB_ACT_LIST_OPS)
+	/* a shaped op (docs/reductions.md), unless a catalog defines the name */
+	const struct ub_shaped_op *sop = s || !cli.op || ub_catalog_find(&cat, cli.op) ? NULL
+					 : ub_shaped_find(cli.op);
+	if (sop && cli.action == UB_ACT_LIST_OPS)
+		s = ub_shaped_list(stdout, sop);
+	else if (sop)
+		s = ub_shaped_main(&cli, sop, &err);
+	else if (!s && cli.action == UB_ACT_LIST_OPS)
 		s = ub_list_ops(stdout, &cat, cli.op, &err);
 	else if (!s)
 		s = run(&cli, &cat, &err);
