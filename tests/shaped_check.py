@@ -1,0 +1,116 @@
+"""shaped_check.py — independent expected values for tests/shaped.test, in
+pure Python (no numpy): exact sums with fractions.Fraction, correctly
+rounded to binary32 by hand, and the float kernels' sequential order
+emulated in binary32 (each f32 + or / through a double and back: a
+binary64 result rounded to binary32 equals the binary32-rounded exact
+result for + - * / (53 >= 2*24 + 2), so struct's conversion is exact
+emulation).  ULP error as docs/metrics.md defines it.
+
+  shaped_check.py write X.npy ROWS COLS SEED    write a float32 tensor
+  shaped_check.py sum X.npy                     max_ulp cr_mismatch of
+                                                the sequential row sum
+  shaped_check.py mean X.npy                    the same for sum / cols
+"""
+import random
+import struct
+import sys
+from fractions import Fraction
+
+
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+def write_npy(path, vals, rows, cols):
+    hdr = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+    pad = 64 - (10 + len(hdr) + 1) % 64
+    hdr = hdr + ' ' * pad + '\n'
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode())
+        f.write(struct.pack('<%df' % len(vals), *vals))
+
+
+def read_npy(path):
+    data = open(path, 'rb').read()
+    n = struct.unpack('<H', data[8:10])[0]
+    hdr = data[10:10 + n].decode()
+    shape = hdr.split("'shape': (")[1].split(')')[0]
+    rows, cols = [int(s) for s in shape.split(',') if s.strip()]
+    body = data[10 + n:]
+    return rows, cols, list(struct.unpack('<%df' % (rows * cols), body))
+
+
+def exponent(a):  # 2^e <= a < 2^(e+1), a > 0 a Fraction
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    while Fraction(2) ** e > a:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= a:
+        e += 1
+    return e
+
+
+def round_f32(q):  # nearest binary32, ties to even (no overflow here)
+    if q == 0:
+        return 0.0
+    a = abs(q)
+    quantum = Fraction(2) ** (max(exponent(a), -126) - 23)
+    m = a / quantum
+    fl = m.numerator // m.denominator
+    rest = m - fl
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and fl % 2):
+        fl += 1
+    v = float(fl * quantum)
+    return v if q > 0 else -v
+
+
+def ulp(v):  # docs/metrics.md: the smaller spacing at a power of two
+    a = abs(v)
+    if a == 0:
+        return Fraction(2) ** -149
+    e = exponent(a)
+    if a == Fraction(2) ** e:
+        e -= 1
+    return Fraction(2) ** (max(e, -126) - 23)
+
+
+def figures(pairs):  # (kernel float, exact Fraction) -> max_ulp, mismatches
+    worst, mism = 0.0, 0
+    for y, v in pairs:
+        err = float(abs(Fraction(y) - v) / ulp(v))
+        worst = max(worst, err)
+        mism += y != round_f32(v)
+    return worst, mism
+
+
+def rows_of(path):
+    rows, cols, x = read_npy(path)
+    return cols, [x[r * cols:(r + 1) * cols] for r in range(rows)]
+
+
+def seq_sum(row):
+    acc = 0.0
+    for v in row:
+        acc = f32(acc + v)
+    return acc
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == 'write':
+        rows, cols, seed = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+        rnd = random.Random(seed)
+        # magnitudes over many binades and both signs: cancellation
+        vals = [f32(rnd.choice([-1, 1]) * rnd.uniform(1, 2) * 2.0 ** rnd.randint(-20, 12))
+                for _ in range(rows * cols)]
+        write_npy(sys.argv[2], vals, rows, cols)
+        return
+    cols, rows = rows_of(sys.argv[2])
+    if cmd == 'sum':
+        pairs = [(seq_sum(r), sum(Fraction(v) for v in r)) for r in rows]
+    else:  # mean: fl(sum / cols), the exact mean
+        pairs = [(f32(seq_sum(r) / cols), sum(Fraction(v) for v in r) / cols) for r in rows]
+    worst, mism = figures(pairs)
+    print('%.6f %d' % (worst, mism))
+
+
+main()
