@@ -26,6 +26,7 @@
 	X(exact)          \
 	X(tmpfiles)       \
 	X(xsum)           \
+	X(torchplan)      \
 	X(cli)
 
 #define X(name) Suite *ub_##name##_suite(void);
