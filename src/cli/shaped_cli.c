@@ -172,8 +172,8 @@ int ub_shaped_list(FILE *f, const struct ub_shaped_op *op)
 	for (int o = 0; o < op->nout; o++)
 		fprintf(f, "  output %s (%s): %s\n", op->out[o].name,
 			op->out[o].ext == UB_EXT_ROWS ? "rows" : "rows, cols", op->out[o].doc);
-	fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: n/a (%s)\n  math:\n", op->entry,
-		UB_SHAPED_NO_TORCH);
+	fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: PyTorch's CUDA kernel modelled "
+		"on the host (docs/reductions.md)\n  math:\n", op->entry);
 	for (const char *p = op->math; *p;) {
 		const char *nl = strchr(p, '\n');
 		int len = nl ? (int)(nl - p) : (int)strlen(p);

@@ -72,6 +72,17 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 		      size_t r, struct ub_array *cr, struct ub_exact **exact,
 		      size_t *undecided, struct ub_error *err);
 
+/* The torch plan of op at the inputs in (shaped_torch.c: PyTorch's CUDA
+ * kernel modelled on the host, torch_reduce.h, default device): torch[o]
+ * allocated with output o's values, or left empty with na[o] saying why
+ * (not modelled, or not in the dtype); *approx the elementary functions
+ * the model took as correctly rounded stand-ins (ptx.h kinds: such a
+ * row's bits follow PyTorch's order, not the GPU's exp/log/rsqrt). */
+int ub_shaped_torch(const struct ub_shaped_op *op, enum ub_dtype dt,
+		    const struct ub_array *in, size_t rows, size_t cols,
+		    struct ub_array *torch, char (*na)[256], uint64_t *approx,
+		    struct ub_error *err);
+
 /* What one shaped run is asked. */
 struct ub_shaped_req {
 	const struct ub_shaped_op *op;
@@ -87,9 +98,6 @@ struct ub_shaped_req {
 	int nargs;                   /* per kernel parameter, what it takes: */
 	const char *args[UB_MAX_KARGS]; /* an input, output, "rows", "cols" */
 };
-
-/* The torch row's reason while no torch plan is wired to a shaped op. */
-#define UB_SHAPED_NO_TORCH "no torch plan for this op"
 
 /* The run's shape in dtype dt: --shape (req->rows, cols), else input x's
  * .npy file (2-D: its shape; 1-D: one row); UB_USAGE naming the file when

@@ -19,8 +19,14 @@ struct sdata {
 	struct ub_array cr[UB_SHAPED_MAX_OUT];
 	struct ub_array y[UB_NMODES][UB_SHAPED_MAX_OUT]; /* per mode index */
 	struct ub_exact *exact[UB_SHAPED_MAX_OUT];
+	struct ub_array torch[UB_SHAPED_MAX_OUT]; /* empty: no torch values */
+	uint64_t torch_approx;
 	size_t undecided;
 };
+
+/* Why a torch row is n/a, per dtype and output: the rows point here, and
+ * a process makes one shaped run. */
+static char torch_na[UB_NDTYPES][UB_SHAPED_MAX_OUT][256];
 
 static void sdata_free(struct sdata *d)
 {
@@ -28,6 +34,7 @@ static void sdata_free(struct sdata *d)
 		ub_array_free(&d->in[k]);
 	for (int o = 0; o < UB_SHAPED_MAX_OUT; o++) {
 		ub_array_free(&d->cr[o]);
+		ub_array_free(&d->torch[o]);
 		for (int m = 0; m < UB_NMODES; m++)
 			ub_array_free(&d->y[m][o]);
 		free(d->exact[o]);
@@ -240,15 +247,23 @@ static void coords(uint64_t *c, size_t i, int full, size_t cols)
 	c[1] = full ? i % cols : 0;
 }
 
+/* The row of mode index mi (-1: the torch plan) for output o. */
 static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
 		   int o, int mi, const struct sdata *d, uint64_t approx,
 		   size_t cols)
 {
-	enum ub_mode m = q->cfg->modes[mi];
-	struct ub_row *r = new_row(res, q, t, o, ub_modes[m].name, ub_modes[m].opts);
+	enum ub_mode m = mi >= 0 ? q->cfg->modes[mi] : 0;
+	struct ub_row *r = mi >= 0 ? new_row(res, q, t, o, ub_modes[m].name, ub_modes[m].opts)
+				   : new_row(res, q, t, o, "torch", UB_TORCH_OPTS);
 	if (!r->op)
 		return -1;
-	struct ub_measure me = {.y = &d->y[mi][o], .cr = &d->cr[o], .exact = d->exact[o]};
+	const struct ub_array *torch = d->torch[o].data ? &d->torch[o] : NULL;
+	struct ub_measure me = {.y = mi >= 0 ? &d->y[mi][o] : torch, .cr = &d->cr[o],
+				.exact = d->exact[o], .torch = torch};
+	r->has_torch = torch != NULL;
+	if (mi < 0)
+		snprintf(r->kernel, sizeof r->kernel, "torch plan (PyTorch's CUDA kernel "
+			 "modelled on the host, docs/reductions.md)");
 	ub_stats_measure(&me, &r->st);
 	r->has_worst = r->st.ncomparable > 0;
 	coords(r->st.worst_in, r->st.worst, r->coords == 2, cols);
@@ -272,6 +287,9 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	if (!s)
 		s = reference(q, &d, rows, cols, err);
 	if (!s)
+		s = ub_shaped_torch(q->op, d.dt, d.in, rows, cols, d.torch, torch_na[t],
+				    &d.torch_approx, err);
+	if (!s)
 		s = q->kernel ? ((src = strdup(q->kernel_src)) ? 0 :
 				 ub_fail(err, UB_RUNTIME, "out of memory"))
 			      : catalog_source(d.dt, &src, err);
@@ -289,11 +307,16 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		for (int m = 0; !s && m < cfg->nmodes; m++)
 			if (ran[m] && measure(res, q, t, o, m, &d, approx[m], cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
+		if (!s && d.torch[o].data) {
+			if (measure(res, q, t, o, -1, &d, d.torch_approx, cols))
+				s = ub_fail(err, UB_RUNTIME, "out of memory");
+			continue;
+		}
 		struct ub_row *r = s ? NULL : new_row(res, q, t, o, "torch", UB_TORCH_OPTS);
 		if (r && !r->op)
 			s = ub_fail(err, UB_RUNTIME, "out of memory");
 		else if (r)
-			r->na = UB_SHAPED_NO_TORCH;
+			r->na = torch_na[t][o];
 	}
 	free(src);
 	sdata_free(&d);
