@@ -4,6 +4,7 @@
 #include "shaped.h"
 #include "backend.h"
 #include "modes.h"
+#include "native.h"
 #include "paths.h"
 #include "written.h"
 
@@ -198,7 +199,11 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 			      .name = q->kernel ? q->kernel : "rows.cu", .opts = ub_modes[m].opts,
 			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
 			      .args = args, .nargs = nargs, .n = rows, .geom = cfg->geom,
-			      .what = what };
+			      .what = what, .exec = cfg->exec };
+	/* one thread per row is little to run: translating it to native code
+	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
+	if (job.exec == UB_EXEC_DEFAULT && !getenv("ULPBENCH_EXEC"))
+		job.exec = UB_EXEC_INTERP;
 	job.arch = be->arch(cfg->arch, cfg->arch_set);
 	struct launch l = { q, &job, y, approx, 0 };
 	return s ? s : run_level(&l, err);
