@@ -61,6 +61,16 @@ static uint64_t round_to(enum ub_dtype dt, mpfr_srcptr a)
 	return bits;
 }
 
+uint64_t ub_shaped_round(enum ub_dtype dt, double d)
+{
+	mpfr_t v;
+	mpfr_init2(v, 53);
+	mpfr_set_d(v, d, MPFR_RNDN); /* exact */
+	uint64_t bits = round_to(dt, v);
+	mpfr_clear(v);
+	return bits;
+}
+
 /* Output o's element k of the row is the exact value v. */
 static void put_exact(struct row *w, int o, size_t k, mpfr_srcptr v)
 {

@@ -9,6 +9,8 @@ emulation).  ULP error as docs/metrics.md defines it.
   shaped_check.py write X.npy ROWS COLS SEED    write a float32 tensor
   shaped_check.py sum X.npy                     max_ulp cr_mismatch of
                                                 the sequential row sum
+  shaped_check.py pairwise|warp-tree X.npy      the same in those orders
+                                                (src/run/shaped_order.c)
   shaped_check.py mean X.npy                    the same for sum / cols
 """
 import random
@@ -94,6 +96,25 @@ def seq_sum(row):
     return acc
 
 
+def pairwise(row):  # the first half's sum plus the rest's
+    if len(row) == 1:
+        return row[0]
+    h = len(row) // 2
+    return f32(pairwise(row[:h]) + pairwise(row[h:]))
+
+
+def warp_tree(row):  # 32 strided lanes, then the shuffle-down tree
+    lane = [0.0] * 32
+    for j, v in enumerate(row):
+        lane[j % 32] = f32(lane[j % 32] + v)
+    off = 16
+    while off:
+        for l in range(off):
+            lane[l] = f32(lane[l] + lane[l + off])
+        off //= 2
+    return lane[0]
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == 'write':
@@ -105,8 +126,9 @@ def main():
         write_npy(sys.argv[2], vals, rows, cols)
         return
     cols, rows = rows_of(sys.argv[2])
-    if cmd == 'sum':
-        pairs = [(seq_sum(r), sum(Fraction(v) for v in r)) for r in rows]
+    order = {'sum': seq_sum, 'pairwise': pairwise, 'warp-tree': warp_tree}
+    if cmd in order:
+        pairs = [(order[cmd](r), sum(Fraction(v) for v in r)) for r in rows]
     else:  # mean: fl(sum / cols), the exact mean
         pairs = [(f32(seq_sum(r) / cols), sum(Fraction(v) for v in r) / cols) for r in rows]
     worst, mism = figures(pairs)

@@ -104,6 +104,9 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	char explain[8192];
 	int s = cli->at ? ub_fail(err, UB_USAGE, "--at belongs to `ulpbench explain` "
 				  "(see ulpbench explain --help)") : 0;
+	if (!s && (cli->shape || cli->orders)) /* shaped ops run elsewhere */
+		s = ub_fail(err, UB_USAGE, "--%s: %s is not a shaped op (docs/reductions.md)",
+			    cli->shape ? "shape" : "orders", cli->op);
 	for (int i = 0; !s && i < cli->ngiven; i++)
 		if (ub_opts[cli->given[i].opt].role == UB_ROLE_SBATCH)
 			s = ub_fail(err, UB_USAGE, "--%s belongs to `ulpbench sbatch` "

@@ -137,7 +137,11 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.rows = 64;
 	q.cols = 128;
 	q.shape_given = cli->shape != NULL;
+	q.orders = cli->orders;
 	int s = refuse(cli, err);
+	if (!s && cli->orders && op->kind != UB_SH_SUM)
+		s = ub_fail(err, UB_USAGE, "--orders: only for sum (a row sum in other "
+			    "orders), not %s", op->name);
 	if (!s && cli->shape)
 		s = ub_shape_parse(cli->shape, &q.rows, &q.cols, err);
 	if (!s)

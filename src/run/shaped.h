@@ -83,6 +83,17 @@ int ub_shaped_torch(const struct ub_shaped_op *op, enum ub_dtype dt,
 		    struct ub_array *torch, char (*na)[256], uint64_t *approx,
 		    struct ub_error *err);
 
+/* The encoding of dt nearest to d, ties to even (ref_shaped.c). */
+uint64_t ub_shaped_round(enum ub_dtype dt, double d);
+
+/* --orders (shaped_order.c): the row sums of x (rows x cols) in order k
+ * of ub_shaped_orders, in float, each rounded once to x's dtype, into out
+ * (allocated, rows elements). */
+#define UB_SHAPED_NORDERS 3
+extern const char *const ub_shaped_orders[UB_SHAPED_NORDERS];
+int ub_shaped_order_sum(int order, const struct ub_array *x, size_t rows,
+			size_t cols, struct ub_array *out, struct ub_error *err);
+
 /* What one shaped run is asked. */
 struct ub_shaped_req {
 	const struct ub_shaped_op *op;
@@ -97,6 +108,7 @@ struct ub_shaped_req {
 	const char *entry;           /* its kernel (NULL: op->entry) */
 	int nargs;                   /* per kernel parameter, what it takes: */
 	const char *args[UB_MAX_KARGS]; /* an input, output, "rows", "cols" */
+	int orders;                  /* --orders: sum's rows in other orders */
 };
 
 /* The run's shape in dtype dt: --shape (req->rows, cols), else input x's

@@ -22,6 +22,7 @@ struct sdata {
 	struct ub_exact *exact[UB_SHAPED_MAX_OUT];
 	struct ub_array torch[UB_SHAPED_MAX_OUT]; /* empty: no torch values */
 	uint64_t torch_approx;
+	struct ub_array ord[UB_SHAPED_NORDERS]; /* --orders: sum's other orders */
 	size_t undecided;
 };
 
@@ -33,6 +34,8 @@ static void sdata_free(struct sdata *d)
 {
 	for (int k = 0; k < UB_SHAPED_MAX_IN; k++)
 		ub_array_free(&d->in[k]);
+	for (int k = 0; k < UB_SHAPED_NORDERS; k++)
+		ub_array_free(&d->ord[k]);
 	for (int o = 0; o < UB_SHAPED_MAX_OUT; o++) {
 		ub_array_free(&d->cr[o]);
 		ub_array_free(&d->torch[o]);
@@ -252,23 +255,27 @@ static void coords(uint64_t *c, size_t i, int full, size_t cols)
 	c[1] = full ? i % cols : 0;
 }
 
-/* The row of mode index mi (-1: the torch plan) for output o. */
+/* The row of output o for results y: mode index mi's, or (mi < 0) the
+ * torch plan's (y NULL) or an order's (--orders: mode its name). */
 static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
-		   int o, int mi, const struct sdata *d, uint64_t approx,
-		   size_t cols)
+		   int o, int mi, const char *mode, const struct ub_array *y,
+		   const struct sdata *d, uint64_t approx, size_t cols)
 {
 	enum ub_mode m = mi >= 0 ? q->cfg->modes[mi] : 0;
 	struct ub_row *r = mi >= 0 ? new_row(res, q, t, o, ub_modes[m].name, ub_modes[m].opts)
-				   : new_row(res, q, t, o, "torch", UB_TORCH_OPTS);
+				   : new_row(res, q, t, o, mode, UB_TORCH_OPTS);
 	if (!r->op)
 		return -1;
 	const struct ub_array *torch = d->torch[o].data ? &d->torch[o] : NULL;
-	struct ub_measure me = {.y = mi >= 0 ? &d->y[mi][o] : torch, .cr = &d->cr[o],
-				.exact = d->exact[o], .torch = torch};
+	struct ub_measure me = {.y = mi >= 0 ? &d->y[mi][o] : y ? y : torch,
+				.cr = &d->cr[o], .exact = d->exact[o], .torch = torch};
 	r->has_torch = torch != NULL;
-	if (mi < 0)
+	if (mi < 0 && !y)
 		snprintf(r->kernel, sizeof r->kernel, "torch plan (PyTorch's CUDA kernel "
 			 "modelled on the host, docs/reductions.md)");
+	else if (mi < 0)
+		snprintf(r->kernel, sizeof r->kernel, "host: the row sum in float, %s "
+			 "order (docs/reductions.md)", mode);
 	ub_stats_measure(&me, &r->st);
 	r->has_worst = r->st.ncomparable > 0;
 	coords(r->st.worst_in, r->st.worst, r->coords == 2, cols);
@@ -310,10 +317,16 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	}
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		for (int m = 0; !s && m < cfg->nmodes; m++)
-			if (ran[m] && measure(res, q, t, o, m, &d, approx[m], cols))
+			if (ran[m] && measure(res, q, t, o, m, NULL, NULL, &d, approx[m], cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
+		for (int k = 0; !s && q->orders && k < UB_SHAPED_NORDERS; k++) {
+			s = ub_shaped_order_sum(k, &d.in[0], rows, cols, &d.ord[k], err);
+			if (!s && measure(res, q, t, o, -1, ub_shaped_orders[k], &d.ord[k], &d,
+					  0, cols))
+				s = ub_fail(err, UB_RUNTIME, "out of memory");
+		}
 		if (!s && d.torch[o].data) {
-			if (measure(res, q, t, o, -1, &d, d.torch_approx, cols))
+			if (measure(res, q, t, o, -1, "torch", NULL, &d, d.torch_approx, cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
 			continue;
 		}
@@ -333,7 +346,8 @@ int ub_shaped_run(const struct ub_shaped_req *q, struct ub_result *res,
 {
 	const struct ub_config *cfg = q->cfg;
 	int s = ub_result_init(cfg, res, err);
-	size_t nrows = (size_t)cfg->ndtypes * (size_t)q->op->nout * (UB_NMODES + 1);
+	size_t nrows = (size_t)cfg->ndtypes * (size_t)q->op->nout *
+		       (UB_NMODES + 1 + UB_SHAPED_NORDERS);
 	struct ub_row *rows = s ? NULL : realloc(res->rows, nrows * sizeof *rows);
 	if (!s && !rows)
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
