@@ -32,6 +32,7 @@ struct row {
 	mpfr_t *x, *w, *b;       /* the row's inputs, exact; w, b: NULL */
 	int special;             /* a NaN or inf among them */
 	size_t finite;           /* finite x of the row */
+	int oom;                 /* out of memory on the way */
 	uint64_t *cr[UB_SHAPED_MAX_OUT];
 	struct ub_exact *ex[UB_SHAPED_MAX_OUT];
 	char *done[UB_SHAPED_MAX_OUT]; /* per output element of the row */
@@ -124,9 +125,13 @@ static mpfr_exp_t max3(mpfr_exp_t a, mpfr_exp_t b, mpfr_exp_t c)
 static void exact_sum(struct row *w, mpfr_ptr s)
 {
 	mpfr_ptr *t = calloc(w->cols, sizeof *t);
-	for (size_t k = 0; k < w->cols; k++)
+	w->oom |= !t;
+	for (size_t k = 0; t && k < w->cols; k++)
 		t[k] = w->x[k];
-	mpfr_sum(s, t, (unsigned long)w->cols, MPFR_RNDN);
+	if (t)
+		mpfr_sum(s, t, (unsigned long)w->cols, MPFR_RNDN);
+	else
+		mpfr_set_nan(s);
 	free(t);
 }
 
@@ -152,6 +157,12 @@ static void row_softmax(struct row *w, mpfr_prec_t p, int lg)
 	mpfr_t m, d, S, q;
 	mpfr_t *e = malloc(C * sizeof *e);
 	mpfr_ptr *t = calloc(C, sizeof *t);
+	if (!e || !t) {
+		w->oom = 1;
+		free(e);
+		free(t);
+		return;
+	}
 	mpfr_init2(m, ub_dtypes[w->dt].prec);
 	mpfr_set_inf(m, -1);
 	for (size_t k = 0; k < C; k++)
@@ -217,10 +228,16 @@ static void rstd_of(mpfr_ptr rs, mpfr_srcptr N, size_t C, int k)
 }
 
 /* The exact sum of f(k) for the row's k, f(k) of precision pk. */
-static void exact_sum_sq(mpfr_ptr s, mpfr_t *v, size_t C, mpfr_prec_t pk)
+static int exact_sum_sq(mpfr_ptr s, mpfr_t *v, size_t C, mpfr_prec_t pk)
 {
 	mpfr_t *sq = malloc(C * sizeof *sq);
 	mpfr_ptr *t = calloc(C, sizeof *t);
+	if (!sq || !t) {
+		free(sq);
+		free(t);
+		mpfr_set_nan(s);
+		return 1;
+	}
 	for (size_t k = 0; k < C; k++) {
 		mpfr_init2(sq[k], pk);
 		mpfr_sqr(sq[k], v[k], MPFR_RNDN); /* exact */
@@ -231,6 +248,7 @@ static void exact_sum_sq(mpfr_ptr s, mpfr_t *v, size_t C, mpfr_prec_t pk)
 		mpfr_clear(sq[k]);
 	free(sq);
 	free(t);
+	return 0;
 }
 
 /* rms_norm: rstd as rstd_of (2.1u) from the exact sum of squares; out =
@@ -244,7 +262,7 @@ static void row_rms(struct row *w, mpfr_prec_t p)
 	mpfr_init2(rs, p);
 	mpfr_init2(xw, 2 * ub_dtypes[w->dt].prec);
 	mpfr_init2(o, p);
-	exact_sum_sq(Q, w->x, C, 2 * ub_dtypes[w->dt].prec);
+	w->oom |= exact_sum_sq(Q, w->x, C, 2 * ub_dtypes[w->dt].prec);
 	rstd_of(rs, Q, C, 1);
 	for (size_t j = 0; j < C; j++) {
 		mpfr_mul(xw, w->x[j], w->w[j], MPFR_RNDN); /* exact */
@@ -270,6 +288,10 @@ static void row_layer(struct row *w, mpfr_prec_t p)
 	mpfr_t S, V, rs, t, o;
 	mpq_t q;
 	mpfr_t *D = malloc(C * sizeof *D);
+	if (!D) {
+		w->oom = 1;
+		return;
+	}
 	mpfr_init2(S, w->pex);
 	exact_sum(w, S);
 	if (!w->done[1][0]) {
@@ -288,7 +310,7 @@ static void row_layer(struct row *w, mpfr_prec_t p)
 		mpfr_sub(D[k], D[k], S, MPFR_RNDN); /* exact */
 	}
 	mpfr_init2(V, 2 * pd + 64);
-	exact_sum_sq(V, D, C, 2 * pd);
+	w->oom |= exact_sum_sq(V, D, C, 2 * pd);
 	mpfr_init2(rs, p);
 	rstd_of(rs, V, C, 3);
 	decide(w, 2, 0, rs, ex(rs) - p + 2);
@@ -396,7 +418,8 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 		row_sum(&w); /* exact; mpfr_sum gives inf and NaN as IEEE does */
 	else if (!s && (w.special || !w.finite)) /* softmax of no finite: 0/0 */
 		row_special(&w);
-	for (mpfr_prec_t p = P_START; !s && !all_done(&w) && p <= UB_REF_PREC_MAX; p *= 2) {
+	for (mpfr_prec_t p = P_START; !s && !w.oom && !all_done(&w) && p <= UB_REF_PREC_MAX;
+	     p *= 2) {
 		if (op->kind == UB_SH_SOFTMAX || op->kind == UB_SH_LOG_SOFTMAX)
 			row_softmax(&w, p, op->kind == UB_SH_LOG_SOFTMAX);
 		else if (op->kind == UB_SH_RMS_NORM)
@@ -406,6 +429,8 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 	}
 	mpfr_set_emin(emin);
 	mpfr_set_emax(emax);
+	if (!s && w.oom)
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	for (int o = 0; !s && o < op->nout; o++) {
 		size_t at = op->out[o].ext == UB_EXT_FULL ? r * cols : r;
 		for (size_t k = 0; k < row_len(&w, o); k++) {
