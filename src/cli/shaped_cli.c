@@ -109,21 +109,6 @@ static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 	return 0;
 }
 
-static int report(struct ub_cli *cli, const struct ub_result *res, struct ub_error *err)
-{
-	struct ub_outputs out;
-	int s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, NULL, err);
-	if (s)
-		return s;
-	if (!ub_outputs_on_stdout(&out))
-		ub_report_table(stdout, res);
-	s = ub_outputs_add(&out, res, NULL, err);
-	if (!s)
-		return ub_outputs_commit(&out, err);
-	ub_outputs_abort(&out);
-	return s;
-}
-
 int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 		   struct ub_error *err)
 {
@@ -154,13 +139,19 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.cfg = &cfg;
 	if (!s && cli->kernel)
 		s = kernel(cli, &si, &q, &cfg, &uk, err);
+	struct ub_outputs out;
+	int opened = !s && !(s = ub_outputs_open(&out, cli->csv, cli->append, cli->json,
+						  NULL, err)); /* before the work */
 	if (!s)
 		s = ub_shaped_run(&q, &res, err);
 	if (!s) {
 		snprintf(res.inputs, sizeof res.inputs, "%s, shape %zu,%zu",
 			 q.files[0] ? q.files[0] : "random", rows, cols);
-		s = report(cli, &res, err);
+		if (!ub_outputs_on_stdout(&out))
+			ub_report_table(stdout, &res);
 	}
+	if (opened)
+		s = ub_outputs_finish(&out, s, &res, err);
 	ub_shaped_result_free(&res);
 	ub_user_kernel_free(&uk);
 	return s;
