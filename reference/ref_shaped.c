@@ -383,6 +383,23 @@ static void unload(mpfr_t *v, size_t n)
 	free(v);
 }
 
+/* The row's results into cr (at the outputs' own indices); an element
+ * still undecided is marked so, with no value, and counted. */
+static void store(struct row *w, struct ub_array *cr, size_t *undecided)
+{
+	for (int o = 0; o < w->op->nout; o++) {
+		size_t at = w->op->out[o].ext == UB_EXT_FULL ? w->r * w->cols : w->r;
+		for (size_t k = 0; k < row_len(w, o); k++) {
+			if (!w->done[o][k]) {
+				w->cr[o][k] = ub_ref_encode(w->dt, NAN);
+				w->ex[o][k] = (struct ub_exact){NAN, NAN};
+				++*undecided;
+			}
+			ub_array_set(&cr[o], at + k, w->cr[o][k]);
+		}
+	}
+}
+
 int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 		      const struct ub_array *in, size_t rows, size_t cols,
 		      size_t r, struct ub_array *cr, struct ub_exact **exact,
@@ -431,17 +448,8 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 	mpfr_set_emax(emax);
 	if (!s && w.oom)
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
-	for (int o = 0; !s && o < op->nout; o++) {
-		size_t at = op->out[o].ext == UB_EXT_FULL ? r * cols : r;
-		for (size_t k = 0; k < row_len(&w, o); k++) {
-			if (!w.done[o][k]) { /* undecided: no value */
-				w.cr[o][k] = ub_ref_encode(dt, NAN);
-				w.ex[o][k] = (struct ub_exact){NAN, NAN};
-				++*undecided;
-			}
-			ub_array_set(&cr[o], at + k, w.cr[o][k]);
-		}
-	}
+	if (!s)
+		store(&w, cr, undecided);
 	for (int o = 0; o < op->nout; o++) {
 		free(w.cr[o]);
 		free(w.done[o]);
