@@ -27,6 +27,7 @@
 	X(tmpfiles)       \
 	X(xsum)           \
 	X(torchplan)      \
+	X(shaped)         \
 	X(cli)
 
 #define X(name) Suite *ub_##name##_suite(void);

@@ -196,6 +196,10 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		c->threads = (int)v;
 	} else if (!strcmp(name, "html")) {
 		cli->html = arg;
+	} else if (!strcmp(name, "shape")) {
+		cli->shape = arg;
+	} else if (!strcmp(name, "orders")) {
+		cli->orders = 1;
 	} else if (!strcmp(name, "at")) {
 		cli->at = arg;
 	} else if (!strcmp(name, "backend")) {

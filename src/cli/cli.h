@@ -22,6 +22,8 @@
 	X("input", 'i', 1, "NAME=FILE.npy", RUN, "take input NAME from a .npy file instead (repeatable)") \
 	X("domain", 0, 1, "NAME=LO:HI", RUN, "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
 	X("param", 0, 1, "NAME=V", RUN, "set the op's named constant NAME (its :params) for the reference, the torch plan and the kernel (repeatable)") \
+	X("shape", 0, 1, "R,C", RUN, "a shaped op's rows and columns (docs/reductions.md; default: 64,128, or its x input's .npy shape)") \
+	X("orders", 0, 0, NULL, RUN, "shaped sum: also the row sums in other orders (sequential, pairwise, warp tree), computed on the host") \
 	X("sample", 0, 1, "encoding|value", RUN, "draw samples uniformly over the encodings (default) or in value between the domain's ends") \
 	X("exhaustive", 0, 0, NULL, RUN, "every encoding as input instead of samples (one input: f16/bf16 65,536, f32 2^32; two f16/bf16 inputs: 2^32 pairs)") \
 	X("range", 0, 1, "LO:HI", RUN, "--exhaustive over values LO..HI (-1:0x1p3), encodings LO..HI (0x3f800000:0x3fffffff) or pair indices") \
@@ -127,6 +129,8 @@ struct ub_cli {
 	struct ub_given given[UB_MAX_GIVEN]; /* every option, in order */
 	int ngiven;
 	int dtypes_given;                  /* --dtype was given */
+	const char *shape;                 /* --shape R,C (shaped ops) */
+	int orders;                        /* --orders (the shaped sum) */
 };
 
 /* The options of cli of role `role`, as arguments ("--mode", "fma,rn",

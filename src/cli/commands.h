@@ -28,4 +28,12 @@ struct ub_catalog;
 int ub_list_ops(FILE *f, const struct ub_catalog *cat, const char *opname,
 		struct ub_error *err);
 
+/* `ulpbench --op NAME ...` for a shaped op (shaped_cli.c,
+ * docs/reductions.md), and --list-ops --op NAME for one. */
+struct ub_cli;
+struct ub_shaped_op;
+int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
+		   struct ub_error *err);
+int ub_shaped_list(FILE *f, const struct ub_shaped_op *op);
+
 #endif

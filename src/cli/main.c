@@ -16,6 +16,7 @@
 #include "nvrtc_cache.h"
 #include "report.h"
 #include "setup.h"
+#include "shaped.h"
 #include "tmpfiles.h"
 #include "user_kernel.h"
 
@@ -103,6 +104,9 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	char explain[8192];
 	int s = cli->at ? ub_fail(err, UB_USAGE, "--at belongs to `ulpbench explain` "
 				  "(see ulpbench explain --help)") : 0;
+	if (!s && (cli->shape || cli->orders)) /* shaped ops run elsewhere */
+		s = ub_fail(err, UB_USAGE, "--%s: %s is not a shaped op (docs/reductions.md)",
+			    cli->shape ? "shape" : "orders", cli->op);
 	for (int i = 0; !s && i < cli->ngiven; i++)
 		if (ub_opts[cli->given[i].opt].role == UB_ROLE_SBATCH)
 			s = ub_fail(err, UB_USAGE, "--%s belongs to `ulpbench sbatch` "
@@ -209,7 +213,14 @@ int main(int argc, char **argv)
 		break;
 	}
 	s = ub_load_catalogs(&cli, &cat, &err);
-	if (!s && cli.action == UB_ACT_LIST_OPS)
+	/* a shaped op (docs/reductions.md), unless a catalog defines the name */
+	const struct ub_shaped_op *sop = s || !cli.op || ub_catalog_find(&cat, cli.op) ? NULL
+					 : ub_shaped_find(cli.op);
+	if (sop && cli.action == UB_ACT_LIST_OPS)
+		s = ub_shaped_list(stdout, sop);
+	else if (sop)
+		s = ub_shaped_main(&cli, sop, &err);
+	else if (!s && cli.action == UB_ACT_LIST_OPS)
 		s = ub_list_ops(stdout, &cat, cli.op, &err);
 	else if (!s)
 		s = run(&cli, &cat, &err);

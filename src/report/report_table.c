@@ -18,10 +18,19 @@ void ub_format_inputs(enum ub_dtype dt, const char *const *names,
 					 (unsigned long long)v[k]);
 }
 
+/* A shaped op's element place: "row=3;col=17" (result.h: coords). */
+static void format_coords(const uint64_t *c, int n, char *buf, size_t len)
+{
+	snprintf(buf, len, n == 2 ? "row=%llu;col=%llu" : "row=%llu",
+		 (unsigned long long)c[0], (unsigned long long)c[1]);
+}
+
 void ub_format_worst(const struct ub_row *row, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (row->has_worst)
+	if (row->has_worst && row->coords)
+		format_coords(row->st.worst_in, row->coords, buf, len);
+	else if (row->has_worst)
 		ub_format_inputs(row->dt, row->in_names, row->st.worst_in, row->nin,
 				 buf, len);
 }
@@ -59,7 +68,10 @@ static int block_undecided(const struct ub_result *res, int i)
 static void undecided_note(FILE *f, const struct ub_row *r)
 {
 	char at[256];
-	ub_format_inputs(r->dt, r->in_names, r->st.undecided_in, r->nin, at, sizeof at);
+	if (r->coords)
+		format_coords(r->st.undecided_in, r->coords, at, sizeof at);
+	else
+		ub_format_inputs(r->dt, r->in_names, r->st.undecided_in, r->nin, at, sizeof at);
 	fprintf(f, "note: %zu element%s undecided by the reference (first: %s), left out "
 		"of max_ulp, mean_ulp, cr_mismatch and nan_mismatch (docs/reference.md)\n",
 		r->st.undecided, r->st.undecided == 1 ? "" : "s", at);
@@ -99,11 +111,14 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 {
 	const struct ub_row *noted = NULL;
 	enum ub_dtype last = UB_NDTYPES;
+	const char *lastop = NULL;
 	int und = 0;
 	for (int i = 0; i < res->nrows; i++) {
 		const struct ub_row *r = &res->rows[i];
 		char worst[256], approx[256], nu[32] = "";
-		if (r->dt != last) {
+		/* a block per dtype, and per output of a shaped op */
+		if (r->dt != last || !lastop || strcmp(r->op, lastop)) {
+			lastop = r->op;
 			if (noted)
 				undecided_note(f, noted);
 			last = r->dt;

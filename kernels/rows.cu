@@ -1,0 +1,121 @@
+/* rows.cu — the kernels of the shaped ops (docs/reductions.md), one
+ * thread per row, as a first CUDA kernel of each is written: a loop over
+ * the row accumulating in float, as PyTorch's kernels do for f32, f16 and
+ * bf16 (elements widened to float, each output rounded once to the
+ * dtype).  ulpbench compiles the file once per dtype with UB_DT_F16 or
+ * UB_DT_BF16 defined (neither: float); + - * / go through ulpbench.h's
+ * UB_ macros, so mode rn rounds each one separately.
+ *
+ * Orders (what the exact reference does not depend on): sums run from
+ * column 0 up; softmax subtracts the row maximum first, as PyTorch does;
+ * layer norm takes the mean, then the biased variance as the mean of
+ * (x - mean)^2 (two passes), rstd = rsqrtf(var + eps). */
+#include "ulpbench.h"
+
+#if defined(UB_DT_F16)
+#include <cuda_fp16.h>
+typedef __half ub_t;
+static __device__ float ub_ld(ub_t v) { return __half2float(v); }
+static __device__ ub_t ub_st(float v) { return __float2half_rn(v); }
+#elif defined(UB_DT_BF16)
+#include <cuda_bf16.h>
+typedef __nv_bfloat16 ub_t;
+static __device__ float ub_ld(ub_t v) { return __bfloat162float(v); }
+static __device__ ub_t ub_st(float v) { return __float2bfloat16_rn(v); }
+#else
+typedef float ub_t;
+static __device__ float ub_ld(ub_t v) { return v; }
+static __device__ ub_t ub_st(float v) { return v; }
+#endif
+
+#define UB_EPS 1e-5f
+
+/* The row this thread does, or -1. */
+static __device__ long long ub_row(int rows)
+{
+    long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    return r < rows ? r : -1;
+}
+
+extern "C" __global__ void ub_rows_sum(const ub_t *x, ub_t *out, int rows, int cols)
+{
+    long long r = ub_row(rows);
+    if (r < 0)
+        return;
+    const ub_t *row = x + r * cols;
+    float acc = 0.f;
+    for (int j = 0; j < cols; j++)
+        acc = UB_ADD(acc, ub_ld(row[j]));
+    out[r] = ub_st(acc);
+}
+
+/* max, then sum of exp(x - max); lg: x - max - log(sum) instead of the
+ * quotient. */
+static __device__ void ub_softmax(const ub_t *x, ub_t *out, int rows, int cols, int lg)
+{
+    long long r = ub_row(rows);
+    if (r < 0)
+        return;
+    const ub_t *row = x + r * cols;
+    float m = __int_as_float(0xff800000), s = 0.f; /* -inf */
+    for (int j = 0; j < cols; j++)
+        m = fmaxf(m, ub_ld(row[j]));
+    for (int j = 0; j < cols; j++)
+        s = UB_ADD(s, expf(UB_SUB(ub_ld(row[j]), m)));
+    float ls = logf(s);
+    for (int j = 0; j < cols; j++) {
+        float d = UB_SUB(ub_ld(row[j]), m);
+        out[r * cols + j] = ub_st(lg ? UB_SUB(d, ls) : UB_DIV(expf(d), s));
+    }
+}
+
+extern "C" __global__ void ub_rows_softmax(const ub_t *x, ub_t *out, int rows, int cols)
+{
+    ub_softmax(x, out, rows, cols, 0);
+}
+
+extern "C" __global__ void ub_rows_log_softmax(const ub_t *x, ub_t *out, int rows, int cols)
+{
+    ub_softmax(x, out, rows, cols, 1);
+}
+
+extern "C" __global__ void ub_rows_rms_norm(const ub_t *x, const ub_t *weight, ub_t *out,
+                                            int rows, int cols)
+{
+    long long r = ub_row(rows);
+    if (r < 0)
+        return;
+    const ub_t *row = x + r * cols;
+    float ss = 0.f;
+    for (int j = 0; j < cols; j++)
+        ss = UB_ADD(ss, UB_MUL(ub_ld(row[j]), ub_ld(row[j])));
+    float rs = rsqrtf(UB_ADD(UB_DIV(ss, (float)cols), UB_EPS));
+    for (int j = 0; j < cols; j++)
+        out[r * cols + j] = ub_st(UB_MUL(UB_MUL(ub_ld(row[j]), rs), ub_ld(weight[j])));
+}
+
+extern "C" __global__ void ub_rows_layer_norm(const ub_t *x, const ub_t *weight,
+                                              const ub_t *bias, ub_t *out, ub_t *mean,
+                                              ub_t *rstd, int rows, int cols)
+{
+    long long r = ub_row(rows);
+    if (r < 0)
+        return;
+    const ub_t *row = x + r * cols;
+    float s = 0.f, v = 0.f;
+    for (int j = 0; j < cols; j++)
+        s = UB_ADD(s, ub_ld(row[j]));
+    float mu = UB_DIV(s, (float)cols);
+    for (int j = 0; j < cols; j++) {
+        float d = UB_SUB(ub_ld(row[j]), mu);
+        v = UB_ADD(v, UB_MUL(d, d));
+    }
+    float rs = rsqrtf(UB_ADD(UB_DIV(v, (float)cols), UB_EPS));
+    for (int j = 0; j < cols; j++) {
+        float d = UB_SUB(ub_ld(row[j]), mu);
+        out[r * cols + j] = ub_st(UB_ADD(UB_MUL(UB_MUL(d, rs), ub_ld(weight[j])),
+                                         ub_ld(bias[j])));
+    }
+    mean[r] = ub_st(mu);
+    rstd[r] = ub_st(rs);
+}

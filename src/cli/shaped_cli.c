@@ -1,0 +1,179 @@
+/* shaped_cli.c — `ulpbench --op NAME` for a shaped op (shaped.h,
+ * docs/reductions.md): the command line into a run, its report rows into
+ * the table and the CSV/JSON reports, and --list-ops --op NAME. */
+#include "cli.h"
+#include "commands.h"
+#include "report.h"
+#include "shaped.h"
+#include "user_kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Options that mean nothing (yet) for a shaped run: refused, named. */
+static int refuse(const struct ub_cli *cli, struct ub_error *err)
+{
+	static const char *const no[] = {"n", "exhaustive", "range", "domain", "param",
+		"dump", "html", "shard", "partial", "resume", "triton", "sample",
+		"reference", "at", NULL};
+	for (int i = 0; i < cli->ngiven; i++)
+		for (int k = 0; no[k]; k++)
+			if (!strcmp(ub_opts[cli->given[i].opt].name, no[k]))
+				return ub_fail(err, UB_USAGE, "--%s: not supported for "
+					       "the shaped op %s (docs/reductions.md)%s", no[k],
+					       cli->op, no[k][0] == 'n' && !no[k][1] ?
+					       "; give its size as --shape ROWS,COLS" : "");
+	return 0;
+}
+
+/* --input NAME=FILE for the op's inputs. */
+static int files(const struct ub_cli *cli, const struct ub_shaped_op *op,
+		 struct ub_shaped_req *q, struct ub_error *err)
+{
+	for (int i = 0; i < cli->ninputs; i++) {
+		const char *spec = cli->input_spec[i], *eq = strchr(spec, '=');
+		int k = 0;
+		while (eq && k < op->nin && (strncmp(spec, op->in[k].name, (size_t)(eq - spec)) ||
+					    op->in[k].name[eq - spec]))
+			k++;
+		if (!eq || k == op->nin) {
+			char names[128] = "";
+			for (int j = 0; j < op->nin; j++)
+				snprintf(names + strlen(names), sizeof names - strlen(names),
+					 "%s%s", j ? ", " : "", op->in[j].name);
+			return ub_fail(err, UB_USAGE, "--input %s: expected NAME=FILE.npy "
+				       "with NAME an input of %s (valid: %s)", spec, op->name,
+				       names);
+		}
+		q->files[k] = eq + 1;
+	}
+	return 0;
+}
+
+/* The stand-ins: rep (what reports name: the op, its inputs and their
+ * domains, its kernel) and, for --kernel, bop: what a kernel file's
+ * parameters may bind to (the inputs, the outputs but out as inputs,
+ * rows and cols as :params). */
+struct standin {
+	struct ub_op rep, bop;
+	char rowsv[24], colsv[24];
+};
+
+static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
+		     struct standin *s)
+{
+	memset(s, 0, sizeof *s);
+	s->rep.name = (char *)op->name;
+	s->rep.desc = (char *)op->desc;
+	s->rep.ninputs = s->rep.nsampled = op->nin;
+	for (int k = 0; k < op->nin; k++) {
+		s->rep.inputs[k] = (char *)op->in[k].name;
+		s->rep.dom[k] = (struct ub_domain){.lo = op->in[k].lo, .hi = op->in[k].hi};
+	}
+	s->rep.kernel = "rows.cu";
+	s->rep.entry = (char *)op->entry;
+	s->rep.precision = -1;
+	s->bop = s->rep;
+	for (int o = 1; o < op->nout; o++) /* out is out; the others as inputs */
+		s->bop.inputs[s->bop.ninputs++] = (char *)op->out[o].name;
+	s->bop.nsampled = s->bop.ninputs;
+	snprintf(s->rowsv, sizeof s->rowsv, "%zu", rows);
+	snprintf(s->colsv, sizeof s->colsv, "%zu", cols);
+	s->bop.nparams = 2;
+	s->bop.params[0] = (struct ub_param){"rows", s->rowsv, (double)rows};
+	s->bop.params[1] = (struct ub_param){"cols", s->colsv, (double)cols};
+}
+
+static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *q,
+		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
+{
+	static char flags[UB_NVCC_MAX_FLAGS][4100];
+	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0} };
+	for (int i = 0; i < cli->nflags; i++) {
+		snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i], cli->flag_arg[i]);
+		req.flags[i] = flags[i];
+	}
+	int s = ub_user_kernel_bind(&req, &si->bop, cfg, uk, err);
+	if (s)
+		return s;
+	q->kernel = uk->file;
+	q->kernel_src = uk->src;
+	q->entry = si->bop.entry;
+	q->nargs = si->bop.nargs;
+	for (int a = 0; a < q->nargs; a++)
+		q->args[a] = si->bop.args[a];
+	si->rep.kernel = uk->file;
+	si->rep.entry = si->bop.entry;
+	si->rep.entry_shown = si->bop.entry_shown;
+	return 0;
+}
+
+int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
+		   struct ub_error *err)
+{
+	static struct standin si;
+	static struct ub_shaped_req q;
+	struct ub_config cfg = cli->cfg;
+	struct ub_user_kernel uk = {0};
+	struct ub_result res = {0};
+	memset(&q, 0, sizeof q);
+	q.op = op;
+	q.rows = 64;
+	q.cols = 128;
+	q.shape_given = cli->shape != NULL;
+	q.orders = cli->orders;
+	int s = refuse(cli, err);
+	if (!s && cli->orders && op->kind != UB_SH_SUM)
+		s = ub_fail(err, UB_USAGE, "--orders: only for sum (a row sum in other "
+			    "orders), not %s", op->name);
+	if (!s && cli->shape)
+		s = ub_shape_parse(cli->shape, &q.rows, &q.cols, err);
+	if (!s)
+		s = files(cli, op, &q, err);
+	size_t rows = 0, cols = 0;
+	if (!s) /* the shape the kernel's rows and cols take */
+		s = ub_shaped_shape(&q, cfg.dtypes[0], &rows, &cols, err);
+	standins(op, rows, cols, &si);
+	cfg.op = &si.rep;
+	q.cfg = &cfg;
+	if (!s && cli->kernel)
+		s = kernel(cli, &si, &q, &cfg, &uk, err);
+	struct ub_outputs out;
+	int opened = !s && !(s = ub_outputs_open(&out, cli->csv, cli->append, cli->json,
+						  NULL, err)); /* before the work */
+	if (!s)
+		s = ub_shaped_run(&q, &res, err);
+	if (!s) {
+		snprintf(res.inputs, sizeof res.inputs, "%s, shape %zu,%zu",
+			 q.files[0] ? q.files[0] : "random", rows, cols);
+		if (!ub_outputs_on_stdout(&out))
+			ub_report_table(stdout, &res);
+	}
+	if (opened)
+		s = ub_outputs_finish(&out, s, &res, err);
+	ub_shaped_result_free(&res);
+	ub_user_kernel_free(&uk);
+	return s;
+}
+
+int ub_shaped_list(FILE *f, const struct ub_shaped_op *op)
+{
+	fprintf(f, "%s (shaped)  %s\n", op->name, op->desc);
+	for (int k = 0; k < op->nin; k++)
+		fprintf(f, "  input %s (%s) in [%g, %g]: %s\n", op->in[k].name,
+			op->in[k].ext == UB_EXT_COLS ? "cols" : "rows, cols", op->in[k].lo,
+			op->in[k].hi, op->in[k].doc);
+	for (int o = 0; o < op->nout; o++)
+		fprintf(f, "  output %s (%s): %s\n", op->out[o].name,
+			op->out[o].ext == UB_EXT_ROWS ? "rows" : "rows, cols", op->out[o].doc);
+	fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: PyTorch's CUDA kernel modelled "
+		"on the host (docs/reductions.md)\n  math:\n", op->entry);
+	for (const char *p = op->math; *p;) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+		fprintf(f, "    %.*s\n", len, p);
+		p += len + (nl != NULL);
+	}
+	return 0;
+}

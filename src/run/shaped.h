@@ -1,0 +1,127 @@
+/* shaped.h — ops over tensors of shape (rows, cols): reductions along the
+ * last dimension (sum, softmax, log_softmax, rms_norm, layer_norm), whose
+ * inputs may be broadcast along the rows and whose several outputs are
+ * each measured on their own (docs/reductions.md).
+ *
+ * The catalog of these ops is built in (shaped_ops.c); the exact
+ * reference of each is a routine of reference/ref_shaped.c; the run
+ * (shaped_run.c) samples or reads the inputs, computes the reference per
+ * row, compiles kernels/rows.cu (or the user's --kernel) under every mode,
+ * runs it with one thread per row and gives one report row per (dtype,
+ * output, mode), for the reports of report.h. */
+#ifndef UB_SHAPED_H
+#define UB_SHAPED_H
+
+#include "result.h"
+
+#define UB_SHAPED_MAX_IN 3
+#define UB_SHAPED_MAX_OUT 3
+
+/* The shape of an input or output: the whole (rows, cols), one value a
+ * row (rows), or one a column, broadcast along the rows (cols). */
+enum ub_extent { UB_EXT_FULL, UB_EXT_ROWS, UB_EXT_COLS };
+
+struct ub_shaped_arg {
+	const char *name;
+	enum ub_extent ext;
+	double lo, hi;         /* inputs: the domain they are sampled in */
+	const char *doc;
+};
+
+enum ub_shaped_kind {
+	UB_SH_SUM, UB_SH_SOFTMAX, UB_SH_LOG_SOFTMAX, UB_SH_RMS_NORM,
+	UB_SH_LAYER_NORM
+};
+
+struct ub_shaped_op {
+	const char *name, *desc;
+	enum ub_shaped_kind kind;
+	int nin, nout;
+	struct ub_shaped_arg in[UB_SHAPED_MAX_IN], out[UB_SHAPED_MAX_OUT];
+	const char *entry;     /* its kernel in kernels/rows.cu */
+	const char *math;      /* FPCore 2.0 tensor forms: the specification */
+};
+
+extern const struct ub_shaped_op ub_shaped_ops[];
+extern const int ub_nshaped_ops;
+
+/* The shaped op called name, or NULL. */
+const struct ub_shaped_op *ub_shaped_find(const char *name);
+/* "sum, softmax, ..." into buf. */
+const char *ub_shaped_names(char *buf, size_t len);
+/* Elements of an input or output of extent e in a rows x cols run. */
+size_t ub_extent_count(enum ub_extent e, size_t rows, size_t cols);
+
+/* --shape R,C: both integers >= 1, rows*cols at most 2^31 - 1. */
+int ub_shape_parse(const char *spec, size_t *rows, size_t *cols,
+		   struct ub_error *err);
+
+/* The float nearest 1e-5: the norms' eps (docs/reductions.md). */
+#define UB_SHAPED_EPS 0x1.4f8b58p-17
+
+/* The exact reference of row r (reference/ref_shaped.c): in[k] holds
+ * input k of the whole run (dtype dt, of extent op->in[k].ext); the
+ * correctly rounded result of each output element of row r goes to
+ * cr[o] and its exact value to exact[o], at the output's own index
+ * (row r of a per-row output; r*cols .. r*cols+cols-1 of a full one).
+ * Returns 0, or UB_RUNTIME out of memory; an element it cannot decide
+ * within UB_REF_PREC_MAX bits is marked undecided (ub_exact_undecided)
+ * with the canonical NaN as cr, and *undecided counts it. */
+int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
+		      const struct ub_array *in, size_t rows, size_t cols,
+		      size_t r, struct ub_array *cr, struct ub_exact **exact,
+		      size_t *undecided, struct ub_error *err);
+
+/* The torch plan of op at the inputs in (shaped_torch.c: PyTorch's CUDA
+ * kernel modelled on the host, torch_reduce.h, default device): torch[o]
+ * allocated with output o's values, or left empty with na[o] saying why
+ * (not modelled, or not in the dtype); *approx the elementary functions
+ * the model took as correctly rounded stand-ins (ptx.h kinds: such a
+ * row's bits follow PyTorch's order, not the GPU's exp/log/rsqrt). */
+int ub_shaped_torch(const struct ub_shaped_op *op, enum ub_dtype dt,
+		    const struct ub_array *in, size_t rows, size_t cols,
+		    struct ub_array *torch, char (*na)[256], uint64_t *approx,
+		    struct ub_error *err);
+
+/* The encoding of dt nearest to d, ties to even (ref_shaped.c). */
+uint64_t ub_shaped_round(enum ub_dtype dt, double d);
+
+/* --orders (shaped_order.c): the row sums of x (rows x cols) in order k
+ * of ub_shaped_orders, in float, each rounded once to x's dtype, into out
+ * (allocated, rows elements). */
+#define UB_SHAPED_NORDERS 3
+extern const char *const ub_shaped_orders[UB_SHAPED_NORDERS];
+int ub_shaped_order_sum(int order, const struct ub_array *x, size_t rows,
+			size_t cols, struct ub_array *out, struct ub_error *err);
+
+/* What one shaped run is asked. */
+struct ub_shaped_req {
+	const struct ub_shaped_op *op;
+	const struct ub_config *cfg; /* dtypes, modes, seed, backend, arch,
+					geom; cfg->op is a stand-in naming
+					the op and its inputs (reports) */
+	size_t rows, cols;
+	int shape_given;
+	const char *files[UB_SHAPED_MAX_IN]; /* --input per input, or NULL */
+	const char *kernel;          /* --kernel FILE, or NULL: kernels/rows.cu */
+	const char *kernel_src;      /* its text */
+	const char *entry;           /* its kernel (NULL: op->entry) */
+	int nargs;                   /* per kernel parameter, what it takes: */
+	const char *args[UB_MAX_KARGS]; /* an input, output, "rows", "cols" */
+	int orders;                  /* --orders: sum's rows in other orders */
+};
+
+/* The run's shape in dtype dt: --shape (req->rows, cols), else input x's
+ * .npy file (2-D: its shape; 1-D: one row); UB_USAGE naming the file when
+ * they disagree or it is not 1-D or 2-D. */
+int ub_shaped_shape(const struct ub_shaped_req *req, enum ub_dtype dt,
+		    size_t *rows, size_t *cols, struct ub_error *err);
+
+/* Runs req into res (rows and their statistics; per-element arrays are
+ * not kept: res->data's arrays are empty).  Free res with
+ * ub_shaped_result_free. */
+int ub_shaped_run(const struct ub_shaped_req *req, struct ub_result *res,
+		  struct ub_error *err);
+void ub_shaped_result_free(struct ub_result *res);
+
+#endif

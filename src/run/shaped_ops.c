@@ -1,0 +1,117 @@
+/* shaped_ops.c — the built-in catalog of shaped ops (shaped.h): inputs
+ * and outputs with their extents, sampling domains, kernels, and the exact
+ * math as FPCore 2.0 tensor forms (for, ref, tensor, array). */
+#include "shaped.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define X_FULL(nm, lo, hi, doc) {nm, UB_EXT_FULL, lo, hi, doc}
+#define X_COLS(nm, lo, hi, doc) {nm, UB_EXT_COLS, lo, hi, doc}
+
+/* Shared pieces of the math: the row maximum and the sums. */
+#define MAXROW "(for ([k C]) ([m -inf (fmax m (ref x i k))]) m)"
+#define SUMEXP "(for ([k C]) ([s 0 (+ s (exp (- (ref x i k) m)))]) s)"
+#define SUMX "(for ([k C]) ([s 0 (+ s (ref x i k))]) s)"
+
+const struct ub_shaped_op ub_shaped_ops[] = {
+	{"sum", "sum over the last dimension: out[i] = sum_j x[i,j]", UB_SH_SUM,
+	 1, 1, {X_FULL("x", -1000, 1000, "the rows summed")},
+	 {{"out", UB_EXT_ROWS, 0, 0, "the sum of each row"}}, "ub_rows_sum",
+	 "(FPCore sum ((x R C))\n"
+	 "  (tensor ([i R]) " SUMX "))"},
+	{"softmax", "softmax over the last dimension", UB_SH_SOFTMAX,
+	 1, 1, {X_FULL("x", -30, 30, "the logits")},
+	 {{"out", UB_EXT_FULL, 0, 0, "exp(x - max) / sum exp(x - max), per row"}},
+	 "ub_rows_softmax",
+	 "(FPCore softmax ((x R C))\n"
+	 "  (tensor ([i R] [j C])\n"
+	 "    (let ([m " MAXROW "])\n"
+	 "      (/ (exp (- (ref x i j) m)) " SUMEXP "))))"},
+	{"log_softmax", "log_softmax over the last dimension", UB_SH_LOG_SOFTMAX,
+	 1, 1, {X_FULL("x", -30, 30, "the logits")},
+	 {{"out", UB_EXT_FULL, 0, 0, "x - max - log(sum exp(x - max)), per row"}},
+	 "ub_rows_log_softmax",
+	 "(FPCore log_softmax ((x R C))\n"
+	 "  (tensor ([i R] [j C])\n"
+	 "    (let ([m " MAXROW "])\n"
+	 "      (- (- (ref x i j) m) (log " SUMEXP ")))))"},
+	{"rms_norm", "RMS norm forward over the last dimension (eps = float(1e-5))",
+	 UB_SH_RMS_NORM, 2, 1,
+	 {X_FULL("x", -100, 100, "the rows normalized"),
+	  X_COLS("weight", -2, 2, "the scale, one per column")},
+	 {{"out", UB_EXT_FULL, 0, 0, "x / sqrt(mean(x^2) + eps) * weight"}},
+	 "ub_rows_rms_norm",
+	 "(FPCore rms_norm ((x R C) (weight C))\n"
+	 "  (tensor ([i R] [j C])\n"
+	 "    (* (ref x i j) (ref weight j)\n"
+	 "       (/ 1 (sqrt (+ (/ (for ([k C]) ([s 0 (+ s (* (ref x i k) (ref x i k)))]) s) C)\n"
+	 "                     eps))))))"},
+	{"layer_norm", "layer norm forward over the last dimension (eps = float(1e-5))",
+	 UB_SH_LAYER_NORM, 3, 3,
+	 {X_FULL("x", -100, 100, "the rows normalized"),
+	  X_COLS("weight", -2, 2, "the scale, one per column"),
+	  X_COLS("bias", -2, 2, "the shift, one per column")},
+	 {{"out", UB_EXT_FULL, 0, 0, "(x - mean) * rstd * weight + bias"},
+	  {"mean", UB_EXT_ROWS, 0, 0, "the mean of each row"},
+	  {"rstd", UB_EXT_ROWS, 0, 0, "1 / sqrt(biased variance + eps), per row"}},
+	 "ub_rows_layer_norm",
+	 "(FPCore layer_norm ((x R C) (weight C) (bias C))\n"
+	 "  (let ([mean (tensor ([i R]) (/ " SUMX " C))])\n"
+	 "    (let ([rstd (tensor ([i R])\n"
+	 "                  (/ 1 (sqrt (+ (/ (for ([k C]) ([s 0 (+ s (pow (- (ref x i k) (ref mean i)) 2))]) s) C)\n"
+	 "                                eps))))])\n"
+	 "      (array (tensor ([i R] [j C])\n"
+	 "               (+ (* (- (ref x i j) (ref mean i)) (ref rstd i) (ref weight j)) (ref bias j)))\n"
+	 "             mean rstd))))"},
+};
+const int ub_nshaped_ops = (int)(sizeof ub_shaped_ops / sizeof ub_shaped_ops[0]);
+
+const struct ub_shaped_op *ub_shaped_find(const char *name)
+{
+	for (int i = 0; name && i < ub_nshaped_ops; i++)
+		if (strcmp(ub_shaped_ops[i].name, name) == 0)
+			return &ub_shaped_ops[i];
+	return NULL;
+}
+
+const char *ub_shaped_names(char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < ub_nshaped_ops && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 ub_shaped_ops[i].name);
+	return buf;
+}
+
+size_t ub_extent_count(enum ub_extent e, size_t rows, size_t cols)
+{
+	return e == UB_EXT_FULL ? rows * cols : e == UB_EXT_ROWS ? rows : cols;
+}
+
+/* One size of --shape: a decimal integer >= 1. */
+static int dim(const char *s, char **end, size_t *v)
+{
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		return -1;
+	unsigned long long x = strtoull(s, end, 10);
+	if (errno || x < 1 || x > INT32_MAX)
+		return -1;
+	*v = (size_t)x;
+	return 0;
+}
+
+int ub_shape_parse(const char *spec, size_t *rows, size_t *cols,
+		   struct ub_error *err)
+{
+	char *end;
+	if (dim(spec, &end, rows) || *end != ',' || dim(end + 1, &end, cols) || *end ||
+	    *rows > INT32_MAX / *cols)
+		return ub_fail(err, UB_USAGE, "--shape %s: expected ROWS,COLS, two integers "
+			       ">= 1 with ROWS*COLS below 2^31", spec);
+	return 0;
+}

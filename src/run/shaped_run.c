@@ -1,0 +1,372 @@
+/* shaped_run.c — one run of a shaped op (shaped.h): inputs, the exact
+ * reference per row, the kernel under every mode, one report row per
+ * (dtype, output, mode). */
+#include "shaped.h"
+#include "backend.h"
+#include "modes.h"
+#include "native.h"
+#include "paths.h"
+#include "written.h"
+
+#include <mpfr.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The arrays of one dtype. */
+struct sdata {
+	enum ub_dtype dt;
+	struct ub_array in[UB_SHAPED_MAX_IN];
+	struct ub_array cr[UB_SHAPED_MAX_OUT];
+	struct ub_array y[UB_NMODES][UB_SHAPED_MAX_OUT]; /* per mode index */
+	struct ub_exact *exact[UB_SHAPED_MAX_OUT];
+	struct ub_array torch[UB_SHAPED_MAX_OUT]; /* empty: no torch values */
+	uint64_t torch_approx;
+	struct ub_array ord[UB_SHAPED_NORDERS]; /* --orders: sum's other orders */
+	size_t undecided;
+};
+
+/* Why a torch row is n/a, per dtype and output: the rows point here, and
+ * a process makes one shaped run. */
+static char torch_na[UB_NDTYPES][UB_SHAPED_MAX_OUT][256];
+
+static void sdata_free(struct sdata *d)
+{
+	for (int k = 0; k < UB_SHAPED_MAX_IN; k++)
+		ub_array_free(&d->in[k]);
+	for (int k = 0; k < UB_SHAPED_NORDERS; k++)
+		ub_array_free(&d->ord[k]);
+	for (int o = 0; o < UB_SHAPED_MAX_OUT; o++) {
+		ub_array_free(&d->cr[o]);
+		ub_array_free(&d->torch[o]);
+		for (int m = 0; m < UB_NMODES; m++)
+			ub_array_free(&d->y[m][o]);
+		free(d->exact[o]);
+	}
+}
+
+/* Input k from its .npy file: C elements of a broadcast input; R*C of a
+ * full one (its shape as the run's). */
+static int read_input(const struct ub_shaped_req *q, int k, struct sdata *d,
+		      size_t rows, size_t cols, struct ub_error *err)
+{
+	const struct ub_shaped_arg *a = &q->op->in[k];
+	struct ub_shape sh;
+	int s = ub_npy_read(q->files[k], d->dt, &d->in[k], &sh, err);
+	size_t want = ub_extent_count(a->ext, rows, cols);
+	if (!s && d->in[k].n != want)
+		s = ub_fail(err, UB_USAGE, "%s: input %s has %zu elements: the run's "
+			    "shape %zu,%zu needs %s%zu", q->files[k], a->name, d->in[k].n,
+			    rows, cols, a->ext == UB_EXT_COLS ? "one a column: " : "", want);
+	return s;
+}
+
+/* The run's shape: --shape, else input x's file (2-D: its shape; 1-D: one
+ * row), else the default. */
+int ub_shaped_shape(const struct ub_shaped_req *q, enum ub_dtype dt, size_t *rows,
+		    size_t *cols, struct ub_error *err)
+{
+	struct ub_array a = {0};
+	struct ub_shape sh = {0};
+	*rows = q->rows;
+	*cols = q->cols;
+	if (!q->files[0])
+		return 0;
+	int s = ub_npy_read(q->files[0], dt, &a, &sh, err);
+	ub_array_free(&a);
+	if (s)
+		return s;
+	size_t r = sh.ndim == 2 ? sh.dim[0] : 1, c = sh.ndim == 2 ? sh.dim[1] :
+		   sh.ndim == 1 ? sh.dim[0] : 0;
+	if ((sh.ndim != 1 && sh.ndim != 2) || !r || !c)
+		return ub_fail(err, UB_USAGE, "%s: input x must be 1-D (one row) or 2-D "
+			       "(rows, cols) and not empty; it has %d dimensions",
+			       q->files[0], sh.ndim);
+	if (q->shape_given && (r != q->rows || c != q->cols))
+		return ub_fail(err, UB_USAGE, "%s: shape %zu,%zu differs from --shape "
+			       "%zu,%zu", q->files[0], r, c, q->rows, q->cols);
+	*rows = r;
+	*cols = c;
+	return 0;
+}
+
+static int inputs(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
+		  size_t cols, struct ub_error *err)
+{
+	int s = 0;
+	for (int k = 0; !s && k < q->op->nin; k++) {
+		const struct ub_shaped_arg *a = &q->op->in[k];
+		struct ub_domain dom = {.lo = a->lo, .hi = a->hi, .no_nan = 1};
+		if (q->files[k])
+			s = read_input(q, k, d, rows, cols, err);
+		else /* input k: seed + k (docs/reductions.md) */
+			s = ub_inputs_generate(d->dt, 1, &dom, ub_extent_count(a->ext, rows, cols),
+					       q->cfg->seed + (uint64_t)k, &d->in[k], err);
+	}
+	return s;
+}
+
+static int reference(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
+		     size_t cols, struct ub_error *err)
+{
+	int s = 0;
+	for (int o = 0; !s && o < q->op->nout; o++) {
+		size_t n = ub_extent_count(q->op->out[o].ext, rows, cols);
+		s = ub_array_alloc(&d->cr[o], d->dt, n);
+		if (!s && !(d->exact[o] = calloc(n, sizeof *d->exact[o])))
+			s = ub_fail(err, UB_RUNTIME, "out of memory");
+	}
+	for (size_t r = 0; !s && r < rows; r++)
+		s = ub_shaped_ref_row(q->op, d->dt, d->in, rows, cols, r, d->cr, d->exact,
+				      &d->undecided, err);
+	return s;
+}
+
+/* The launches of one mode: every output checked for unwritten elements
+ * (written.h), one output inside the other. */
+struct launch {
+	const struct ub_shaped_req *q;
+	struct ub_job *job;
+	struct ub_array *y; /* the mode's outputs */
+	uint64_t *approx;
+	int o;              /* the output this level checks */
+};
+
+static int run_level(void *ctx, struct ub_error *err)
+{
+	struct launch *l = ctx;
+	const struct ub_backend *be = ub_config_backend(l->q->cfg);
+	if (l->o == l->q->op->nout)
+		return be->run(l->job, l->approx, err);
+	struct launch in = *l;
+	in.o++;
+	size_t first, count;
+	int s = ub_run_written(&l->y[l->o], run_level, &in, &first, &count, err);
+	if (!s && count) {
+		ub_unwritten_fail(err, first, count, l->y[l->o].n, &l->job->geom);
+		s = ub_prefix(err, UB_RUNTIME, "%s: kernel %s, %s: output %s: ",
+			      l->job->name, l->job->shown ? l->job->shown : l->job->entry,
+			      l->job->what, l->q->op->out[l->o].name);
+	}
+	return s;
+}
+
+/* What kernel parameter named nm takes. */
+static struct ub_karg bind(const struct ub_shaped_req *q, struct sdata *d,
+			   struct ub_array *y, const char *nm, size_t rows, size_t cols)
+{
+	const struct ub_shaped_op *op = q->op;
+	if (!strcmp(nm, "rows") || !strcmp(nm, "cols"))
+		return (struct ub_karg){.value = nm[0] == 'r' ? rows : cols};
+	if (nm[0] == '=')
+		return (struct ub_karg){.value = strtoull(nm + 1, NULL, 16)};
+	for (int k = 0; k < op->nin; k++)
+		if (!strcmp(nm, op->in[k].name))
+			return (struct ub_karg){.arr = &d->in[k], .name = op->in[k].name};
+	for (int o = 0; o < op->nout; o++)
+		if (!strcmp(nm, op->out[o].name))
+			return (struct ub_karg){.arr = &y[o], .writable = 1,
+						.name = op->out[o].name};
+	return (struct ub_karg){0};
+}
+
+static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
+		    const char *src, size_t rows, size_t cols, uint64_t *approx,
+		    struct ub_error *err)
+{
+	enum ub_mode m = q->cfg->modes[mi];
+	struct ub_array *y = d->y[mi];
+	const struct ub_shaped_op *op = q->op;
+	const struct ub_config *cfg = q->cfg;
+	struct ub_karg args[UB_MAX_KARGS];
+	int nargs = 0, s = 0;
+	char what[48];
+	for (int o = 0; !s && o < op->nout; o++) {
+		ub_array_free(&y[o]);
+		s = ub_array_alloc(&y[o], d->dt, ub_extent_count(op->out[o].ext, rows, cols));
+	}
+	if (q->kernel) {
+		for (int a = 0; a < q->nargs; a++)
+			args[nargs++] = bind(q, d, y, q->args[a], rows, cols);
+	} else {
+		for (int k = 0; k < op->nin; k++)
+			args[nargs++] = bind(q, d, y, op->in[k].name, rows, cols);
+		for (int o = 0; o < op->nout; o++)
+			args[nargs++] = bind(q, d, y, op->out[o].name, rows, cols);
+		args[nargs++] = bind(q, d, y, "rows", rows, cols);
+		args[nargs++] = bind(q, d, y, "cols", rows, cols);
+	}
+	snprintf(what, sizeof what, "mode %s", ub_modes[m].name);
+	const struct ub_backend *be = ub_config_backend(cfg);
+	struct ub_job job = { .src = src, .unit = cfg->kernel_unit,
+			      .name = q->kernel ? q->kernel : "rows.cu", .opts = ub_modes[m].opts,
+			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
+			      .args = args, .nargs = nargs, .n = rows, .geom = cfg->geom,
+			      .what = what, .exec = cfg->exec };
+	/* one thread per row is little to run: translating it to native code
+	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
+	if (job.exec == UB_EXEC_DEFAULT && !getenv("ULPBENCH_EXEC"))
+		job.exec = UB_EXEC_INTERP;
+	job.arch = be->arch(cfg->arch, cfg->arch_set);
+	struct launch l = { q, &job, y, approx, 0 };
+	return s ? s : run_level(&l, err);
+}
+
+/* The catalog kernel's source for dt: kernels/rows.cu after the dtype's
+ * define. */
+static int catalog_source(enum ub_dtype dt, char **src, struct ub_error *err)
+{
+	char path[4096], *text;
+	const char *def = dt == UB_F16 ? "#define UB_DT_F16 1\n" :
+			  dt == UB_BF16 ? "#define UB_DT_BF16 1\n" : "";
+	int s = ub_data_path("kernels/rows.cu", path, sizeof path, err);
+	if (!s)
+		s = ub_read_file(path, &text, err);
+	if (s)
+		return s;
+	*src = malloc(strlen(def) + strlen(text) + 1);
+	if (*src)
+		strcat(strcpy(*src, def), text);
+	free(text);
+	return *src ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
+}
+
+/* A row of output o in mode (or torch), of d's dtype. */
+static struct ub_row *new_row(struct ub_result *res, const struct ub_shaped_req *q,
+			      int t, int o, const char *mode, const char *opts)
+{
+	struct ub_row *r = ub_row_new(res, &res->data[t], UB_ROW_NONE, 0, mode, opts);
+	char label[96];
+	snprintf(label, sizeof label, q->op->nout > 1 ? "%s:%s" : "%s", q->op->name,
+		 q->op->out[o].name);
+	r->op = strdup(label);
+	r->nin = 0;
+	r->coords = q->op->out[o].ext == UB_EXT_FULL ? 2 : 1;
+	snprintf(r->launch, sizeof r->launch, "one thread per row");
+	if (q->cfg->geom.block || q->cfg->geom.per_block || q->cfg->geom.grid)
+		ub_geom_format(&q->cfg->geom, r->launch, sizeof r->launch);
+	return r;
+}
+
+/* The element index i of an output as coordinates (row, col). */
+static void coords(uint64_t *c, size_t i, int full, size_t cols)
+{
+	c[0] = full ? i / cols : i;
+	c[1] = full ? i % cols : 0;
+}
+
+/* The row of output o for results y: mode index mi's, or (mi < 0) the
+ * torch plan's (y NULL) or an order's (--orders: mode its name). */
+static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
+		   int o, int mi, const char *mode, const struct ub_array *y,
+		   const struct sdata *d, uint64_t approx, size_t cols)
+{
+	enum ub_mode m = mi >= 0 ? q->cfg->modes[mi] : 0;
+	struct ub_row *r = mi >= 0 ? new_row(res, q, t, o, ub_modes[m].name, ub_modes[m].opts)
+				   : new_row(res, q, t, o, mode, UB_TORCH_OPTS);
+	if (!r->op)
+		return -1;
+	const struct ub_array *torch = d->torch[o].data ? &d->torch[o] : NULL;
+	struct ub_measure me = {.y = mi >= 0 ? &d->y[mi][o] : y ? y : torch,
+				.cr = &d->cr[o], .exact = d->exact[o], .torch = torch};
+	r->has_torch = torch != NULL;
+	if (mi < 0 && !y)
+		snprintf(r->kernel, sizeof r->kernel, "torch plan (PyTorch's CUDA kernel "
+			 "modelled on the host, docs/reductions.md)");
+	else if (mi < 0)
+		snprintf(r->kernel, sizeof r->kernel, "host: the row sum in float, %s "
+			 "order (docs/reductions.md)", mode);
+	ub_stats_measure(&me, &r->st);
+	r->has_worst = r->st.ncomparable > 0;
+	coords(r->st.worst_in, r->st.worst, r->coords == 2, cols);
+	coords(r->st.undecided_in, r->st.first_undecided, r->coords == 2, cols);
+	ub_row_set_approx(r, approx);
+	return 0;
+}
+
+static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t,
+		     struct ub_error *err)
+{
+	const struct ub_config *cfg = q->cfg;
+	struct sdata d = {.dt = cfg->dtypes[t]};
+	for (int k = 0; k < UB_SHAPED_MAX_IN; k++)
+		d.in[k].dt = d.dt;
+	size_t rows, cols;
+	char *src = NULL;
+	int s = ub_shaped_shape(q, d.dt, &rows, &cols, err);
+	if (!s)
+		s = inputs(q, &d, rows, cols, err);
+	if (!s)
+		s = reference(q, &d, rows, cols, err);
+	if (!s)
+		s = ub_shaped_torch(q->op, d.dt, d.in, rows, cols, d.torch, torch_na[t],
+				    &d.torch_approx, err);
+	if (!s)
+		s = q->kernel ? ((src = strdup(q->kernel_src)) ? 0 :
+				 ub_fail(err, UB_RUNTIME, "out of memory"))
+			      : catalog_source(d.dt, &src, err);
+	res->data[t].dt = d.dt;
+	res->data[t].n = rows * cols;
+	uint64_t approx[UB_NMODES] = {0};
+	int ran[UB_NMODES] = {0};
+	for (int m = 0; !s && m < cfg->nmodes; m++) {
+		if (!ub_mode_applies(cfg->modes[m], d.dt))
+			continue; /* no row, as elementwise runs do */
+		s = run_mode(q, &d, m, src, rows, cols, &approx[m], err);
+		ran[m] = !s;
+	}
+	for (int o = 0; !s && o < q->op->nout; o++) {
+		for (int m = 0; !s && m < cfg->nmodes; m++)
+			if (ran[m] && measure(res, q, t, o, m, NULL, NULL, &d, approx[m], cols))
+				s = ub_fail(err, UB_RUNTIME, "out of memory");
+		for (int k = 0; !s && q->orders && k < UB_SHAPED_NORDERS; k++) {
+			s = ub_shaped_order_sum(k, &d.in[0], rows, cols, &d.ord[k], err);
+			if (!s && measure(res, q, t, o, -1, ub_shaped_orders[k], &d.ord[k], &d,
+					  0, cols))
+				s = ub_fail(err, UB_RUNTIME, "out of memory");
+		}
+		if (!s && d.torch[o].data) {
+			if (measure(res, q, t, o, -1, "torch", NULL, &d, d.torch_approx, cols))
+				s = ub_fail(err, UB_RUNTIME, "out of memory");
+			continue;
+		}
+		struct ub_row *r = s ? NULL : new_row(res, q, t, o, "torch", UB_TORCH_OPTS);
+		if (r && !r->op)
+			s = ub_fail(err, UB_RUNTIME, "out of memory");
+		else if (r)
+			r->na = torch_na[t][o];
+	}
+	free(src);
+	sdata_free(&d);
+	return s;
+}
+
+int ub_shaped_run(const struct ub_shaped_req *q, struct ub_result *res,
+		  struct ub_error *err)
+{
+	const struct ub_config *cfg = q->cfg;
+	int s = ub_result_init(cfg, res, err);
+	size_t nrows = (size_t)cfg->ndtypes * (size_t)q->op->nout *
+		       (UB_NMODES + 1 + UB_SHAPED_NORDERS);
+	struct ub_row *rows = s ? NULL : realloc(res->rows, nrows * sizeof *rows);
+	if (!s && !rows)
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
+	if (rows)
+		res->rows = rows;
+	const struct ub_backend *be;
+	if (!s)
+		s = ub_backend_get(cfg->backend, &be, err);
+	for (int t = 0; !s && t < cfg->ndtypes; t++) {
+		res->ndata = t + 1;
+		s = run_dtype(res, q, t, err);
+	}
+	mpfr_free_cache();
+	return s;
+}
+
+void ub_shaped_result_free(struct ub_result *res)
+{
+	for (int i = 0; res->rows && i < res->nrows; i++)
+		free((char *)res->rows[i].op);
+	ub_result_free(res);
+}

@@ -1,0 +1,210 @@
+/* check_shaped.c — the shaped ops' exact reference (reference/ref_shaped.c)
+ * on rows whose answers are known independently: hand derivations for the
+ * sums (ties, cancellation, overflow, subnormals, specials), and for the
+ * rest mpmath at 400 bits rounded to binary32 with exact fractions
+ * (Python: fractions.Fraction, round half to even by hand; the values are
+ * far from any midpoint at that precision), as each case says. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shaped.h"
+#include "ub_bits.h"
+
+/* The reference of one row of op in dt: inputs x (cols), w, b (cols or
+ * NULL); cr of each output into out[o][0..] (a row's elements). */
+static void ref_row(const char *name, enum ub_dtype dt, const uint64_t *x,
+		    const uint64_t *w, const uint64_t *b, size_t cols,
+		    uint64_t out[][8], size_t *undecided)
+{
+	const struct ub_shaped_op *op = ub_shaped_find(name);
+	ck_assert_ptr_nonnull(op);
+	struct ub_array in[3] = {{0}}, cr[3] = {{0}};
+	struct ub_exact *ex[3] = {0};
+	const uint64_t *src[3] = {x, w, b};
+	struct ub_error err;
+	for (int k = 0; k < op->nin; k++) {
+		ck_assert_int_eq(ub_array_alloc(&in[k], dt, cols), 0);
+		for (size_t i = 0; i < cols; i++)
+			ub_array_set(&in[k], i, src[k][i]);
+	}
+	for (int o = 0; o < op->nout; o++) {
+		size_t n = ub_extent_count(op->out[o].ext, 1, cols);
+		ck_assert_int_eq(ub_array_alloc(&cr[o], dt, n), 0);
+		ex[o] = calloc(n, sizeof *ex[o]);
+	}
+	*undecided = 0;
+	ck_assert_int_eq(ub_shaped_ref_row(op, dt, in, 1, cols, 0, cr, ex, undecided, &err), 0);
+	for (int o = 0; o < op->nout; o++) {
+		for (size_t i = 0; i < cr[o].n && i < 8; i++)
+			out[o][i] = ub_array_get(&cr[o], i);
+		ub_array_free(&cr[o]);
+		free(ex[o]);
+	}
+	for (int k = 0; k < op->nin; k++)
+		ub_array_free(&in[k]);
+}
+
+#define F32(v) ((uint64_t)ub_f32_bits(v))
+static uint32_t ub_f32_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static uint64_t sum1(enum ub_dtype dt, const uint64_t *x, size_t n)
+{
+	uint64_t out[3][8];
+	size_t und;
+	ref_row("sum", dt, x, NULL, NULL, n, out, &und);
+	ck_assert_uint_eq(und, 0);
+	return out[0][0];
+}
+
+START_TEST(test_shaped_sum)
+{
+	/* 2^24 + 1 + 1 = 2^24 + 2, representable (a float loop gives 2^24) */
+	uint64_t a[] = {F32(0x1p24f), F32(1.f), F32(1.f)};
+	ck_assert_uint_eq(sum1(UB_F32, a, 3), 0x4b800001);
+	/* 1 + 2^-24: the midpoint of 1 and 1 + 2^-23, to even: 1 */
+	uint64_t b[] = {F32(1.f), F32(0x1p-24f)};
+	ck_assert_uint_eq(sum1(UB_F32, b, 2), 0x3f800000);
+	/* + 2^-60 puts it above the midpoint: 1 + 2^-23 (a sum in double
+	 * would lose the 2^-60 and tie) */
+	uint64_t c[] = {F32(1.f), F32(0x1p-24f), F32(0x1p-60f)};
+	ck_assert_uint_eq(sum1(UB_F32, c, 3), 0x3f800001);
+	/* cancellation: 2^100 + 1 - 2^100 = 1 */
+	uint64_t d[] = {F32(0x1p100f), F32(1.f), F32(-0x1p100f)};
+	ck_assert_uint_eq(sum1(UB_F32, d, 3), 0x3f800000);
+	/* 1.5 2^127 twice: 3 2^127 > FLT_MAX + ulp/2: +inf */
+	uint64_t e[] = {F32(0x1.8p127f), F32(0x1.8p127f)};
+	ck_assert_uint_eq(sum1(UB_F32, e, 2), 0x7f800000);
+	/* the smallest subnormal twice: 2^-148 */
+	uint64_t f[] = {1, 1};
+	ck_assert_uint_eq(sum1(UB_F32, f, 2), 2);
+	/* specials: +inf + finite = +inf; +inf + -inf = NaN; -0 + -0 = -0 */
+	uint64_t g[] = {0x7f800000, F32(-3.f)}, h[] = {0x7f800000, 0xff800000};
+	uint64_t z[] = {0x80000000, 0x80000000};
+	ck_assert_uint_eq(sum1(UB_F32, g, 2), 0x7f800000);
+	ck_assert(ub_bits_isnan(UB_F32, sum1(UB_F32, h, 2)));
+	ck_assert_uint_eq(sum1(UB_F32, z, 2), 0x80000000);
+	/* f16: 65504 + 16 = 65520, halfway to 2^16: to even, past the
+	 * largest finite: +inf (0x7c00) */
+	uint64_t k[] = {0x7bff, 0x4c00};
+	ck_assert_uint_eq(sum1(UB_F16, k, 2), 0x7c00);
+}
+END_TEST
+
+START_TEST(test_shaped_softmax)
+{
+	uint64_t out[3][8];
+	size_t und;
+	/* four equal logits: 1/4 exactly */
+	uint64_t a[] = {F32(3.f), F32(3.f), F32(3.f), F32(3.f)};
+	ref_row("softmax", UB_F32, a, NULL, NULL, 4, out, &und);
+	ck_assert_uint_eq(out[0][0], 0x3e800000);
+	ck_assert_uint_eq(out[0][3], 0x3e800000);
+	/* [0, 1]: 1/(1+e), e/(1+e) (mpmath) */
+	uint64_t b[] = {F32(0.f), F32(1.f)};
+	ref_row("softmax", UB_F32, b, NULL, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], 0x3e89b2b1);
+	ck_assert_uint_eq(out[0][1], 0x3f3b26a8);
+	/* log_softmax of the same: -log(1+e), 1 - log(1+e) (mpmath) */
+	ref_row("log_softmax", UB_F32, b, NULL, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], 0xbfa818f5);
+	ck_assert_uint_eq(out[0][1], 0xbea063d6);
+	/* two equal logits: -log 2, float's ln 2 is 0x3f317218 */
+	uint64_t c[] = {F32(5.f), F32(5.f)};
+	ref_row("log_softmax", UB_F32, c, NULL, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][1], 0xbf317218);
+	/* -inf is a logit of probability 0 exactly; the only finite one is 1
+	 * (log 0) */
+	uint64_t d[] = {F32(7.f), 0xff800000};
+	ref_row("softmax", UB_F32, d, NULL, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], 0x3f800000);
+	ck_assert_uint_eq(out[0][1], 0);
+	ref_row("log_softmax", UB_F32, d, NULL, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], 0);
+	ck_assert_uint_eq(out[0][1], 0xff800000);
+	/* no finite logit, or +inf among them: NaN (0/0, inf - inf) */
+	uint64_t e[] = {0xff800000, 0xff800000}, f[] = {0, 0x7f800000};
+	ref_row("softmax", UB_F32, e, NULL, NULL, 2, out, &und);
+	ck_assert(ub_bits_isnan(UB_F32, out[0][0]));
+	ref_row("softmax", UB_F32, f, NULL, NULL, 2, out, &und);
+	ck_assert(ub_bits_isnan(UB_F32, out[0][0]) && ub_bits_isnan(UB_F32, out[0][1]));
+	ck_assert_uint_eq(und, 0);
+}
+END_TEST
+
+START_TEST(test_shaped_norms)
+{
+	uint64_t out[3][8];
+	size_t und;
+	/* rms_norm of [3, 4] with weight [1, -2]: mean(x^2) = 12.5, rstd =
+	 * 1/sqrt(12.5 + eps), eps = float(1e-5); 3 rstd and -8 rstd (mpmath) */
+	uint64_t x[] = {F32(3.f), F32(4.f)}, w[] = {F32(1.f), F32(-2.f)};
+	ref_row("rms_norm", UB_F32, x, w, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], 0x3f59391e);
+	ck_assert_uint_eq(out[0][1], 0xc010d0bf);
+	/* layer_norm of [1, 2, 4], weight 1, bias 0: mean 7/3 (0x40155555 by
+	 * hand: 10.0101..b rounds down), var 14/9, rstd 1/sqrt(14/9 + eps),
+	 * out (x - 7/3) rstd (mpmath) */
+	uint64_t y[] = {F32(1.f), F32(2.f), F32(4.f)}, one[] = {F32(1.f), F32(1.f), F32(1.f)};
+	uint64_t zero[] = {0, 0, 0};
+	ref_row("layer_norm", UB_F32, y, one, zero, 3, out, &und);
+	ck_assert_uint_eq(out[1][0], 0x40155555);
+	ck_assert_uint_eq(out[2][0], 0x3f4d4188);
+	ck_assert_uint_eq(out[0][0], 0xbf88d65a);
+	ck_assert_uint_eq(out[0][1], 0xbe88d65a);
+	ck_assert_uint_eq(out[0][2], 0x3fab0bf1);
+	/* a constant row: x - mean = 0 exactly, out = bias exactly, rstd =
+	 * 1/sqrt(eps) (mpmath) */
+	uint64_t c[] = {F32(5.f), F32(5.f)}, w2[] = {F32(2.f), F32(2.f)},
+		 b2[] = {F32(0.5f), F32(-1.f)};
+	ref_row("layer_norm", UB_F32, c, w2, b2, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], F32(0.5f));
+	ck_assert_uint_eq(out[0][1], F32(-1.f));
+	ck_assert_uint_eq(out[1][0], F32(5.f));
+	ck_assert_uint_eq(out[2][0], 0x439e1d28);
+	/* [1, 3]: mean 2, var 1, rstd 1/sqrt(1 + eps) (mpmath) */
+	uint64_t d[] = {F32(1.f), F32(3.f)};
+	ref_row("layer_norm", UB_F32, d, one, zero, 2, out, &und);
+	ck_assert_uint_eq(out[1][0], F32(2.f));
+	ck_assert_uint_eq(out[2][0], 0x3f7fffac);
+	ck_assert_uint_eq(out[0][0], 0xbf7fffac);
+	ck_assert_uint_eq(out[0][1], 0x3f7fffac);
+	ck_assert_uint_eq(und, 0);
+	/* a NaN in the row: NaN everywhere */
+	uint64_t e[] = {F32(1.f), 0x7fc00000};
+	ref_row("layer_norm", UB_F32, e, one, zero, 2, out, &und);
+	ck_assert(ub_bits_isnan(UB_F32, out[0][0]) && ub_bits_isnan(UB_F32, out[1][0]));
+}
+END_TEST
+
+START_TEST(test_shaped_shape)
+{
+	size_t r, c;
+	struct ub_error err;
+	ck_assert_int_eq(ub_shape_parse("3,17", &r, &c, &err), 0);
+	ck_assert(r == 3 && c == 17);
+	static const char *const bad[] = {"", "3", "3,", ",4", "0,4", "4,0", "-1,4",
+					  "4x4", "3,4,5", "65536,65536", " 3,4"};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+		ck_assert_msg(ub_shape_parse(bad[k], &r, &c, &err) == UB_USAGE,
+			      "'%s' accepted", bad[k]);
+}
+END_TEST
+
+Suite *ub_shaped_suite(void)
+{
+	Suite *s = suite_create("shaped");
+	TCase *tc = tcase_create("shaped");
+	tcase_add_test(tc, test_shaped_sum);
+	tcase_add_test(tc, test_shaped_softmax);
+	tcase_add_test(tc, test_shaped_norms);
+	tcase_add_test(tc, test_shaped_shape);
+	suite_add_tcase(s, tc);
+	return s;
+}
