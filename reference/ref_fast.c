@@ -1,188 +1,258 @@
 /* ref_fast.c — the fast path of the reference (reference.h,
- * ub_ref_eval_fast): the correctly rounded f32 result of an expression
- * decided in double arithmetic with a rigorous running error bound, without
- * MPFR, whenever that is provably safe; otherwise the caller falls back to
- * MPFR.  The argument is written out in docs/reference.md.
+ * ub_ref_eval_fast, ub_ref_fast_array): the correctly rounded f32, f16 or
+ * bf16 result of an expression decided in double arithmetic with a
+ * rigorous running error bound (ref_fast.h), without MPFR, whenever that
+ * is provably safe; otherwise the caller falls back to MPFR.  The argument
+ * is written out in docs/reference.md.
  *
- * Each node yields a double v and a bound e with |v - X| <= e, X the exact
- * value of the node at the inputs; the distinct nodes are computed once
- * each, arguments first (dag.h), so a shared let binding costs one node.  Inputs are exact (e = 0); a literal is
- * strtod's correctly rounded double (e = 0 for integers below 2^53, else
- * u|v|, u = 2^-53).  Each operation adds its own rounding error, at most
- * u|v| / (1 - u) for a result v of a round-to-nearest operation on
- * normal doubles, to the propagated error of its operands (formulas at
- * each case).  Bounds are computed in double too; every bound is
- * multiplied by SAFE = 1 + 2^-40, far more than the few relative 2^-53
- * roundings of its own computation.  Supported: + - * / neg fabs fma sqrt
- * rsqrt, variables and literals; anything else, a non-finite or zero
- * operand or result, an intermediate outside [2^-960, 2^960], a divisor or
- * square-root argument whose interval holds 0, or a final bound above
- * 2^-45 |v| gives up.
+ * Program: an expression's dag (dag.h) is turned once into a flat list of
+ * nodes, arguments first (kept with the dag: ub_dag_keep), so that an
+ * element costs one pass over it: each node's enclosure from its
+ * arguents' (ref_fast.h's rules, ref_fast_fn.c's functions), conditions
+ * decided when the bounds of their arguments are apart, an if taking the
+ * branch its condition picks.  A node the path does not know (an operator
+ * without a rule, a literal that is not a finite number) makes the whole
+ * expression MPFR's.
  *
- * Decision: [lo, hi] = [v - e, v + e] widened outward by one double; if
- * both ends round (double to float, one IEEE rounding, nearest-even) to the
- * same f32 encoding, so does every value in between, X included, since
- * rounding is monotonic.  The exact value reported is v (lo 0): its
- * relative error is at most 2^-45, so the fractional ULP error of a result
- * moves by at most 2^24 * 2^-45 = 2^-21 ulp against MPFR's.  Only f32 takes
- * this path (f16/bf16 would need a one-rounding conversion from double;
- * f64 a double-double). */
+ * Inputs: finite values are exact (e = 0).  A NaN input of an expression
+ * that propagates NaN through every operator (no comparison, if, fmin,
+ * fmax: those may drop one) gives NaN, as MPFR does; an infinite input
+ * goes to MPFR.
+ *
+ * Decision: [lo, hi] = [v - e, v + e] widened outward by one double, cut
+ * at 0 when X's sign is known (an underflowed value still rounds to the
+ * zero of its sign); if both ends round (once, from double: ub_fast_round)
+ * to the same encoding of the format, so does every value in between, X
+ * included, since rounding is monotonic.  That encoding is the correctly
+ * rounded result.  When they differ and the expression is one function of
+ * an input in f32, LLVM's correctly rounded float function decides if its
+ * result is one of the two; else MPFR.  The exact value reported is v (lo
+ * 0), decided only when e <= 2^-45 |v| or e <= 2^-22 of the format's
+ * smallest subnormal: the fractional ULP error then moves by at most
+ * 2^-21 ulp against MPFR's. */
 #include "dag.h"
+#include "ref_fast.h"
 #include "ref_internal.h"
 #include "reference.h"
 #include "ub_bits.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define U 0x1p-53          /* unit roundoff of double */
-#define SAFE (1 + 0x1p-40) /* covers the rounding of the bounds */
-/* the rounding error of a result v: at most u|v| / (1 - u); the factor
- * u / (1 - u) is one constant (its own rounding is one of those SAFE
- * covers), so that a bound costs a multiplication, not a division */
-#define RND(v) (fabs(v) * (U / (1 - U)))
-/* 1 / SAFE rounded down (1 - 2^-40 < 1 / (1 + 2^-40)): a denominator
- * multiplied by it only gets smaller, the bound larger */
-#define INV_SAFE (1 - 0x1p-40)
+enum { FK_VAR, FK_LIT, FK_OP };
 
-struct val {
-	double v, e;
+struct fnode {
+	unsigned char kind, op, nargs;
+	int self;          /* this node's index */
+	int a[3];          /* arguments: node indices */
+	int var;
+	double lit, lit_e;
 };
 
-static int in_range(double v)
-{
-	double a = fabs(v);
-	return a >= 0x1p-960 && a <= 0x1p960; /* finite, not 0 */
-}
+struct fprog {
+	int n, ok;
+	int strict;        /* NaN in, NaN out (see the file comment) */
+	int fn, fn_var;    /* the root is fn(variable fn_var), a function with
+			      a float version; else fn = -1 */
+	int nvars;         /* 1 + the largest variable used */
+	unsigned used;     /* bit k: variable k is used */
+	struct fnode node[];
+};
 
-static int literal(const struct ub_expr *x, struct val *r)
+/* A literal's enclosure: strtod's double (correctly rounded: e = u|v|),
+ * exact for an integer below 2^53; a named constant (PI, E, ...) the
+ * correctly rounded double of its C definition.  0 if none. */
+static int literal(const struct ub_expr *x, struct fnode *nd)
 {
-	r->v = x->num_d;   /* strtod's, parsed once (expr.h) */
-	if (!isfinite(r->v))
+	double v = x->num_d;
+	int exact = x->num_int && fabs(v) < 0x1p53;
+	if (v != v && x->num && ub_expr_const(x->num, &v))
+		exact = !strcmp(x->num, "TRUE") || !strcmp(x->num, "FALSE");
+	if (!isfinite(v))
 		return 0;
-	r->e = x->num_int && fabs(r->v) < 0x1p53 ? 0 : RND(r->v);
-	return r->v == 0 ? r->e == 0 : in_range(r->v);
+	nd->lit = v;
+	nd->lit_e = exact ? 0 : fabs(v) * FAST_U;
+	return 1;
 }
 
-/* nextafter(x, dir) for a finite x other than 0 and dir = +-inf, by the
- * encoding: one step away from 0 adds 1 to the magnitude bits, one step
- * toward it subtracts 1 (libm's nextafter is a call per element). */
-static double step(double x, double dir)
+static int op_known(int op)
+{
+	switch (op) {
+	case UB_ADD: case UB_SUB: case UB_MUL: case UB_DIV: case UB_NEG:
+	case UB_FMA: case UB_SQRT: case UB_RSQRT: case UB_FABS: case UB_FMIN:
+	case UB_FMAX: case UB_LT: case UB_GT: case UB_LE: case UB_GE: case UB_EQ:
+	case UB_NE: case UB_AND: case UB_OR: case UB_NOT: case UB_IF:
+		return 1;
+	default:
+		return fast_fn_known(op);
+	}
+}
+
+/* NaN in every argument makes a NaN (MPFR's rules for these ops). */
+static int nan_strict(int op)
+{
+	return !(UB_EXPR_IS_BOOL(op) || op == UB_IF || op == UB_FMIN || op == UB_FMAX);
+}
+
+static struct fprog *build(const struct ub_dag *d)
+{
+	struct fprog *p = calloc(1, sizeof *p + (size_t)d->n * sizeof p->node[0]);
+	if (!p)
+		return NULL;
+	p->n = d->n;
+	p->ok = p->strict = 1;
+	p->fn = -1;
+	for (int i = 0; i < d->n && p->ok; i++) {
+		const struct ub_expr *x = d->node[i];
+		struct fnode *nd = &p->node[i];
+		nd->self = i;
+		if (x->kind == UB_E_VAR) {
+			nd->kind = FK_VAR;
+			nd->var = x->var;
+			p->ok = x->var >= 0 && x->var < UB_MAX_INPUTS;
+			if (p->ok && x->var + 1 > p->nvars)
+				p->nvars = x->var + 1;
+			if (p->ok)
+				p->used |= 1u << x->var;
+		} else if (x->kind == UB_E_LVAR || x->prec >= 0) {
+			/* a rounding context (expr.h's prec) is an extra
+			 * rounding this path does not model; a loop variable
+			 * needs the walk of dag.h */
+			p->ok = 0;
+		} else if (x->kind == UB_E_NUM) {
+			nd->kind = FK_LIT;
+			p->ok = literal(x, nd);
+		} else {
+			nd->kind = FK_OP;
+			nd->op = (unsigned char)x->op;
+			nd->nargs = (unsigned char)x->nargs;
+			p->ok = op_known(x->op) && x->nargs <= 3;
+			p->strict &= nan_strict(x->op);
+			for (int k = 0; k < x->nargs && k < 3; k++)
+				nd->a[k] = ub_dag_arg(d, i, k);
+		}
+	}
+	const struct fnode *r = &p->node[d->n - 1];
+	float y;
+	if (d->n == 2 && r->kind == FK_OP && r->nargs == 1 &&
+	    p->node[0].kind == FK_VAR && fast_fn_float(r->op, 1.0f, &y)) {
+		p->fn = r->op;
+		p->fn_var = p->node[0].var;
+	}
+	return p;
+}
+
+/* The program of e, built on first use and kept with its dag. */
+static const struct fprog *program(const struct ub_expr *e)
+{
+	const struct ub_dag *d;
+	if (ub_expr_dag(e, &d, NULL))
+		return NULL;
+	const struct fprog *p = atomic_load_explicit(&d->kept, memory_order_acquire);
+	if (p)
+		return p;
+	struct fprog *np = build(d);
+	return np ? ub_dag_keep(d, np, free) : NULL;
+}
+
+/* The neighbour of the finite double x toward +inf (up) or -inf, by its
+ * encoding (libm's nextafter is a call per element). */
+static inline double step(double x, int up)
 {
 	uint64_t u;
 	memcpy(&u, &x, sizeof u);
-	u = (x < dir) == (x > 0) ? u + 1 : u - 1;
+	if ((u << 1) == 0)   /* +-0 */
+		u = up ? 1 : UINT64_C(0x8000000000000001);
+	else
+		u = (x > 0) == up ? u + 1 : u - 1;
 	memcpy(&x, &u, sizeof x);
 	return x;
 }
 
-static int binary(enum ub_expr_op op, const struct val *pa,
-		  const struct val *pb, struct val *r)
+/* The lower and upper ends of a's enclosure, rounded outward. */
+static double lower(const struct fval *a)
 {
-	struct val a = *pa, b = *pb;
-	double aa = fabs(a.v), ab = fabs(b.v);
+	return a->e == 0 ? a->v : step(a->v - a->e, 0);
+}
+
+static double upper(const struct fval *a)
+{
+	return a->e == 0 ? a->v : step(a->v + a->e, 1);
+}
+
+/* A comparison of a and b: 1 true, 0 false, -1 undecided. */
+static int compare(int op, const struct fval *a, const struct fval *b)
+{
+	double alo = lower(a), ahi = upper(a), blo = lower(b), bhi = upper(b);
+	int lt = ahi < blo ? 1 : alo >= bhi ? 0 : -1;    /* a < b */
+	int gt = alo > bhi ? 1 : ahi <= blo ? 0 : -1;    /* a > b */
+	int eq = a->e == 0 && b->e == 0 ? a->v == b->v : lt == 1 || gt == 1 ? 0 : -1;
 	switch (op) {
-	case UB_ADD: /* |(A+B) - (a+b)| <= ea + eb */
-	case UB_SUB:
-		r->v = op == UB_ADD ? a.v + b.v : a.v - b.v;
-		r->e = (a.e + b.e + RND(r->v)) * SAFE;
-		return 1;
-	case UB_MUL: /* |AB - ab| <= |a| eb + |b| ea + ea eb */
-		r->v = a.v * b.v;
-		r->e = (aa * b.e + ab * a.e + a.e * b.e + RND(r->v)) * SAFE;
-		return 1;
-	case UB_DIV: /* |A/B - a/b| <= (ea |b| + |a| eb) / (|b| (|b| - eb)) */
-		if (!(ab > b.e * SAFE))
-			return 0;
-		r->v = a.v / b.v;
-		r->e = ((a.e * ab + aa * b.e) / (ab * ((ab - b.e) * INV_SAFE)) +
-			RND(r->v)) * SAFE * SAFE;
-		return 1;
-	default:
-		return 0;
+	case UB_LT: return lt;
+	case UB_GT: return gt;
+	case UB_LE: return gt < 0 ? -1 : !gt;
+	case UB_GE: return lt < 0 ? -1 : !lt;
+	case UB_EQ: return eq;
+	default: return eq < 0 ? -1 : !eq;   /* != */
 	}
 }
 
-static int unary(enum ub_expr_op op, const struct val *pa, struct val *r)
+static void truth(struct fval *r, int t)
 {
-	struct val a = *pa;
-	switch (op) {
-	case UB_NEG:
-		r->v = -a.v;
-		r->e = a.e;
-		return 1;
+	*r = (struct fval){ t > 0, 0, t >= 0, 0 };
+}
+
+/* Node nd for the m elements of a block from its arguments' enclosures
+ * (node k's for element j at val[k * BLOCK + j]). */
+#define BLOCK 256
+#define EACH(...) for (int j = 0; j < m; j++) { __VA_ARGS__; }
+static void node_op(const struct fnode *nd, struct fval *val, int m)
+{
+	const struct fval *a = &val[(size_t)nd->a[0] * BLOCK], *b = &val[(size_t)nd->a[1] * BLOCK],
+			  *c = &val[(size_t)nd->a[2] * BLOCK];
+	struct fval *r = &val[(size_t)nd->self * BLOCK], nb;
+	switch (nd->op) {
+	case UB_ADD: EACH(fast_add(&a[j], &b[j], &r[j])) return;
+	case UB_SUB: EACH(fast_neg(&b[j], &nb); fast_add(&a[j], &nb, &r[j])) return;
+	case UB_MUL: EACH(fast_mul(&a[j], &b[j], &r[j])) return;
+	case UB_DIV: EACH(fast_div(&a[j], &b[j], &r[j])) return;
+	case UB_FMA: EACH(fast_fma(&a[j], &b[j], &c[j], &r[j])) return;
+	case UB_NEG: EACH(fast_neg(&a[j], &r[j])) return;
 	case UB_FABS:
-		r->v = fabs(a.v);
-		r->e = a.e;
-		return 1;
-	case UB_SQRT: /* |sqrt A - sqrt a| = |A - a| / (sqrt A + sqrt a) <= ea / sqrt a */
-	case UB_RSQRT:
-		if (!(a.v > a.e * SAFE))
-			return 0;
-		r->v = sqrt(a.v);
-		/* sqrt(a) >= v / (1 + U) > v (1 - U); an exact a (ea = 0)
-		 * propagates 0 */
-		r->e = ((a.e != 0 ? a.e / (r->v * (1 - U)) : 0) + RND(r->v)) *
-		       SAFE * SAFE;
-		if (op == UB_RSQRT) { /* 1 / s, as UB_DIV with a = 1 exact */
-			double s = r->v, es = r->e;
-			if (!(s > es * SAFE))
-				return 0;
-			r->v = 1 / s;
-			r->e = (es / (s * ((s - es) * INV_SAFE)) + RND(r->v)) * SAFE * SAFE;
-		}
-		return 1;
+		EACH(r[j] = a[j]; r[j].v = fabs(a[j].v); r[j].sg = a[j].sg ? 1 : 0)
+		return;
+	case UB_SQRT: case UB_RSQRT:
+		EACH(fast_sqrt(&a[j], &r[j], nd->op == UB_RSQRT))
+		return;
+	case UB_FMIN: case UB_FMAX:   /* 1-Lipschitz in each argument, exact */
+		EACH(r[j].v = nd->op == UB_FMIN ? fmin(a[j].v, b[j].v) : fmax(a[j].v, b[j].v);
+		     r[j].e = fmax(a[j].e, b[j].e); r[j].ok = a[j].ok && b[j].ok;
+		     r[j].sg = 0; fast_sign(&r[j]))
+		return;
+	case UB_LT: case UB_GT: case UB_LE: case UB_GE: case UB_EQ: case UB_NE:
+		EACH(truth(&r[j], a[j].ok && b[j].ok ? compare(nd->op, &a[j], &b[j]) : -1))
+		return;
+	case UB_NOT: EACH(truth(&r[j], a[j].ok ? !a[j].v : -1)) return;
+	case UB_AND:   /* a false argument decides, whatever the other */
+		EACH(truth(&r[j], (a[j].ok && !a[j].v) || (b[j].ok && !b[j].v) ? 0
+			   : a[j].ok && b[j].ok ? 1 : -1))
+		return;
+	case UB_OR:
+		EACH(truth(&r[j], (a[j].ok && a[j].v) || (b[j].ok && b[j].v) ? 1
+			   : a[j].ok && b[j].ok ? 0 : -1))
+		return;
+	case UB_IF:
+		EACH(r[j] = !a[j].ok ? (struct fval){ 0, 0, 0, 0 } : a[j].v ? b[j] : c[j])
+		return;
 	default:
-		return 0;
+		EACH(fast_fn(nd->op, &a[j], &r[j]))
+		return;
 	}
 }
 
-static int fused(const struct val *a, const struct val *b, const struct val *c,
-		 struct val *r)
-{
-	r->v = fma(a->v, b->v, c->v); /* one rounding */
-	r->e = (fabs(a->v) * b->e + fabs(b->v) * a->e + a->e * b->e + c->e +
-		RND(r->v)) * SAFE;
-	return 1;
-}
-
-/* Node i of d from its arguments' values (computed before it: dag.h). */
-static int node(const struct ub_dag *d, int i, const double *in, int nin,
-		struct val *val)
-{
-	const struct ub_expr *x = d->node[i];
-	struct val *r = &val[i];
-	int ok;
-	if (x->kind == UB_E_VAR) {
-		if (x->var < 0 || x->var >= nin)
-			return 0;
-		r->v = in[x->var];
-		r->e = 0;
-		return r->v == 0 || in_range(r->v);
-	}
-	/* a rounding context (expr.h's prec) is an extra rounding this path
-	 * does not model; a loop variable needs the walk of dag.h */
-	if (x->kind == UB_E_LVAR || x->prec >= 0)
-		return 0;
-	if (x->kind == UB_E_NUM)
-		return literal(x, r);
-	const struct val *a = &val[ub_dag_arg(d, i, 0)];
-	if (x->nargs == 1)
-		ok = unary(x->op, a, r);
-	else if (x->nargs == 2)
-		ok = binary(x->op, a, &val[ub_dag_arg(d, i, 1)], r);
-	else
-		ok = x->op == UB_FMA && fused(a, &val[ub_dag_arg(d, i, 1)],
-					      &val[ub_dag_arg(d, i, 2)], r);
-	/* a zero result has no relative bound; the rounding error terms
-	 * assume normal doubles */
-	return ok && in_range(r->v) && isfinite(r->e);
-}
-
-/* The calling thread's values, one per node (dag.h), grown as needed and
+/* The calling thread's enclosures, BLOCK per node, grown as needed and
  * freed by ub_ref_release. */
-static _Thread_local struct val *vals;
+static _Thread_local struct fval *vals;
 static _Thread_local int nvals;
 
 void ub_ref_fast_release(void)
@@ -192,55 +262,170 @@ void ub_ref_fast_release(void)
 	nvals = 0;
 }
 
-/* The root's value and bound: every node in order, each once. */
-static int eval(const struct ub_expr *e, const double *in, int nin,
-		struct val *r)
+static struct fval *scratch(int n)
 {
-	const struct ub_dag *d;
-	if (ub_expr_dag(e, &d, NULL))
-		return 0;
-	if (d->n > nvals) {
-		struct val *v = realloc(vals, (size_t)d->n * sizeof *v);
+	if (n > nvals) {
+		struct fval *v = realloc(vals, (size_t)n * BLOCK * sizeof *v);
 		if (!v)
-			return 0;
+			return NULL;
 		vals = v;
-		nvals = d->n;
+		nvals = n;
 	}
-	for (int i = 0; i < d->n; i++)
-		if (!node(d, i, in, nin, vals))
+	return vals;
+}
+
+/* Every node for the m elements of a block whose inputs (as doubles) are
+ * x[k * BLOCK + j]; the root's enclosures end at val[(n - 1) * BLOCK]. */
+static void run(const struct fprog *p, const double *x, struct fval *val, int m)
+{
+	for (int i = 0; i < p->n; i++) {
+		const struct fnode *nd = &p->node[i];
+		struct fval *r = &val[(size_t)i * BLOCK];
+		if (nd->kind == FK_VAR) {
+			const double *xv = &x[(size_t)nd->var * BLOCK];
+			EACH(r[j] = (struct fval){ xv[j], 0, 1, xv[j] > 0 ? 1 : xv[j] < 0 ? -1 : 0 })
+		} else if (nd->kind == FK_LIT) {
+			struct fval l = { nd->lit, nd->lit_e, 1, nd->lit > 0 ? 1 : nd->lit < 0 ? -1 : 0 };
+			EACH(r[j] = l)
+		} else {
+			node_op(nd, val, m);
+		}
+	}
+}
+
+uint64_t ub_fast_round(enum ub_dtype dt, double d)
+{
+	if (dt == UB_F32) {
+		float f = (float)d;   /* one IEEE conversion, nearest-even */
+		uint32_t u;
+		memcpy(&u, &f, sizeof u);
+		return u;
+	}
+	/* f16, bf16: d / spacing is exact (a power of two), rint rounds it
+	 * once to an integer, ties to even (the mode is nearest) */
+	int p = ub_dt_prec(dt), emin = ub_dt_emin(dt), emax = ub_dt_emax(dt);
+	uint64_t sign = signbit(d) ? ub_dt_sign(dt) : 0;
+	double a = fabs(d);
+	if (a == 0)
+		return sign;
+	int e = ilogb(a);
+	if (e < emin)
+		e = emin;
+	double m = rint(ldexp(a, p - 1 - e));   /* < 2^p, or 2^p after a carry */
+	if (m >= ldexp(1, p))
+		m /= 2, e++;
+	if (e > emax)
+		return sign | ub_dt_inf(dt);
+	uint64_t mi = (uint64_t)m;
+	if (mi < (UINT64_C(1) << (p - 1)))   /* subnormal (or zero) */
+		return sign | mi;
+	return sign | ((uint64_t)(e - emin + 1) << (p - 1)) | (mi & ((UINT64_C(1) << (p - 1)) - 1));
+}
+
+/* The smallest subnormal of dt, times 2^-22. */
+static double tiny(enum ub_dtype dt)
+{
+	return ldexp(1, ub_dt_emin(dt) - ub_dt_prec(dt) + 1 - 22);
+}
+
+/* Decides the root r (see the file comment): 1 with *cr and *exact, or 0.
+ * x: the single function's argument. */
+static int decide(const struct fprog *p, enum ub_dtype dt, double x,
+		  const struct fval *r, uint64_t *cr, struct ub_exact *exact)
+{
+	if (!r->ok || !(r->e <= fabs(r->v) * 0x1p-45 || r->e <= tiny(dt)))
+		return 0;
+	double lo = step(r->v - r->e, 0), hi = step(r->v + r->e, 1);
+	if (r->sg > 0 && lo <= 0)
+		lo = 0.0;
+	if (r->sg < 0 && hi >= 0)
+		hi = -0.0;
+	uint64_t blo = ub_fast_round(dt, lo), bhi = ub_fast_round(dt, hi);
+	if (blo != bhi) {
+		float y;   /* the single function: LLVM's correctly rounded float */
+		if (dt != UB_F32 || p->fn < 0 || !fast_fn_float(p->fn, (float)x, &y))
 			return 0;
-	*r = vals[d->n - 1];
+		uint32_t u;
+		memcpy(&u, &y, sizeof u);
+		if (u != blo && u != bhi)
+			return 0;
+		blo = u;
+	}
+	*cr = blo;
+	if (exact)
+		*exact = (struct ub_exact){ r->v, 0 };
 	return 1;
+}
+
+/* A block of m elements: element j's inputs in[k][i0 + j].  Its results
+ * into cr and exact (exact may be NULL), and, for each element the fast
+ * path cannot decide, more[j] = 1 (the others 0). */
+static void block(const struct fprog *p, enum ub_dtype dt, const struct ub_array *in,
+		  size_t i0, int m, struct fval *val, struct ub_array *cr,
+		  struct ub_exact *exact, unsigned char *more)
+{
+	double x[UB_MAX_INPUTS * BLOCK];
+	unsigned char nan[BLOCK];
+	memset(nan, 0, (size_t)m);
+	memset(more, 0, (size_t)m);
+	for (int k = 0; k < p->nvars; k++) {
+		if (!(p->used >> k & 1))
+			continue;
+		double *xk = &x[(size_t)k * BLOCK];
+		for (int j = 0; j < m; j++) {
+			xk[j] = ub_bits_to_double_i(dt, ub_load(dt, in[k].data, i0 + (size_t)j));
+			if (!isfinite(xk[j])) {   /* NaN in, NaN out; inf: MPFR */
+				(xk[j] != xk[j] && p->strict ? nan : more)[j] = 1;
+				xk[j] = 1;
+			}
+		}
+	}
+	run(p, x, val, m);
+	const struct fval *root = &val[(size_t)(p->n - 1) * BLOCK];
+	const double *xf = &x[(size_t)(p->fn < 0 ? 0 : p->fn_var) * BLOCK];
+	for (int j = 0; j < m; j++) {
+		uint64_t y = 0;
+		struct ub_exact ex = { NAN, 0 };
+		if (more[j])
+			continue;
+		if (nan[j])
+			y = ub_ref_encode(dt, NAN);
+		else if (!decide(p, dt, xf[j], &root[j], &y, &ex)) {
+			more[j] = 1;
+			continue;
+		}
+		ub_array_set(cr, i0 + (size_t)j, y);
+		if (exact)
+			exact[i0 + (size_t)j] = ex;
+	}
+}
+
+static int usable(const struct fprog *p, enum ub_dtype dt, int nin)
+{
+	return p && p->ok && p->nvars <= nin &&
+	       (dt == UB_F32 || dt == UB_F16 || dt == UB_BF16);
 }
 
 int ub_ref_eval_fast(const struct ub_expr *e, enum ub_dtype dt,
 		     const uint64_t *in, int nin, uint64_t *cr,
 		     struct ub_exact *exact)
 {
-	double x[UB_MAX_INPUTS];
-	struct val r;
-	if (dt != UB_F32 || nin > UB_MAX_INPUTS)
+	const struct fprog *p = program(e);
+	struct fval *val;
+	if (!usable(p, dt, nin) || !(val = scratch(p->n)))
 		return 0;
-	for (int k = 0; k < nin; k++) {
-		x[k] = ub_bits_to_double_i(UB_F32, in[k]);
-		if (!isfinite(x[k]))
-			return 0;
+	uint64_t bits[UB_MAX_INPUTS], y;
+	struct ub_array arr[UB_MAX_INPUTS], out = { dt, 1, &y };
+	for (int k = 0; k < nin && k < UB_MAX_INPUTS; k++) {
+		bits[k] = in[k];
+		arr[k] = (struct ub_array){ dt, 1, &bits[k] };
+		ub_array_set(&arr[k], 0, in[k]);   /* dt's width, little-endian */
 	}
-	if (!eval(e, x, nin, &r) || !(r.e <= fabs(r.v) * 0x1p-45))
+	unsigned char more;
+	block(p, dt, arr, 0, 1, val, &out, exact, &more);
+	if (more)
 		return 0;
-	/* r.e <= 2^-45 |r.v| and 2^-960 <= |r.v| <= 2^960: neither end is 0
-	 * or beyond the doubles */
-	double lo = step(r.v - r.e, -INFINITY);
-	double hi = step(r.v + r.e, INFINITY);
-	float flo = (float)lo, fhi = (float)hi; /* round to nearest (the host's mode) */
-	uint32_t blo, bhi;
-	memcpy(&blo, &flo, sizeof blo);
-	memcpy(&bhi, &fhi, sizeof bhi);
-	if (blo != bhi || (lo < 0) != (hi < 0))
-		return 0;
-	*cr = blo;
-	if (exact)
-		*exact = (struct ub_exact){r.v, 0};
+	*cr = ub_array_get(&out, 0);
 	return 1;
 }
 
@@ -251,4 +436,36 @@ int ub_ref_eval_auto(const struct ub_expr *e, enum ub_dtype dt,
 	if (fast && ub_ref_eval_fast(e, dt, in, nin, cr, exact))
 		return 0;
 	return ub_ref_eval(e, dt, in, nin, cr, exact, err);
+}
+
+int ub_ref_eval_chunk(const struct ub_expr *e, enum ub_dtype dt,
+		      const struct ub_array *in, int nin, size_t n, int fast,
+		      struct ub_array *cr, struct ub_exact *exact,
+		      struct ub_error *err)
+{
+	const struct fprog *p = fast ? program(e) : NULL;
+	struct fval *val = NULL;
+	unsigned char more[BLOCK];
+	uint64_t x[UB_MAX_INPUTS], y;
+	if (p && (!usable(p, dt, nin) || !(val = scratch(p->n))))
+		p = NULL;
+	for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
+		int m = n - i0 < BLOCK ? (int)(n - i0) : BLOCK;
+		if (p)
+			block(p, dt, in, i0, m, val, cr, exact, more);
+		else
+			memset(more, 1, (size_t)m);
+		for (int j = 0; j < m; j++) {
+			if (!more[j])
+				continue;
+			size_t i = i0 + (size_t)j;
+			for (int k = 0; k < nin; k++)
+				x[k] = ub_load(dt, in[k].data, i);
+			int s = ub_ref_eval(e, dt, x, nin, &y, &exact[i], err);
+			if (s && s != UB_REF_UNDECIDED)   /* undecided: marked, counted */
+				return s;
+			ub_store(dt, cr->data, i, y);
+		}
+	}
+	return 0;
 }

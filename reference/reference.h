@@ -49,13 +49,26 @@ int ub_ref_eval_array_auto(const struct ub_expr *e, enum ub_dtype dt,
 
 /* The fast path (ref_fast.c, docs/reference.md): decides the correctly
  * rounded result in double arithmetic with a rigorous error bound when
- * that is provably safe (f32, + - * / fma sqrt rsqrt neg fabs of inputs
- * and literals, no special value on the way); returns 1 and fills *cr and
- * *exact (NULL allowed; its value within 2^-45 relative of the exact one),
- * or 0: undecided, ask ub_ref_eval. */
+ * that is provably safe (f32, f16, bf16; + - * / fma sqrt rsqrt neg fabs
+ * fmin fmax, conditions and if, and with LLVM libc the functions of
+ * ref_fast_fn.c); returns 1 and fills *cr and *exact (NULL allowed; its
+ * value within 2^-45 relative of the exact one, or 2^-22 of the format's
+ * smallest subnormal), or 0: undecided, ask ub_ref_eval. */
 int ub_ref_eval_fast(const struct ub_expr *e, enum ub_dtype dt,
 		     const uint64_t *in, int nin, uint64_t *cr,
 		     struct ub_exact *exact);
+
+/* ub_ref_eval_auto over a chunk: n elements of the arrays in (nin of
+ * them, dtype dt) into cr (room for n) and exact (n); an undecided
+ * element is marked in exact and the rest go on.  0 or an error status. */
+int ub_ref_eval_chunk(const struct ub_expr *e, enum ub_dtype dt,
+		      const struct ub_array *in, int nin, size_t n, int fast,
+		      struct ub_array *cr, struct ub_exact *exact,
+		      struct ub_error *err);
+
+/* d rounded once to dt (f32, f16, bf16), nearest-even, with subnormals and
+ * overflow to infinity: the encoding (the fast path's decision). */
+uint64_t ub_fast_round(enum ub_dtype dt, double d);
 
 /* ub_ref_eval_fast when fast is set and it decides, else ub_ref_eval. */
 int ub_ref_eval_auto(const struct ub_expr *e, enum ub_dtype dt,

@@ -266,6 +266,7 @@ Suite *ub_ptx_suite(void)
 	suite_add_tcase(s, ptx_kernel_tcase());
 	suite_add_tcase(s, ptx_ext_tcase());
 	suite_add_tcase(s, ptx_batch_tcase());
+	suite_add_tcase(s, ptx_dir_tcase());
 	suite_add_tcase(s, ptx_vec_tcase());
 	suite_add_tcase(s, ptx_module_tcase());
 	return s;

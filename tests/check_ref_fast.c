@@ -1,12 +1,15 @@
 /* check_ref_fast.c — the fast path of the reference (reference/ref_fast.c)
- * against the MPFR reference, the independent source: on the special
- * values and seeded samples of every binade (inputs.h) for every op of the
- * shipped catalog and a set of test expressions, whenever the fast path
- * decides, its correctly rounded result equals MPFR's bit for bit and its
- * exact value is within 2^-45 relative of MPFR's (docs/reference.md: the
- * fractional ULP error then moves by at most 2^-21 ulp).  It must decide
- * most points of the expressions it supports, and none of one it does not
- * (exp). */
+ * against the MPFR reference, the independent source: whenever the fast
+ * path decides, its correctly rounded result equals MPFR's bit for bit
+ * and its exact value is within 2^-45 relative of MPFR's, or 2^-22 of the
+ * format's smallest subnormal (docs/reference.md: the fractional ULP
+ * error then moves by at most 2^-21 ulp).  Points: every op of the
+ * shipped catalog on every f16 and bf16 encoding (one-input ops) or
+ * seeded samples (the others), and on the special values and seeded
+ * samples of every binade (inputs.h) in f32; test expressions and the
+ * functions of LLVM libc in f32, f16 and bf16.  It must decide most points
+ * of what it supports (the functions only when LLVM libc is built in and
+ * usable, never otherwise), and none of what it does not (tan). */
 #include "suites.h"
 
 #include <math.h>
@@ -16,38 +19,62 @@
 #include "reference.h"
 #include "catalog.h"
 #include "inputs.h"
+#include "ref_llvm.h"
+#include "ub_bits.h"
 
 #define NPTS 6000
 
-/* Compares fast and MPFR on NPTS points; returns how many fast decided. */
-static size_t compare(const struct ub_expr *e, int nin, const char *what)
+/* fast against MPFR at one point x of dtype dt: when fast decides, the
+ * same encoding and an exact value within 2^-45 relative (or 2^-22 of the
+ * format's smallest subnormal: docs/reference.md).  Returns whether fast
+ * decided. */
+static int compare_at(const struct ub_expr *e, enum ub_dtype dt, int nin,
+		      const uint64_t *x, const char *what)
+{
+	struct ub_error err = {""};
+	uint64_t fcr, mcr;
+	struct ub_exact fx, mx;
+	if (!ub_ref_eval_fast(e, dt, x, nin, &fcr, &fx))
+		return 0;
+	ck_assert_int_eq(ub_ref_eval(e, dt, x, nin, &mcr, &mx, &err), 0);
+	ck_assert_msg(fcr == mcr, "%s %s at x=0x%08llx y=0x%08llx z=0x%08llx: "
+		      "fast 0x%08llx, MPFR 0x%08llx", what, ub_dtypes[dt].name,
+		      (unsigned long long)x[0], (unsigned long long)(nin > 1 ? x[1] : 0),
+		      (unsigned long long)(nin > 2 ? x[2] : 0),
+		      (unsigned long long)fcr, (unsigned long long)mcr);
+	double d = fabs((fx.hi - mx.hi) - mx.lo);
+	if (fx.hi != fx.hi && mx.hi != mx.hi)   /* NaN in, NaN out */
+		d = 0;
+	double tiny = ldexp(1, ub_dt_emin(dt) - ub_dt_prec(dt) + 1 - 22);
+	ck_assert_msg(d <= 0x1p-45 * fabs(mx.hi) || d <= tiny, "%s %s at 0x%08llx: "
+		      "exact %a, MPFR %a%+a", what, ub_dtypes[dt].name,
+		      (unsigned long long)x[0], fx.hi, mx.hi, mx.lo);
+	return 1;
+}
+
+/* Compares fast and MPFR on n points of dt (special values, then seeded
+ * samples of every binade); returns how many fast decided. */
+static size_t compare_n(const struct ub_expr *e, enum ub_dtype dt, int nin,
+			size_t n, const char *what)
 {
 	struct ub_array in[UB_MAX_INPUTS];
 	struct ub_error err = {""};
 	size_t decided = 0;
-	ck_assert_int_eq(ub_inputs_generate(UB_F32, nin, NULL, NPTS, 7, in, &err), 0);
-	for (size_t i = 0; i < NPTS; i++) {
-		uint64_t x[UB_MAX_INPUTS], fcr, mcr;
-		struct ub_exact fx, mx;
+	ck_assert_int_eq(ub_inputs_generate(dt, nin, NULL, n, 7, in, &err), 0);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x[UB_MAX_INPUTS];
 		for (int k = 0; k < nin; k++)
 			x[k] = ub_array_get(&in[k], i);
-		if (!ub_ref_eval_fast(e, UB_F32, x, nin, &fcr, &fx))
-			continue;
-		decided++;
-		ck_assert_int_eq(ub_ref_eval(e, UB_F32, x, nin, &mcr, &mx, &err), 0);
-		ck_assert_msg(fcr == mcr, "%s at x=0x%08llx y=0x%08llx z=0x%08llx: "
-			      "fast 0x%08llx, MPFR 0x%08llx", what,
-			      (unsigned long long)x[0], (unsigned long long)(nin > 1 ? x[1] : 0),
-			      (unsigned long long)(nin > 2 ? x[2] : 0),
-			      (unsigned long long)fcr, (unsigned long long)mcr);
-		double d = fabs((fx.hi - mx.hi) - mx.lo);
-		ck_assert_msg(d <= 0x1p-45 * fabs(mx.hi), "%s at 0x%08llx: exact "
-			      "%a, MPFR %a%+a", what, (unsigned long long)x[0],
-			      fx.hi, mx.hi, mx.lo);
+		decided += (size_t)compare_at(e, dt, nin, x, what);
 	}
 	for (int k = 0; k < nin; k++)
 		ub_array_free(&in[k]);
 	return decided;
+}
+
+static size_t compare(const struct ub_expr *e, int nin, const char *what)
+{
+	return compare_n(e, UB_F32, nin, NPTS, what);
 }
 
 START_TEST(test_catalog)
@@ -57,6 +84,72 @@ START_TEST(test_catalog)
 	ck_assert_int_eq(ub_catalog_load(SRCDIR "/suites/ops.fpcore", &cat, &err), 0);
 	for (int i = 0; i < cat.nops; i++)
 		compare(cat.ops[i].math, cat.ops[i].ninputs, cat.ops[i].name);
+	ub_catalog_free(&cat);
+}
+END_TEST
+
+/* f16 and bf16: every encoding of a one-input op, NPTS16 samples of the
+ * others; f32: NPTS32 samples (special values first). */
+#define NPTS16 10000
+#define NPTS32 20000
+
+START_TEST(test_catalog_16)
+{
+	enum ub_dtype dt = _i ? UB_BF16 : UB_F16;
+	struct ub_catalog cat = {0};
+	struct ub_error err = {""};
+	ck_assert_int_eq(ub_catalog_load(SRCDIR "/suites/ops.fpcore", &cat, &err), 0);
+	for (int i = 0; i < cat.nops; i++) {
+		const struct ub_op *op = &cat.ops[i];
+		if (op->ninputs > 1) {
+			compare_n(op->math, dt, op->ninputs, NPTS16, op->name);
+			continue;
+		}
+		for (uint64_t x = 0; x < 65536; x++)
+			compare_at(op->math, dt, 1, &x, op->name);
+	}
+	ub_catalog_free(&cat);
+}
+END_TEST
+
+START_TEST(test_catalog_f32)
+{
+	struct ub_catalog cat = {0};
+	struct ub_error err = {""};
+	ck_assert_int_eq(ub_catalog_load(SRCDIR "/suites/ops.fpcore", &cat, &err), 0);
+	for (int i = 0; i < cat.nops; i++)
+		compare_n(cat.ops[i].math, UB_F32, cat.ops[i].ninputs, NPTS32, cat.ops[i].name);
+	ub_catalog_free(&cat);
+}
+END_TEST
+
+/* The functions are decided by the fast path when LLVM libc is built in
+ * and usable (over a third of the points: the rest are outside the
+ * domain, NaN, infinite, or near a rounding boundary), and never without
+ * it: the results then all come from MPFR. */
+static const char *const fns[] = {
+	"(exp a)", "(expm1 a)", "(log a)", "(log1p a)", "(sin a)", "(cos a)",
+	"(atan a)", "(asin a)", "(acos a)", "(tanh a)", "(erf a)", "(erfc a)",
+	"(sinh a)", "(cosh a)", "(cbrt a)", "(exp2 a)", "(log2 a)", "(log10 a)",
+	"(* a (exp (- (* a a))))", "(/ 1 (+ 1 (exp (- a))))",
+};
+
+START_TEST(test_functions)
+{
+	struct ub_catalog cat = {0};
+	struct ub_error err = {""};
+	char text[300];
+	snprintf(text, sizeof text, "(FPCore t (a) %s)", fns[_i]);
+	ck_assert_msg(ub_catalog_parse(text, "t", &cat, &err) == 0, "%s", err.msg);
+	for (int d = 0; d < 3; d++) {
+		enum ub_dtype dt = d == 0 ? UB_F32 : d == 1 ? UB_F16 : UB_BF16;
+		size_t n = compare_n(cat.ops[0].math, dt, 1, NPTS, fns[_i]);
+		if (ub_llvm_usable())
+			ck_assert_msg(n > NPTS / 3, "%s %s: decided %zu of %d", fns[_i],
+				      ub_dtypes[dt].name, n, NPTS);
+		else
+			ck_assert_msg(n == 0, "%s: decided %zu without LLVM libc", fns[_i], n);
+	}
 	ub_catalog_free(&cat);
 }
 END_TEST
@@ -76,7 +169,7 @@ static const struct {
 	{"(* (- a) 1e-3)", 1, 1},
 	{"(fabs (- a b))", 2, 1},
 	{"(/ (- a b) (+ a b))", 2, 1},     /* cancellation: falls back */
-	{"(exp a)", 1, 0},                 /* unsupported: never decides */
+	{"(tan a)", 1, 0},                 /* unsupported: never decides */
 };
 
 START_TEST(test_exprs)
@@ -100,9 +193,12 @@ Suite *ub_ref_fast_suite(void)
 {
 	Suite *s = suite_create("ref_fast");
 	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_catalog);
 	tcase_add_loop_test(tc, test_exprs, 0, (int)(sizeof exprs / sizeof exprs[0]));
+	tcase_add_loop_test(tc, test_functions, 0, (int)(sizeof fns / sizeof fns[0]));
+	tcase_add_loop_test(tc, test_catalog_16, 0, 2);
+	tcase_add_test(tc, test_catalog_f32);
 	suite_add_tcase(s, tc);
 	return s;
 }

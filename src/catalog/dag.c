@@ -78,6 +78,9 @@ void ub_dag_free(struct ub_dag *d)
 {
 	if (!d)
 		return;
+	void *k = atomic_load_explicit(&d->kept, memory_order_acquire);
+	if (k && d->free_kept)
+		d->free_kept(k);
 	free(d->node);
 	free(d->first);
 	free(d->arg);
@@ -221,6 +224,19 @@ static struct ub_dag *build(const struct ub_expr *root)
 	free(m.key);
 	free(m.val);
 	return d;
+}
+
+void *ub_dag_keep(const struct ub_dag *d, void *k, void (*free_k)(void *))
+{
+	struct ub_dag *w = (struct ub_dag *)d; /* a cache, not the dag */
+	void *none = NULL;
+	w->free_kept = free_k;   /* one function per kind of object: the same */
+	if (atomic_compare_exchange_strong_explicit(&w->kept, &none, k,
+						    memory_order_acq_rel,
+						    memory_order_acquire))
+		return k;
+	free_k(k);   /* another thread kept its own first */
+	return none;
 }
 
 int ub_expr_dag(const struct ub_expr *e, const struct ub_dag **out,

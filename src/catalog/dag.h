@@ -8,6 +8,8 @@
 
 #include "expr.h"
 
+#include <stdatomic.h>
+
 /* How deep an expression may be (expr.h's depth).  The FPCore reader
  * refuses deeper ones ("FILE:LINE:COL: expression nested deeper than N"),
  * and so does ub_expr_dag: the evaluators that recurse (codegen's
@@ -24,11 +26,21 @@ struct ub_dag {
 	int *arg;
 	int *uses;                    /* how many argument places name node
 					 i (the root: 0) */
+	/* what an evaluator derives from the dag once and keeps with it (the
+	 * fast reference's program, ref_fast.c): set once by ub_dag_keep,
+	 * freed with the dag by free_kept */
+	void *_Atomic kept;
+	void (*free_kept)(void *);
 	int *dep_first, *dep;         /* a loop i: the nodes whose value
 					 depends on its variables are
 					 dep[dep_first[i] .. dep_first[i+1]-1]
 					 (other nodes: none) */
 };
+
+/* d's kept object, or, when there is none yet, k (made by the caller,
+ * freed by free_k) made d's: the first of threads racing wins, the
+ * others' k are freed.  Returns the object d keeps. */
+void *ub_dag_keep(const struct ub_dag *d, void *k, void (*free_k)(void *));
 
 /* The dag of root e into *d, built on first use and kept with e (freed
  * with it); safe to call from several threads at once.  Returns 0,

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "backend.h"
 #include "commands.h"
+#include "native.h"
 #include "subopts.h"
 
 #include <errno.h>
@@ -181,6 +182,10 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		if (strcmp(arg, "fast") && strcmp(arg, "mpfr"))
 			return ub_fail(err, UB_USAGE, "unknown reference '%s' (valid: fast, mpfr)", arg);
 		c->ref_mpfr = !strcmp(arg, "mpfr");
+	} else if (!strcmp(name, "exec")) {
+		if (ub_exec_parse(arg, &c->exec))
+			return ub_fail(err, UB_USAGE, "unknown executor '%s' (valid: %s)",
+				       arg, ub_exec_names());
 	} else if (!strcmp(name, "sample")) {
 		if (strcmp(arg, "encoding") && strcmp(arg, "value"))
 			return ub_fail(err, UB_USAGE, "unknown sampling '%s' (valid: "

@@ -26,6 +26,7 @@
 	X("exhaustive", 0, 0, NULL, RUN, "every encoding as input instead of samples (one input: f16/bf16 65,536, f32 2^32; two f16/bf16 inputs: 2^32 pairs)") \
 	X("range", 0, 1, "LO:HI", RUN, "--exhaustive over values LO..HI (-1:0x1p3), encodings LO..HI (0x3f800000:0x3fffffff) or pair indices") \
 	X("reference", 0, 1, "fast|mpfr", RUN, "reference: decide in double with an error bound when safe, else MPFR (fast, default), or MPFR always") \
+	X("exec", 0, 1, "native|interp", LOCAL, "how kernels run on the sim: translated to C and compiled (native, the default; the interpreter where that is not possible) or interpreted") \
 	X("threads", 0, 1, "N", LOCAL, "worker threads (default: one per online CPU); results do not depend on N") \
 	X("csv", 0, 1, "FILE", REPORT, "write the CSV report to FILE ('-': stdout)") \
 	X("append", 0, 0, NULL, REPORT, "add the rows to the existing --csv FILE (same header only)") \

@@ -6,10 +6,12 @@
 #include "clash.h"
 #include "cli.h"
 #include "commands.h"
+#include "native.h"
 #include "nvrtc.h"
 #include "outfile.h"
 #include "partial.h"
 #include "paths.h"
+#include "ref_llvm.h"
 #include "progress.h"
 #include "nvrtc_cache.h"
 #include "report.h"
@@ -190,12 +192,14 @@ int main(int argc, char **argv)
 		return die(&err, s);
 	if (cli.verbose)
 		ub_cache_notices(stderr);
+	ub_native_notices(stderr);
 	switch (cli.action) {
 	case UB_ACT_HELP:
 		ub_cli_help(stdout);
 		return finish(0, &err);
 	case UB_ACT_VERSION:
 		printf("ulpbench %s (NVRTC %s)\n", PACKAGE_VERSION, ub_nvrtc_version());
+		printf("reference: %s\n", ub_llvm_reference_name());
 		return finish(0, &err);
 	case UB_ACT_LIST_MODES:
 		for (int m = 0; m < UB_NMODES; m++)

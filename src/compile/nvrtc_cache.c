@@ -32,18 +32,22 @@ struct key {
 	uint64_t h[2];
 };
 
-static void mix(struct key *k, const char *s)
+void ub_cache_hash_lanes(uint64_t h[2], const void *p, size_t n)
 {
-	size_t n = strlen(s) + 1; /* the NUL separates the fields */
+	const unsigned char *s = p;
 	for (int j = 0; j < 2; j++)
 		for (size_t i = 0; i < n; i++) {
-			k->h[j] ^= (unsigned char)s[i];
-			k->h[j] *= UINT64_C(0x100000001b3);
+			h[j] ^= s[i];
+			h[j] *= UINT64_C(0x100000001b3);
 		}
 }
 
-/* The cache directory into buf; 0 when the cache is off or unknown. */
-static int cache_dir(char *buf, size_t len)
+static void mix(struct key *k, const char *s)
+{
+	ub_cache_hash_lanes(k->h, s, strlen(s) + 1); /* the NUL separates the fields */
+}
+
+int ub_cache_dir(char *buf, size_t len)
 {
 	const char *off = getenv("ULPBENCH_CACHE");
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -56,8 +60,7 @@ static int cache_dir(char *buf, size_t len)
 	return 0;
 }
 
-/* mkdir -p of dir (which ends in .../ulpbench). */
-static int make_dirs(char *dir)
+int ub_cache_mkdir(char *dir)
 {
 	for (char *p = dir + 1; *p; p++)
 		if (*p == '/') {
@@ -77,12 +80,8 @@ int ub_cache_path(const struct ub_cache_key *in, char *path, size_t len)
 
 void ub_cache_hash(const char *data, size_t n, char hex[33])
 {
-	struct key k = {{UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)}};
-	for (int j = 0; j < 2; j++)
-		for (size_t i = 0; i < n; i++) {
-			k.h[j] ^= (unsigned char)data[i];
-			k.h[j] *= UINT64_C(0x100000001b3);
-		}
+	struct key k = {UB_CACHE_HASH0};
+	ub_cache_hash_lanes(k.h, data, n);
 	snprintf(hex, 33, "%016" PRIx64 "%016" PRIx64, k.h[0], k.h[1]);
 }
 
@@ -90,8 +89,8 @@ int ub_cache_path_ext(const struct ub_cache_key *in, const char *ext,
 		      char *path, size_t len)
 {
 	char dir[3800], hdr[4096] = "";
-	struct key k = {{UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)}};
-	if (!cache_dir(dir, sizeof dir))
+	struct key k = {UB_CACHE_HASH0};
+	if (!ub_cache_dir(dir, sizeof dir))
 		return 0;
 	char *h = NULL;
 	struct ub_error e;
@@ -122,7 +121,7 @@ static const char *base(const char *path)
  * directory is the user's own (0700). */
 static struct key checksum(const char *name, const char *ptx, size_t n)
 {
-	struct key k = {{UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)}};
+	struct key k = {UB_CACHE_HASH0};
 	mix(&k, name);
 	for (int j = 0; j < 2; j++)
 		for (size_t i = 0; i < n; i++) {
@@ -132,10 +131,7 @@ static struct key checksum(const char *name, const char *ptx, size_t n)
 	return k;
 }
 
-/* The whole file at path, if it is a regular file (a FIFO, device or
- * symlink is never opened for reading: O_NONBLOCK, O_NOFOLLOW); NULL with
- * why (NULL when there is no entry: an ordinary miss). */
-static char *slurp(const char *path, size_t *len, const char **why)
+char *ub_cache_slurp(const char *path, size_t *len, const char **why)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
@@ -199,7 +195,7 @@ char *ub_cache_get(const char *path)
 {
 	size_t len = 0;
 	const char *why;
-	char *buf = slurp(path, &len, &why);
+	char *buf = ub_cache_slurp(path, &len, &why);
 	if (buf && !(why = check_entry(buf, len, path))) {
 		hits++;
 		return buf;
@@ -212,8 +208,7 @@ char *ub_cache_get(const char *path)
 	return NULL;
 }
 
-/* Writes the whole entry to fd; 0 on success. */
-static int write_all(int fd, const char *p, size_t n)
+int ub_cache_write_all(int fd, const char *p, size_t n)
 {
 	while (n) {
 		ssize_t w = write(fd, p, n);
@@ -232,7 +227,7 @@ void ub_cache_put(const char *path, const char *ptx)
 	char dir[4096], tmp[4200], head[128];
 	snprintf(dir, sizeof dir, "%s", path);
 	*strrchr(dir, '/') = 0;
-	if (make_dirs(dir))
+	if (ub_cache_mkdir(dir))
 		return; /* no cache, no error */
 	/* a fresh name of our own (O_EXCL), removed on a signal (tmpfiles.h) */
 	int slot, fd = ub_tmp_create(path, tmp, sizeof tmp, &slot);
@@ -246,7 +241,7 @@ void ub_cache_put(const char *path, const char *ptx)
 	struct key k = checksum(name, ptx, n);
 	int hl = snprintf(head, sizeof head, "ulpbench-ptx 2 %s %zu %016" PRIx64
 			  "%016" PRIx64 "\n", name, n, k.h[0], k.h[1]);
-	int ok = write_all(fd, head, (size_t)hl) == 0 && write_all(fd, ptx, n) == 0;
+	int ok = ub_cache_write_all(fd, head, (size_t)hl) == 0 && ub_cache_write_all(fd, ptx, n) == 0;
 	ok = close(fd) == 0 && ok;
 	if (ok && rename(tmp, path) == 0) /* whole, or not at all */
 		ub_tmp_forget(slot);

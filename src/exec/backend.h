@@ -38,6 +38,8 @@ struct ub_job {
 	struct ub_geom geom; /* the launch (zeros: the default, sim.h) */
 	const struct ptx_trace *trace; /* sim only: explain's trace, or NULL */
 	const char *what;    /* "mode fma", "torch step 1": for messages */
+	int exec;            /* sim only: enum ub_exec (native.h), how the
+				kernel runs when not traced */
 };
 
 struct ub_backend {

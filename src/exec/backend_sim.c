@@ -24,9 +24,9 @@ static int sim_run(const struct ub_job *job, uint64_t *approx,
 	size_t size;
 	struct ptx_run_info info;
 	int s = job->ptx ? 0 : ub_job_compile(job, 0, &ptx, &size, err);
-	if (!s && (s = ub_sim_run_traced(job->ptx ? job->ptx : ptx, job->entry,
-					 job->args, job->nargs, job->n, &job->geom,
-					 job->trace, &info, err)) == UB_RUNTIME)
+	if (!s && (s = ub_sim_run_exec(job->ptx ? job->ptx : ptx, job->entry,
+				       job->args, job->nargs, job->n, &job->geom,
+				       job->trace, job->exec, &info, err)) == UB_RUNTIME)
 		ub_prefix(err, s, "%s: kernel %s, %s: ", job->name,
 			  job->shown ? job->shown : job->entry,
 			  job->what ? job->what : "run"); /* PTX the user never saw */

@@ -1,6 +1,7 @@
 /* sim.c — bind ulpbench arrays to a kernel's parameters and run its PTX on
  * the interpreter (src/exec/ptx/). */
 #include "sim.h"
+#include "native.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,10 +155,21 @@ int ub_sim_run_traced(const char *ptx, const char *entry,
 		      const struct ub_geom *geom, const struct ptx_trace *trace,
 		      struct ptx_run_info *info, struct ub_error *err)
 {
+	return ub_sim_run_exec(ptx, entry, args, nargs, n, geom, trace,
+			       UB_EXEC_INTERP, info, err);
+}
+
+int ub_sim_run_exec(const char *ptx, const char *entry,
+		    const struct ub_karg *args, int nargs, size_t n,
+		    const struct ub_geom *geom, const struct ptx_trace *trace,
+		    int exec, struct ptx_run_info *info, struct ub_error *err)
+{
 	struct ptx_module *m = NULL;
 	int status = ptx_parse_for(ptx, entry, &m, err);
 	if (status)
 		return status;
+	if (!trace)   /* explain traces the interpreter */
+		ub_native_use(m, exec);
 	status = bind_run(m, entry, args, nargs, n, geom, trace, info, err);
 	ptx_free(m);
 	return status;

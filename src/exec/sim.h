@@ -55,7 +55,8 @@ struct ub_karg {
 };
 
 /* Parses ptx, checks that `entry` exists and takes nargs parameters, and
- * runs it over n elements.  Errors: UB_RUNTIME naming the entry. */
+ * runs it over n elements on the interpreter.  Errors: UB_RUNTIME naming
+ * the entry. */
 int ub_sim_run(const char *ptx, const char *entry, const struct ub_karg *args,
 	       int nargs, size_t n, struct ptx_run_info *info,
 	       struct ub_error *err);
@@ -66,6 +67,13 @@ int ub_sim_run_traced(const char *ptx, const char *entry,
 		      const struct ub_karg *args, int nargs, size_t n,
 		      const struct ub_geom *geom, const struct ptx_trace *trace,
 		      struct ptx_run_info *info, struct ub_error *err);
+
+/* The same, untraced runs as exec says (enum ub_exec, native.h: native
+ * code when it can be built, else the interpreter). */
+int ub_sim_run_exec(const char *ptx, const char *entry,
+		    const struct ub_karg *args, int nargs, size_t n,
+		    const struct ub_geom *geom, const struct ptx_trace *trace,
+		    int exec, struct ptx_run_info *info, struct ub_error *err);
 
 /* The same on a module parsed once (ptx_parse) and run many times, by
  * several threads at once (the module is only read). */

@@ -25,6 +25,7 @@
 #include "ub_bits.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The histogram of ULP errors, declared once: label, upper bound
@@ -184,24 +185,118 @@ UB_INLINE void add_torch(struct ub_stats *st, enum ub_dtype dt,
 		st->torch_max_dist = d;
 }
 
-/* One pass over m's elements into st (reset first), run indices; always
- * inlined so that each dtype gets its own loop with the format's
+/* What every row of a chunk shares about element i, from the reference
+ * alone (struct ub_stats_prep): flag bits, and for a finite exact value
+ * the factor 2^-k that turns |y - v| into ulps of v (frac_error's
+ * divisor, k = ulp_exact_exp). */
+enum {
+	PF_CRFIN = 1,     /* the correctly rounded result is finite */
+	PF_CRNAN = 2,     /* it is NaN */
+	PF_EXFIN = 4,     /* the exact value's hi is finite */
+	PF_UNDEC = 8,     /* undecided (ub_exact_undecided) */
+	PF_SLOW = 16      /* frac_error's own way: hi near the top of the
+			     doubles, or a divisor below the normals (f64) */
+};
+
+UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
+		       const struct ub_exact *exact, size_t lo, size_t hi,
+		       struct ub_stats_prep *p)
+{
+	for (size_t i = lo; i < hi; i++) {
+		uint64_t ci = ub_load(dt, cr, i);
+		const struct ub_exact *v = &exact[i];
+		unsigned f = (ub_bits_isfinite_i(dt, ci) ? PF_CRFIN : 0) |
+			     (ub_bits_isnan_i(dt, ci) ? PF_CRNAN : 0) |
+			     (isfinite(v->hi) ? PF_EXFIN : 0) |
+			     (ub_exact_undecided(v) ? PF_UNDEC : 0);
+		double mul = 0;
+		if (f & PF_EXFIN) {
+			int k = ulp_exact_exp(dt, v->hi, v->lo);
+			if (fabs(v->hi) > 0x1p1020 || k <= -1023)
+				f |= PF_SLOW;
+			else
+				mul = pow2(-k);
+		}
+		p->flag[i - lo] = (unsigned char)f;
+		p->mul[i - lo] = mul;
+	}
+}
+
+void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
+		      size_t lo, size_t hi, struct ub_stats_prep *p)
+{
+	switch (cr->dt) {
+#define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
+	case id:                                                               \
+		prep_of(id, cr->data, exact, lo, hi, p);                       \
+		break;
+	UB_DTYPES(X)
+#undef X
+	default:
+		break;
+	}
+}
+
+/* ulp_error with what prep_of found: the same values, the per-element
+ * work of the reference done once for every row. */
+UB_INLINE int ulp_error_prep(enum ub_dtype dt, uint64_t y, uint64_t cr,
+			     unsigned f, double mul, const struct ub_exact *v,
+			     double *err)
+{
+	int yfin = ub_bits_isfinite_i(dt, y);
+	if (!yfin || !(f & PF_CRFIN)) {
+		if (ub_bits_same_i(dt, y, cr)) {
+			*err = 0;
+			return 0;
+		}
+		if (!yfin || (f & PF_CRNAN))
+			return 1;
+	}
+	if (!(f & PF_EXFIN))
+		return 1;
+	if (f & PF_SLOW) {
+		*err = frac_error(dt, ub_bits_to_double_i(dt, y), v);
+		return 0;
+	}
+	double yd = ub_bits_to_double_i(dt, y), hi = v->hi;
+	double s = yd - hi, bb = s - yd;
+	double t = (yd - (s - bb)) + (-hi - bb); /* TwoSum: s + t = y - hi */
+	*err = fabs(s + (t - v->lo)) * mul;
+	return 0;
+}
+
+/* One pass over m's elements [lo, hi) into st (reset first), with p
+ * prepared over [lo, hi) (p's index i - lo), run indices m->first + i;
+ * always inlined so that each dtype gets its own loop with the format's
  * constants folded in.  The statistics live in a local while the loop
  * runs (st might alias the arrays). */
 UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
+		       const struct ub_stats_prep *p, size_t lo, size_t hi,
 		       struct ub_stats *st)
 {
 	const void *y = m->y->data, *cr = m->cr->data;
 	const void *torch = m->torch ? m->torch->data : NULL;
 	const struct ub_exact *exact = m->exact;
-	size_t n = m->y->n;
 	struct ub_stats s;
 	memset(&s, 0, sizeof s);
-	s.n = n;
-	for (size_t i = 0; i < n; i++) {
+	s.n = hi - lo;
+	for (size_t i = lo; i < hi; i++) {
 		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
+		unsigned f = p->flag[i - lo];
 		double e;
-		if (ub_exact_undecided(&exact[i])) { /* no reference to compare */
+		if (yi == ci && (f & (PF_CRFIN | PF_EXFIN | PF_UNDEC | PF_SLOW)) ==
+				(PF_CRFIN | PF_EXFIN)) {
+			/* the common case, ulp_error_prep's last lines: the
+			 * correctly rounded result itself, finite */
+			double yd = ub_bits_to_double_i(dt, yi), hv = exact[i].hi;
+			double s2 = yd - hv, bb = s2 - yd;
+			double t = (yd - (s2 - bb)) + (-hv - bb);
+			add_error(&s, m->first + i, fabs(s2 + (t - exact[i].lo)) * p->mul[i - lo]);
+			if (torch)
+				add_torch(&s, dt, yi, ub_load(dt, torch, i));
+			continue;
+		}
+		if (f & PF_UNDEC) { /* no reference to compare */
 			if (!s.undecided++)
 				s.first_undecided = m->first + i;
 			if (torch)
@@ -210,7 +305,7 @@ UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
 		}
 		if (!ub_bits_same_i(dt, yi, ci))
 			s.cr_mismatch++;
-		if (ulp_error(dt, yi, ci, &exact[i], &e))
+		if (ulp_error_prep(dt, yi, ci, f, p->mul[i - lo], &exact[i], &e))
 			s.nan_mismatch++;
 		else
 			add_error(&s, m->first + i, e);
@@ -221,12 +316,14 @@ UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
 	*st = s;
 }
 
-static void stats_pass(const struct ub_measure *m, struct ub_stats *st)
+static void stats_pass(const struct ub_measure *m,
+		       const struct ub_stats_prep *p, size_t lo, size_t hi,
+		       struct ub_stats *st)
 {
 	switch (m->y->dt) {
 #define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
 	case id:                                                               \
-		pass_of(id, m, st);                                            \
+		pass_of(id, m, p, lo, hi, st);                                 \
 		break;
 	UB_DTYPES(X)
 #undef X
@@ -236,9 +333,9 @@ static void stats_pass(const struct ub_measure *m, struct ub_stats *st)
 	}
 }
 
-void ub_stats_measure(const struct ub_measure *m, struct ub_stats *st)
+/* The inputs of st's worst and first undecided elements, from m. */
+static void find_inputs(const struct ub_measure *m, struct ub_stats *st)
 {
-	stats_pass(m, st);
 	for (int k = 0; k < m->nin; k++) {
 		if (st->ncomparable)
 			st->worst_in[k] = ub_array_get(&m->in[k], st->worst - m->first);
@@ -248,12 +345,47 @@ void ub_stats_measure(const struct ub_measure *m, struct ub_stats *st)
 	}
 }
 
-void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
-		      const struct ub_exact *exact,
-		      const struct ub_array *torch, struct ub_stats *st)
+void ub_stats_measure_prep(const struct ub_measure *m,
+			   const struct ub_stats_prep *p, struct ub_stats *st)
+{
+	stats_pass(m, p, 0, m->y->n, st);
+	find_inputs(m, st);
+}
+
+int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st)
+{
+	struct ub_stats part;
+	struct ub_stats_prep p;
+	size_t n = m->y->n;
+	memset(st, 0, sizeof *st);
+	if (n == 0)
+		return 0;
+	size_t cap = n < UB_STATS_CHUNK ? n : UB_STATS_CHUNK;
+	p.flag = malloc(cap);
+	p.mul = malloc(cap * sizeof *p.mul);
+	if (!p.flag || !p.mul) {
+		free(p.flag);
+		free(p.mul);
+		return UB_RUNTIME;
+	}
+	for (size_t lo = 0; lo < n; lo += cap) {
+		size_t hi = n - lo < cap ? n : lo + cap;
+		ub_stats_prepare(m->cr, m->exact, lo, hi, &p);
+		stats_pass(m, &p, lo, hi, &part);
+		ub_stats_merge(st, &part);
+	}
+	free(p.flag);
+	free(p.mul);
+	find_inputs(m, st);
+	return 0;
+}
+
+int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
+		     const struct ub_exact *exact,
+		     const struct ub_array *torch, struct ub_stats *st)
 {
 	struct ub_measure m = {.y = y, .cr = cr, .torch = torch, .exact = exact};
-	ub_stats_measure(&m, st);
+	return ub_stats_measure(&m, st);
 }
 
 /* The merge of each kind of figure (UB_STATS_FIELDS), over n values. */

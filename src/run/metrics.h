@@ -89,12 +89,28 @@ struct ub_measure {
 /* Computes into st (reset first) the statistics of m's elements.  worst
  * is 0 when no element is comparable; torch figures are over every
  * element (undecided ones too), their distances over pairs where neither
- * is NaN (NaN against a number still counts in torch_mismatch). */
-void ub_stats_measure(const struct ub_measure *m, struct ub_stats *st);
+ * is NaN (NaN against a number still counts in torch_mismatch).  Returns
+ * 0, or UB_RUNTIME when out of memory. */
+int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st);
 /* The same for one whole array (first 0, no inputs). */
-void ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
+int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 		      const struct ub_exact *exact,
 		      const struct ub_array *torch, struct ub_stats *st);
+/* ub_stats_measure is ub_stats_prepare then a pass over each chunk: what
+ * every row shares about an element of [lo, hi), from the reference
+ * alone, is worked out once into p (room for hi - lo elements: flag,
+ * mul), then each row's pass.  A streamed chunk prepares once for all its
+ * rows (stream_chunk.c) and measures each with ub_stats_measure_prep, p
+ * prepared over all of m's elements [0, m->y->n). */
+struct ub_stats_prep {
+	unsigned char *flag;
+	double *mul;
+};
+void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
+		      size_t lo, size_t hi, struct ub_stats_prep *p);
+void ub_stats_measure_prep(const struct ub_measure *m,
+			   const struct ub_stats_prep *p, struct ub_stats *st);
+
 /* The mean ULP error: the exact sum of the comparable elements' errors
  * divided by their number, rounded once to the nearest double (0 when
  * none is comparable).  No order of summation enters it. */

@@ -50,6 +50,8 @@ struct ub_config {
 				every chunk */
 	int threads;         /* --threads (0: one per online CPU) */
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
+	int exec;            /* --exec: enum ub_exec (native.h); 0: as
+				$ULPBENCH_EXEC says, else native */
 	int sample;          /* --sample: enum ub_sample (inputs.h) */
 	/* Called after each stage of the pipeline (reference, torch plan,
 	 * each mode; for each dtype) with the stages done of total, the

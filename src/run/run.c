@@ -24,6 +24,7 @@ static int compile_run(const struct ub_config *cfg, struct ub_job *job,
 	const struct ub_backend *be = ub_config_backend(cfg);
 	job->arch = be->arch(cfg->arch, cfg->arch_set);
 	job->trace = cfg->trace;
+	job->exec = cfg->exec;
 	if (cfg->trace && be != &ub_backend_sim)
 		return ub_fail(err, UB_USAGE, "tracing needs the sim backend");
 	return be->run(job, approx, err);
@@ -140,7 +141,8 @@ static int run_triton(const struct ub_config *cfg, enum ub_mode mode,
 	char what[48];
 	size_t n = out->n;
 	struct ub_job job = { .name = t->file, .entry = t->kernel, .args = args,
-			      .n = n, .trace = cfg->trace, .what = what };
+			      .n = n, .trace = cfg->trace, .what = what,
+			      .exec = cfg->exec };
 	snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
 	if (be != &ub_backend_sim)
 		return ub_fail(err, UB_USAGE, "--triton: Triton kernels run on the "
@@ -212,7 +214,8 @@ static int add_row(struct ub_result *res, const struct ub_data *d, int out,
 	const struct ub_array *torch = r->has_torch ? &d->torch : NULL;
 	struct ub_measure m = {.y = y, .cr = &d->cr, .exact = d->exact,
 			       .torch = torch, .nin = d->nin, .in = d->in};
-	ub_stats_measure(&m, &r->st);
+	if (ub_stats_measure(&m, &r->st))
+		return ub_fail(err, UB_RUNTIME, "out of memory");
 	r->has_worst = r->st.ncomparable > 0;
 	ub_row_set_approx(r, approx);
 	if (!res->cfg->figures)

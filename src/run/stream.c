@@ -11,6 +11,7 @@
 #include "stream_internal.h"
 #include "codegen.h"
 #include "backend.h"
+#include "native.h"
 #include "reference.h"
 #include "triton.h"
 
@@ -39,6 +40,8 @@ static int compile(const struct ub_config *cfg, const char *src,
 	int s = ub_job_compile(&job, 0, &ptx, &size, err);
 	if (!s && (s = ptx_parse_for(ptx, k->entry, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
+	if (!s)
+		ub_native_use(k->m, cfg->exec);
 	free(ptx);
 	return s;
 }
@@ -126,6 +129,8 @@ static int compile_triton(const struct job *j, enum ub_mode mode,
 	}
 	if (!s && (s = ptx_parse(p.ptx, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);
+	if (!s)
+		ub_native_use(k->m, j->cfg->exec);
 	free(p.ptx);
 	return s;
 }

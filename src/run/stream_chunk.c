@@ -25,6 +25,9 @@ int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 		s = ub_array_alloc(&w->out, j->dt, UB_STATS_CHUNK);
 	if (!s && !(w->exact = calloc(UB_STATS_CHUNK, sizeof *w->exact)))
 		s = UB_RUNTIME;
+	if (!s && (!(w->prep.flag = malloc(UB_STATS_CHUNK)) ||
+		   !(w->prep.mul = malloc(UB_STATS_CHUNK * sizeof *w->prep.mul))))
+		s = UB_RUNTIME;
 	if (!s && j->cfg->figures &&
 	    !(w->fig = ub_figs_new(j->dt, j->nin, j->nsteps > 0)))
 		s = UB_RUNTIME;
@@ -43,6 +46,10 @@ void ub_wbuf_free(const struct job *j, struct wbuf *w)
 	ub_array_free(&w->out);
 	free(w->exact);
 	w->exact = NULL;
+	free(w->prep.flag);
+	free(w->prep.mul);
+	w->prep.flag = NULL;
+	w->prep.mul = NULL;
 	free(w->fig);
 	w->fig = NULL;
 }
@@ -73,17 +80,8 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 			   struct ub_error *err)
 {
-	uint64_t in[UB_MAX_INPUTS], y;
-	for (size_t i = 0; i < len; i++) {
-		for (int k = 0; k < j->nin; k++)
-			in[k] = ub_load(j->dt, w->env[k].data, i);
-		int s = ub_ref_eval_auto(j->cfg->op->math, j->dt, in, j->nin,
-					 !j->cfg->ref_mpfr, &y, &w->exact[i], err);
-		if (s && s != UB_REF_UNDECIDED) /* undecided: marked, counted */
-			return s;
-		ub_store(j->dt, w->cr.data, i, y);
-	}
-	return 0;
+	return ub_ref_eval_chunk(j->cfg->op->math, j->dt, w->env, j->nin, len,
+				 !j->cfg->ref_mpfr, &w->cr, w->exact, err);
 }
 
 /* Adds to a thread's failure which kernel it was and the element's place
@@ -175,7 +173,7 @@ static void measure(struct job *j, const struct wbuf *w, int r, size_t first,
 	struct ub_measure m = {.y = y, .cr = &w->cr, .torch = torch,
 			       .exact = w->exact, .nin = j->nin, .in = w->env,
 			       .first = first};
-	ub_stats_measure(&m, &sl->st);
+	ub_stats_measure_prep(&m, &w->prep, &sl->st);
 	if (!w->fig)
 		return;
 	ub_figs_reset(w->fig);
@@ -209,6 +207,8 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	int s = chunk_inputs(j, w, first, len, err);
 	if (!s)
 		s = chunk_reference(j, w, len, err);
+	if (!s)   /* what every row's statistics share */
+		ub_stats_prepare(&w->cr, w->exact, 0, len, &w->prep);
 	uint64_t t;
 	const char *names[UB_MAX_INPUTS + SK_MAX_STEPS]; /* of env's arrays */
 	for (int k = 0; k < j->nin + j->nsteps; k++)

@@ -73,6 +73,7 @@ struct wbuf {
 	struct ub_array env[UB_MAX_INPUTS + SK_MAX_STEPS];
 	struct ub_array cr, out;
 	struct ub_exact *exact;
+	struct ub_stats_prep prep;   /* what the chunk's rows share (metrics.h) */
 	uint64_t rejected;        /* this thread's chunks' rejected candidates */
 	struct ub_figs *fig;  /* cfg->figures: one row's of one chunk */
 };

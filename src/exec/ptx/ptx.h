@@ -81,8 +81,9 @@ struct ptx_launch {
 	uint64_t budget;      /* instructions one thread may run, its calls
 				 included, before the run stops with an
 				 error; 0: ptx_budget() */
-	int thread_by_thread; /* 1: never batch lanes (ptx_batch.c); the
-				 results are the same, tests compare them */
+	int thread_by_thread; /* 1: never batch lanes (ptx_batch.c) nor run
+				 native code; the results are the same,
+				 tests compare them */
 	uint64_t shared_bytes; /* dynamic .shared memory of a block (extern
 				 .shared arrays), after the static part */
 	int atomic_seeded;    /* 1: the atomic order from atomic_seed
@@ -148,6 +149,10 @@ struct ptx_run_info {
 				  by thread because a lane failed (ptx_batch.c) */
 	uint64_t bad_thread;   /* when a thread failed: its index in grid
 				  order; else UINT64_MAX */
+	int native;            /* 1: the kernel ran as native code
+				  (src/exec/native/), else on the interpreter */
+	uint64_t native_reruns; /* native launches a thread of which failed,
+				  finished on the interpreter from it */
 };
 
 /* The instruction budget of one thread when the launch sets none: a base

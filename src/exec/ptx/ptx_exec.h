@@ -31,6 +31,8 @@ struct ptx_ctx {
 	const struct ptx_region *rg;
 	int nrg;
 	uint64_t insns, unmarked, fused, amask, budget, reruns;
+	uint64_t native_reruns;    /* native launches finished on the
+				      interpreter from a failing thread */
 	uint64_t tinsns;           /* instructions of the running thread in
 				      frames it left (the budget's count) */
 	unsigned char *lanes_local;   /* a batch's local buffers, lane after
@@ -99,22 +101,23 @@ static inline int ptx_mem_region(const struct ptx_ctx *c, int op, uint64_t a,
 	return 0;
 }
 
-static inline int mem_ok(const struct ptx_ctx *c, int op, uint64_t a, uint64_t n,
-			 const unsigned char *lbuf)
-{
-	uint64_t lo, size;
-	return ptx_mem_region(c, op, a, n, lbuf, &lo, &size);
-}
-
 /* ld (all spaces): dst and src[1..] receive aux elements of bits bits.
  * R[k * S] is the thread's register k (S: the lane stride of a batch),
- * lbuf its local buffer. */
-static inline int ptx_ld(struct ptx_ctx *c, const struct ptx_insn *in,
-			 uint64_t *R, size_t S, const unsigned char *lbuf)
+ * lbuf its local buffer.  *lo, *size: a region the instruction may touch
+ * (size 0: none yet), tried before the search and set to the one found,
+ * so that a caller running the same instruction again (the native code's
+ * threads, src/exec/native/) finds it at once; a region found for this
+ * instruction's op is one the same op may touch at any address inside.
+ * Always inlined: with in a constant, the compiler reduces it to the
+ * check and the access. */
+static inline __attribute__((always_inline)) int
+ptx_ld_at(struct ptx_ctx *c, const struct ptx_insn *in,
+			    uint64_t *R, size_t S, const unsigned char *lbuf,
+			    uint64_t *lo, uint64_t *size)
 {
 	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
 	uint64_t a = R[in->src[0] * S] + (uint64_t)in->off, n = bytes * in->aux;
-	if (!mem_ok(c, in->op, a, n, lbuf)) {
+	if (!fits(*lo, *size, a, n) && !ptx_mem_region(c, in->op, a, n, lbuf, lo, size)) {
 		c->bad_addr = a;
 		c->bad_kind = 1;
 		return UB_RUNTIME;
@@ -130,12 +133,14 @@ static inline int ptx_ld(struct ptx_ctx *c, const struct ptx_insn *in,
 	return 0;
 }
 
-static inline int ptx_st(struct ptx_ctx *c, const struct ptx_insn *in,
-			 const uint64_t *R, size_t S, const unsigned char *lbuf)
+static inline __attribute__((always_inline)) int
+ptx_st_at(struct ptx_ctx *c, const struct ptx_insn *in,
+			    const uint64_t *R, size_t S, const unsigned char *lbuf,
+			    uint64_t *lo, uint64_t *size)
 {
 	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
-	uint64_t a = R[in->src[0] * S] + (uint64_t)in->off;
-	if (!mem_ok(c, in->op, a, bytes * in->aux, lbuf)) {
+	uint64_t a = R[in->src[0] * S] + (uint64_t)in->off, n = bytes * in->aux;
+	if (!fits(*lo, *size, a, n) && !ptx_mem_region(c, in->op, a, n, lbuf, lo, size)) {
 		c->bad_addr = a;
 		c->bad_kind = 1;
 		return UB_RUNTIME;
@@ -146,6 +151,20 @@ static inline int ptx_st(struct ptx_ctx *c, const struct ptx_insn *in,
 		memcpy(p + i * bytes, &v, bytes);
 	}
 	return 0;
+}
+
+static inline int ptx_ld(struct ptx_ctx *c, const struct ptx_insn *in,
+			 uint64_t *R, size_t S, const unsigned char *lbuf)
+{
+	uint64_t lo = 0, size = 0;
+	return ptx_ld_at(c, in, R, S, lbuf, &lo, &size);
+}
+
+static inline int ptx_st(struct ptx_ctx *c, const struct ptx_insn *in,
+			 const uint64_t *R, size_t S, const unsigned char *lbuf)
+{
+	uint64_t lo = 0, size = 0;
+	return ptx_st_at(c, in, R, S, lbuf, &lo, &size);
 }
 
 /* Runs the current frame's function to ret/exit.  0, or UB_RUNTIME with

@@ -1,12 +1,5 @@
-/* ptx_float.c — float arithmetic in the directed rounding modes, and the
- * models of the approximate instructions.
- *
- * Directed modes (.rz/.rm/.rp): the host computes the same IEEE operation
- * in that mode (fesetround), which is exact by IEEE 754: one correctly
- * rounded result, no error of our own.  Operands pass through volatile
- * variables so the compiler can neither fold nor move the operation across
- * the mode switch (GCC's -frounding-math alone does not promise that).
- * The caller's mode is always round-to-nearest again on return.
+/* ptx_float.c — the models of the approximate instructions (the
+ * directed rounding modes are ptx_dir.c's).
  *
  * Approximate instructions (div.approx, div.full, rcp/sqrt/rsqrt/ex2/lg2/
  * sin/cos/tanh .approx) run on the GPU's special function unit, whose
@@ -16,47 +9,6 @@
  * documented error of the instruction.  Every run that executes one says
  * so in ptx_run_info.approx_mask. */
 #include "ptx_num.h"
-
-#include <fenv.h>
-
-static const int fe_mode[] = {
-	[PTX_RND_RN] = FE_TONEAREST, [PTX_RND_RZ] = FE_TOWARDZERO,
-	[PTX_RND_RM] = FE_DOWNWARD, [PTX_RND_RP] = FE_UPWARD
-};
-
-float ptx_f32_rnd(int fop, int rnd, float a, float b, float c)
-{
-	volatile float va = a, vb = b, vc = c, vr = 0.0f;
-	fesetround(fe_mode[rnd]);
-	switch (fop) {
-	case PTX_FOP_ADD: vr = va + vb; break;
-	case PTX_FOP_SUB: vr = va - vb; break;
-	case PTX_FOP_MUL: vr = va * vb; break;
-	case PTX_FOP_FMA: vr = fmaf(va, vb, vc); break;
-	case PTX_FOP_DIV: vr = va / vb; break;
-	case PTX_FOP_RCP: vr = 1.0f / va; break;
-	case PTX_FOP_SQRT: vr = sqrtf(va); break;
-	}
-	fesetround(FE_TONEAREST);
-	return vr;
-}
-
-double ptx_f64_rnd(int fop, int rnd, double a, double b, double c)
-{
-	volatile double va = a, vb = b, vc = c, vr = 0.0;
-	fesetround(fe_mode[rnd]);
-	switch (fop) {
-	case PTX_FOP_ADD: vr = va + vb; break;
-	case PTX_FOP_SUB: vr = va - vb; break;
-	case PTX_FOP_MUL: vr = va * vb; break;
-	case PTX_FOP_FMA: vr = fma(va, vb, vc); break;
-	case PTX_FOP_DIV: vr = va / vb; break;
-	case PTX_FOP_RCP: vr = 1.0 / va; break;
-	case PTX_FOP_SQRT: vr = sqrt(va); break;
-	}
-	fesetround(FE_TONEAREST);
-	return vr;
-}
 
 /* div.approx.f32 (PTX ISA [fp] div): "a * (1/b)", max 2 ulp for |b| in
  * [2^-126, 2^126]; for 2^126 < |b| < 2^128 the result is 0 (NaN if a is

@@ -143,24 +143,34 @@ enum {
 /* setp combining operation (aux field). */
 enum { PTX_BOOL_NONE, PTX_BOOL_AND, PTX_BOOL_OR, PTX_BOOL_XOR };
 
+/* The fields of a decoded instruction, declared once (the native
+ * translator, src/exec/native/, writes every one of them out):
+ * F(type, name, comment) a field, A(type, name, count, comment) an array. */
+#define PTX_INSN_FIELDS(F, A)                                                  \
+	F(uint16_t, op, "enum ptx_op")                                         \
+	F(uint16_t, flags, "PTX_F_*")                                          \
+	F(uint8_t, rnd, "enum ptx_rnd (float ops: never NONE)")                \
+	F(uint8_t, bits, "operand width; cvt/ld: destination width")           \
+	F(uint8_t, sbits, "cvt: source width")                                 \
+	F(uint8_t, cmp, "setp: enum ptx_cmp; testp: enum ptx_testp")           \
+	F(uint8_t, aux, "setp: PTX_BOOL_*; cvt, set: source type; ld/st: "     \
+	  "vector length")                                                     \
+	F(uint8_t, dtype, "cvt: destination type (enum ptx_type)")             \
+	F(uint8_t, gneg, "guard: 1 runs when the predicate is 0 (@!p)")        \
+	F(uint8_t, rbits, "ld, cvt: width of the destination register")        \
+	F(uint32_t, guard, "slot of the guard predicate")                      \
+	F(uint32_t, dst, "slot of d (setp: p)")                                \
+	A(uint32_t, src, 4, "slots of a, b, c, d; setp: a, b, c, q; ld "       \
+	  "vector: further destinations")                                      \
+	F(int64_t, off, "ld/st: address offset; bra: target index; call: "     \
+	  "index into the function's calls")
+
 struct ptx_insn {
-	uint16_t op;       /* enum ptx_op */
-	uint16_t flags;    /* PTX_F_* */
-	uint8_t rnd;       /* enum ptx_rnd (float ops: never NONE) */
-	uint8_t bits;      /* operand width; cvt/ld: destination width */
-	uint8_t sbits;     /* cvt: source width */
-	uint8_t cmp;       /* setp: enum ptx_cmp; testp: enum ptx_testp */
-	uint8_t aux;       /* setp: PTX_BOOL_*; cvt, set: source type; ld/st:
-			      vector length */
-	uint8_t dtype;     /* cvt: destination type (enum ptx_type) */
-	uint8_t gneg;      /* guard: 1 runs when the predicate is 0 (@!p) */
-	uint8_t rbits;     /* ld, cvt: width of the destination register */
-	uint32_t guard;    /* slot of the guard predicate */
-	uint32_t dst;      /* slot of d (setp: p) */
-	uint32_t src[4];   /* slots of a, b, c, d; setp: a, b, c, q;
-			      ld vector: further destinations */
-	int64_t off;       /* ld/st: address offset; bra: target index;
-			      call: index into the function's calls */
+#define F(type, name, what) type name;
+#define A(type, name, n, what) type name[n];
+	PTX_INSN_FIELDS(F, A)
+#undef F
+#undef A
 };
 
 /* A kernel parameter in the param buffer. */
@@ -229,6 +239,11 @@ struct ptx_func {
 				    together, a block at a time (ptx_block.c) */
 };
 
+/* A kernel translated to native code (src/exec/native/, ptx_native.h):
+ * it runs the whole grid of a launch; 0, or 1 when a thread failed. */
+struct ptx_native_args;
+typedef int (*ptx_native_fn)(struct ptx_native_args *a);
+
 struct ptx_module {
 	struct ptx_func *funcs;
 	int nfuncs;
@@ -238,9 +253,16 @@ struct ptx_module {
 	uint64_t shared_static;  /* bytes of the static .shared variables
 				    (all functions'); dynamic .shared (extern
 				    name[]) starts after them, 16-aligned */
+	/* native code attached by src/exec/native/ (NULL: none): per
+	 * function, its translation or NULL (the interpreter runs it), and
+	 * what ptx_free calls to let it go */
+	ptx_native_fn *native;
+	void *native_lib;
+	void (*native_release)(struct ptx_module *m);
 };
 
-/* Conversions and rounding-mode arithmetic (ptx_float.c). */
+/* Arithmetic in the directed rounding modes (ptx_dir.c), without
+ * changing the host's mode; conversions (ptx_cvt.c). */
 enum ptx_fop { PTX_FOP_ADD, PTX_FOP_SUB, PTX_FOP_MUL, PTX_FOP_FMA,
 	       PTX_FOP_DIV, PTX_FOP_RCP, PTX_FOP_SQRT };
 float ptx_f32_rnd(int fop, int rnd, float a, float b, float c);

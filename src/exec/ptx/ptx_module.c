@@ -241,6 +241,8 @@ void ptx_free(struct ptx_module *m)
 {
 	if (!m)
 		return;
+	if (m->native_release)
+		m->native_release(m);
 	for (int i = 0; i < m->nfuncs; i++)
 		ptx_free_func(&m->funcs[i]);
 	free(m->funcs);

@@ -7,6 +7,7 @@
  * The host's rounding mode is set to nearest for the run and restored. */
 #include "ptx_batch.h"
 #include "ptx_block.h"
+#include "ptx_native.h"
 #include "ptx_trace.h"
 
 #include <fenv.h>
@@ -237,6 +238,25 @@ static int run_batched(struct ptx_ctx *c, const struct ptx_launch *l,
 	return rc;
 }
 
+/* The grid as native code (ptx_native.h).  A thread that fails there
+ * stops it: the threads before it are done, and the rest run thread by
+ * thread from it on, which stops at it again with the interpreter's
+ * message (blk, tid: where). */
+static int run_native(struct ptx_ctx *c, const struct ptx_launch *l,
+		      ptx_native_fn fn, unsigned *blk, unsigned *tid)
+{
+	struct ptx_native_args a = { .c = c, .grid = l->grid, .block = l->block };
+	int r = fn(&a);
+	c->insns += a.insns;
+	c->unmarked += a.unmarked;
+	c->fused += a.fused;
+	c->amask |= a.amask;
+	if (!r)
+		return 0;
+	c->native_reruns++;
+	return run_threads(c, l, a.bad, grid_threads(l) - a.bad, blk, tid);
+}
+
 /* "1st", "2nd", ... */
 static const char *ordinal(int k, char *buf, size_t len)
 {
@@ -424,7 +444,7 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 	if (!rc)
 		rc = make_params(&m->funcs[e], launch, c.frames[e].param, err);
 	unsigned blk[3] = { 0 }, tid[3] = { 0 };
-	int thread_failed = 0;
+	int thread_failed = 0, ran_native = 0;
 	if (!rc) {
 		c.rg = rg;
 		c.fr = &c.frames[e];
@@ -434,10 +454,14 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		}
 		int mode = fegetround();
 		fesetround(FE_TONEAREST);
+		ptx_native_fn nat = m->native && !trace && !launch->thread_by_thread &&
+				    !blocks ? m->native[e] : NULL;
 		int r = blocks ? ptx_block_grid(&c, m, launch, blk, tid, err)
+			: nat ? run_native(&c, launch, nat, blk, tid)
 			: !trace && !launch->thread_by_thread &&
 			ptx_batchable(c.fr->f) ? run_batched(&c, launch, blk, tid)
 			: run_threads(&c, launch, 0, grid_threads(launch), blk, tid);
+		ran_native = nat != NULL;
 		if (r < 0)
 			rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
 		else if (blocks && r == 2) {   /* the block's own message */
@@ -455,6 +479,8 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		info->unmarked_fp = c.unmarked;
 		info->fused = c.fused;
 		info->batch_reruns = c.reruns;
+		info->native = ran_native;
+		info->native_reruns = c.native_reruns;
 		info->bad_thread = thread_failed ? linear_index(launch, blk, tid)
 						 : UINT64_MAX;
 	}
