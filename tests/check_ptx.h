@@ -34,5 +34,6 @@ TCase *ptx_batch_tcase(void);
 TCase *ptx_dir_tcase(void);
 TCase *ptx_vec_tcase(void);
 TCase *ptx_module_tcase(void);
+TCase *ptx_block_tcase(void);
 
 #endif
