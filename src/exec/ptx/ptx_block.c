@@ -192,6 +192,12 @@ int ptx_block_grid(struct ptx_ctx *c, const struct ptx_module *m,
 		   struct ub_error *err)
 {
 	struct ptx_blk b = { .c = c, .f = c->fr->f };
+	if ((uint64_t)l->block[0] * l->block[1] * l->block[2] > 1024) {   /* CUDA's */
+		ub_fail(err, UB_RUNTIME, "ptx: kernel '%s' uses block-level "
+			"instructions: blocks of at most 1024 threads, launched with "
+			"%u x %u x %u", b.f->name, l->block[0], l->block[1], l->block[2]);
+		return 2;
+	}
 	int rc = blk_alloc(&b, m, l);
 	uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], p = 0, q = 0;
 	if (l->atomic_seeded) {

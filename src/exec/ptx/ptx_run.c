@@ -274,7 +274,8 @@ static int read_only_store(const struct ptx_ctx *c, const struct ptx_module *m,
 {
 	const struct ptx_func *f = c->bad_f;
 	int op = f->code[c->bad_pc].op, j = 0;
-	if (op != PTX_ST_GLOBAL && op != PTX_ST_GENERIC)
+	if (op != PTX_ST_GLOBAL && op != PTX_ST_GENERIC && op != PTX_ATOM &&
+	    op != PTX_RED)
 		return 0;
 	while (j < c->nrg && !(c->bad_addr - c->rg[j].lo < c->rg[j].size))
 		j++;
