@@ -54,6 +54,8 @@ struct fprog {
 	int strict;        /* NaN in, NaN out (see the file comment) */
 	int fn, fn_var;    /* the root is fn(variable fn_var), a function with
 			      a float version; else fn = -1 */
+	int one, one_var;  /* the root is one(variable one_var), any unary
+			      operator (overflows); else one = -1 */
 	int nvars;         /* 1 + the largest variable used */
 	unsigned used;     /* bit k: variable k is used */
 	struct fnode node[];
@@ -101,7 +103,7 @@ static struct fprog *build(const struct ub_dag *d)
 		return NULL;
 	p->n = d->n;
 	p->ok = p->strict = 1;
-	p->fn = -1;
+	p->fn = p->one = -1;
 	for (int i = 0; i < d->n && p->ok; i++) {
 		const struct ub_expr *x = d->node[i];
 		struct fnode *nd = &p->node[i];
@@ -135,7 +137,11 @@ static struct fprog *build(const struct ub_dag *d)
 	const struct fnode *r = &p->node[d->n - 1];
 	float y;
 	if (d->n == 2 && r->kind == FK_OP && r->nargs == 1 &&
-	    p->node[0].kind == FK_VAR && fast_fn_float(r->op, 1.0f, &y)) {
+	    p->node[0].kind == FK_VAR) {
+		p->one = r->op;
+		p->one_var = p->node[0].var;
+	}
+	if (p->one >= 0 && fast_fn_float(r->op, 1.0f, &y)) {
 		p->fn = r->op;
 		p->fn_var = p->node[0].var;
 	}
@@ -357,6 +363,31 @@ static int decide(const struct fprog *p, enum ub_dtype dt, double x,
 	return 1;
 }
 
+/* Whether op(x), x finite, is beyond the doubles: |op(x)| >= 2^1024, so
+ * that its nearest double, the exact value MPFR reports, is +-inf, and so
+ * is its correctly rounded value in every format.  exp and expm1 of
+ * x >= 710 (e^710 = 2^1024.31...), exp2 of x >= 1025, cosh of |x| >= 711
+ * and sinh of |x| >= 711 (e^711 / 2 = 2^1024.76..., the other term below
+ * 2^-1025).  The sign of the result, or 0 when op(x) is not known to be
+ * beyond the doubles (the enclosures of ref_fast_fn.c then decide it, or
+ * MPFR: double's exp overflows from 709.79 on). */
+static int overflows(int op, double x)
+{
+	switch (op) {
+	case UB_EXP:
+	case UB_EXPM1:
+		return x >= 710;
+	case UB_EXP2:
+		return x >= 1025;
+	case UB_COSH:
+		return fabs(x) >= 711;
+	case UB_SINH:
+		return x >= 711 ? 1 : x <= -711 ? -1 : 0;
+	default:
+		return 0;
+	}
+}
+
 /* A block of m elements: element j's inputs in[k][i0 + j].  Its results
  * into cr and exact (exact may be NULL), and, for each element the fast
  * path cannot decide, more[j] = 1 (the others 0). */
@@ -383,14 +414,19 @@ static void block(const struct fprog *p, enum ub_dtype dt, const struct ub_array
 	run(p, x, val, m);
 	const struct fval *root = &val[(size_t)(p->n - 1) * BLOCK];
 	const double *xf = &x[(size_t)(p->fn < 0 ? 0 : p->fn_var) * BLOCK];
+	const double *xo = &x[(size_t)(p->one < 0 ? 0 : p->one_var) * BLOCK];
 	for (int j = 0; j < m; j++) {
 		uint64_t y = 0;
 		struct ub_exact ex = { NAN, 0 };
+		int o;
 		if (more[j])
 			continue;
-		if (nan[j])
+		if (nan[j]) {
 			y = ub_ref_encode(dt, NAN);
-		else if (!decide(p, dt, xf[j], &root[j], &y, &ex)) {
+		} else if (p->one >= 0 && (o = overflows(p->one, xo[j])) != 0) {
+			y = (o < 0 ? ub_dt_sign(dt) : 0) | ub_dt_inf(dt);
+			ex.hi = o * (double)INFINITY;
+		} else if (!decide(p, dt, xf[j], &root[j], &y, &ex)) {
 			more[j] = 1;
 			continue;
 		}

@@ -138,6 +138,9 @@ static const struct {
 	  ".local .b8 a[65535][641][65537][6700417];\nret;\n}\n",
 	  "ptx:4: .local 'a' of 'k' exceeds the interpreter's limit of 524288 "
 	  "bytes of .local memory per thread" },
+	/* the attributes come after the type (PTX ISA, "Kernel Function
+	 * Parameter Attributes"), never before it */
+	{ ".entry k(.param .ptr .u64 p)\n{\nret;\n}\n", "ptx:1: unsupported type '.ptr'" },
 	{ ".entry k(.param .b8 p[16777216][16777216][65536])\n{\nret;\n}\n",
 	  "ptx:1: .param 'p' of 'k' exceeds the interpreter's limit of 4096 "
 	  "bytes of parameters per function" },
@@ -267,6 +270,7 @@ Suite *ub_ptx_suite(void)
 	suite_add_tcase(s, ptx_ext_tcase());
 	suite_add_tcase(s, ptx_batch_tcase());
 	suite_add_tcase(s, ptx_dir_tcase());
+	suite_add_tcase(s, ptx_cvt_tcase());
 	suite_add_tcase(s, ptx_vec_tcase());
 	suite_add_tcase(s, ptx_module_tcase());
 	suite_add_tcase(s, ptx_block_tcase());

@@ -32,6 +32,7 @@ TCase *ptx_kernel_tcase(void);
 TCase *ptx_ext_tcase(void);
 TCase *ptx_batch_tcase(void);
 TCase *ptx_dir_tcase(void);
+TCase *ptx_cvt_tcase(void);
 TCase *ptx_vec_tcase(void);
 TCase *ptx_module_tcase(void);
 TCase *ptx_block_tcase(void);

@@ -230,7 +230,7 @@ START_TEST(test_every_mode)
 	for (int m = 0; m < UB_NMODES; m++)
 		cfg.modes[m] = (enum ub_mode)m;
 	for (int k = 0; k < 2; k++) /* every value: NaN results, overflow too */
-		op.dom[k] = (struct ub_domain){-INFINITY, INFINITY};
+		op.dom[k] = (struct ub_domain){.lo = -INFINITY, .hi = INFINITY};
 	snprintf(path, sizeof path, "%s/tests/data/user/%s", SRCDIR, kernels[_i].file);
 	struct ub_kernel_req req = { path, NULL, kernels[_i].spec, 0, {0} };
 	int s = ub_user_kernel_bind(&req, &op, &cfg, &uk, &err);

@@ -56,6 +56,16 @@ def _mode_kw(mode, kw):
     return dict(kw, modes=[mode], keep=True)
 
 
+def _mode_rows(res, op, mode):
+    """The rows of mode, one per dtype; a mode that does not apply to the
+    kernel (an n/a row) fails the assertion."""
+    for row in (r for r in res.rows if r.mode == mode):
+        if row.status == "n/a":
+            raise AssertionError(f"{op} {row.dtype}, mode {mode}: does not apply "
+                                 f"to this kernel")
+        yield row
+
+
 def _element(res, dt, i, mode, lines, pad="  "):
     """The lines that describe element i of dtype dt."""
     ins = res.inputs.get(dt, {})
@@ -86,10 +96,7 @@ def assert_matches_torch(op, mode, **run_keywords):
     __tracebackhide__ = True  # pytest shows the message, not this code
     res = run(op=op, **_mode_kw(mode, run_keywords))
     lines = []
-    for row in (r for r in res.rows if r.mode == mode):
-        if row.status == "n/a":
-            raise AssertionError(f"{op} {row.dtype}, mode {mode}: does not apply "
-                                 f"to this kernel")
+    for row in _mode_rows(res, op, mode):
         if row.torch_mismatch is None:
             raise AssertionError(f"{op} has no torch plan to compare with")
         if not row.torch_mismatch:
@@ -124,10 +131,7 @@ def assert_max_ulp(op, mode, bound, **run_keywords):
     __tracebackhide__ = True
     res = run(op=op, **_mode_kw(mode, run_keywords))
     lines = []
-    for row in (r for r in res.rows if r.mode == mode):
-        if row.status == "n/a":
-            raise AssertionError(f"{op} {row.dtype}, mode {mode}: does not apply "
-                                 f"to this kernel")
+    for row in _mode_rows(res, op, mode):
         if row.max_ulp <= bound and not row.nan_mismatch:
             continue
         dt = row.dtype

@@ -148,12 +148,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 		ub_report_table(stdout, &res);
 	if (!s && cli->dump)
 		s = ub_report_dump(cli->dump, &res, err);
-	if (!s)
-		s = ub_outputs_add(&out, &res, NULL, err);
-	if (!s)
-		s = ub_outputs_commit(&out, err);
-	else
-		ub_outputs_abort(&out);
+	s = ub_outputs_finish(&out, s, &res, err);
 	ub_result_free(&res);
 	ub_user_kernel_free(&uk);
 	return s;

@@ -254,12 +254,7 @@ static int merge(const struct merge *m, char **parts, int nparts,
 		s = rows(&cfg, &acc, &res, err);
 	if (!s && !m->quiet && !ub_outputs_on_stdout(&out))
 		ub_report_table(stdout, &res);
-	if (!s)
-		s = ub_outputs_add(&out, &res, NULL, err);
-	if (!s)
-		s = ub_outputs_commit(&out, err);
-	else
-		ub_outputs_abort(&out);
+	s = ub_outputs_finish(&out, s, &res, err);
 	ub_result_free(&res);
 	ub_partial_free(&acc);
 	ub_user_kernel_free(&uk);

@@ -125,6 +125,11 @@ int ub_outputs_add(struct ub_outputs *o, const struct ub_result *res,
 /* Commits every report; on the first failure drops the others. */
 int ub_outputs_commit(struct ub_outputs *o, struct ub_error *err);
 void ub_outputs_abort(struct ub_outputs *o);
+/* The end of a command with one result: when s is 0, adds res and
+ * commits every report, else (or on their failure) drops them all.
+ * Returns s, or the status of that failure. */
+int ub_outputs_finish(struct ub_outputs *o, int s, const struct ub_result *res,
+		      struct ub_error *err);
 /* A report goes to stdout (so the table must not). */
 int ub_outputs_on_stdout(const struct ub_outputs *o);
 

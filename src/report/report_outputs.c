@@ -48,6 +48,17 @@ int ub_outputs_commit(struct ub_outputs *o, struct ub_error *err)
 	return s;
 }
 
+int ub_outputs_finish(struct ub_outputs *o, int s, const struct ub_result *res,
+		      struct ub_error *err)
+{
+	if (!s)
+		s = ub_outputs_add(o, res, NULL, err);
+	if (!s)
+		return ub_outputs_commit(o, err);
+	ub_outputs_abort(o);
+	return s;
+}
+
 void ub_outputs_abort(struct ub_outputs *o)
 {
 	if (o->has_csv)

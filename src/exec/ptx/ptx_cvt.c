@@ -85,14 +85,27 @@ uint64_t ptx_round(const struct ptx_fmt *f, struct ptx_val v, int rnd)
 	return sign | enc;
 }
 
-/* The exact value of a decoded float (any source format fits a double). */
+/* 2^k by its encoding, for k in [-1074, 1023] (ldexp elsewhere). */
+static double pow2(int k)
+{
+	if (k < -1074 || k > 1023)
+		return ldexp(1, k);
+	uint64_t u = k >= -1022 ? (uint64_t)(k + 1023) << 52 : 1ull << (k + 1074);
+	double d;
+	memcpy(&d, &u, sizeof d);
+	return d;
+}
+
+/* The exact value of a decoded float (any source format fits a double):
+ * mag * 2^exp is a double, so the product rounds nothing (ldexp's value,
+ * without its call). */
 double ptx_val_double(struct ptx_val v)
 {
 	if (v.cls == 3)
 		return NAN;
 	if (v.cls == 2)
 		return v.sign ? -INFINITY : INFINITY;
-	double d = ldexp((double)v.mag, v.exp);
+	double d = (double)v.mag * pow2(v.exp);
 	return v.sign ? -d : d;
 }
 
@@ -172,7 +185,68 @@ static struct ptx_val sat_val(struct ptx_val v)
 	return v;
 }
 
+/* f to the nearest integral float, ties to even, in any host mode: f - t
+ * (t = trunc f) is exact, and so is t + 1 (|t| < 2^24 when f has a
+ * fraction); a zero keeps the sign of f, and infinities stay (NaN
+ * compares false). */
+static float roundeven32(float f)
+{
+	float t = truncf(f), d = fabsf(f - t);
+	if (d > 0.5f || (d == 0.5f && fmodf(t, 2.0f) != 0.0f))
+		t += copysignf(1.0f, f);
+	return t;
+}
+
+/* f32 -> f32 (an integral rounding, .sat, .ftz) in float arithmetic:
+ * rounding to an integral value is exact, so the C functions give the
+ * value ptx_cvt_exact does, ties to even (roundeven32) whatever the host's
+ * mode, the sign of a zero result kept; NaN is left to it.  1 with *r. */
+static int cvt_f32_f32(const struct ptx_insn *in, uint64_t a, uint64_t *r)
+{
+	uint32_t u = (uint32_t)a;
+	float f;
+	if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu))
+		return 0;                                   /* NaN */
+	if ((in->flags & PTX_F_FTZ) && !(u & 0x7f800000u))
+		u &= 0x80000000u;                           /* subnormal input */
+	memcpy(&f, &u, sizeof f);
+	switch (in->rnd) {
+	case PTX_RND_RNI: f = roundeven32(f); break;
+	case PTX_RND_RZI: f = truncf(f); break;
+	case PTX_RND_RMI: f = floorf(f); break;
+	case PTX_RND_RPI: f = ceilf(f); break;
+	default: break;                                     /* f32 to f32: exact */
+	}
+	if (in->flags & PTX_F_SAT)
+		f = !(f > 0.0f) ? 0.0f : f >= 1.0f ? 1.0f : f;
+	memcpy(&u, &f, sizeof u);
+	if ((in->flags & PTX_F_FTZ) && !(u & 0x7f800000u))
+		u &= 0x80000000u;                           /* subnormal result */
+	*r = u;
+	return 1;
+}
+
 uint64_t ptx_cvt(const struct ptx_insn *in, uint64_t a)
+{
+	uint64_t r;
+	if (in->op == PTX_CVT_FF && in->aux == PTX_T_F32 && in->dtype == PTX_T_F32 &&
+	    cvt_f32_f32(in, a, &r))
+		return r;
+	if (in->op == PTX_CVT_FI && in->dtype == PTX_T_F32 && in->sbits <= 64) {
+		/* an integer below 2^24 in magnitude is a float exactly, in
+		 * every rounding mode */
+		struct ptx_val v = int_val(a, in->sbits, (in->flags & PTX_F_SIGNED) != 0);
+		if (v.mag < (1u << 24)) {
+			float f = (float)v.mag;
+			uint32_t u;
+			memcpy(&u, &f, sizeof u);
+			return u | (uint64_t)(v.sign && v.mag) << 31;
+		}
+	}
+	return ptx_cvt_exact(in, a);
+}
+
+uint64_t ptx_cvt_exact(const struct ptx_insn *in, uint64_t a)
 {
 	int sty = in->aux, dty = in->dtype;
 	struct ptx_val v;

@@ -274,6 +274,9 @@ double ptx_f64_approx(int op, double a, int ftz);
 /* cvt of the value bits `a` from type stype to type dtype (enum
  * ptx_type), with the rounding, FTZ and saturation of `in`. */
 uint64_t ptx_cvt(const struct ptx_insn *in, uint64_t a);
+/* The same by the exact integer method alone, for every cvt (ptx_cvt
+ * takes float shortcuts where they give the same bits: tests compare). */
+uint64_t ptx_cvt_exact(const struct ptx_insn *in, uint64_t a);
 /* cvt.{rn,rz}.{f16x2,bf16x2}.f32 d, a, b: a to the upper half, b to the
  * lower one, each rounded once (PTX ISA [data] cvt). */
 uint64_t ptx_cvt_x2(const struct ptx_insn *in, uint64_t a, uint64_t b);

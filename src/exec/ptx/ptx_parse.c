@@ -314,8 +314,6 @@ static int parse_params(struct ptx_pstate *st)
 			return UB_RUNTIME;
 		if (expect(st, ".param"))
 			return UB_RUNTIME;
-		if (ptx_tok_is(cur(st), ".ptr"))   /* .ptr.global etc. */
-			st->pos++;
 		struct ptx_space sp = { ".param", PTX_MAX_PARAM,
 				    " of parameters per function", f->name };
 		if (ptx_parse_decl(st, &sp, &name, &size, &align, &ty, &open) || open)
