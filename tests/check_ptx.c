@@ -50,7 +50,7 @@ void ptx_check_case(const struct ptx_case *k)
 	unsigned char out[32] = { 0 };
 	struct ptx_buffer bufs[2] = { { in, sizeof in, 0, NULL }, { out, sizeof out, 1, NULL } };
 	uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
-	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, args, 2, bufs, 2, 0, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, args, 2, bufs, 2, 0, 0, 0, 0, 0 };
 	struct ptx_run_info info;
 	rc = ptx_run(m, "k", &l, &info, &err);
 	ptx_free(m);
@@ -104,8 +104,14 @@ static const struct {
 	  "ptx:4: undeclared register '%f2'" },
 	{ ".entry k()\n{\n.reg .pred %p<2>;\n@%p0 bra $L__nowhere;\nret;\n}\n",
 	  "ptx:4: unknown label '$L__nowhere'" },
-	{ ".entry k()\n{\n.reg .b32 %r<2>;\natom.global.add.u32 %r0, [%r1], 1;\n}\n",
-	  "ptx:4: unsupported instruction 'atom.global.add.u32'" },
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\natom.global.cas.f32 %r0, [%r1], 1;\n}\n",
+	  "ptx:4: unsupported instruction 'atom.global.cas.f32': an operation and "
+	  "type the interpreter does not model" },
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\nbar.sync 0, 64;\n}\n",
+	  "ptx:4: a barrier with a thread count is not supported" },
+	{ ".entry k()\n{\n.reg .b32 %r<2>;\nshfl.sync.down.b16 %r0, %r1, 1, 31, -1;\n}\n",
+	  "ptx:4: unsupported instruction 'shfl.sync.down.b16': needs .up, .down, "
+	  ".bfly or .idx and .b32" },
 	{ ".entry k()\n{\n.reg .f32 %f<2>;\ndiv.f32 %f0, %f1, %f1;\n}\n",
 	  "ptx:4: unsupported instruction 'div.f32': needs a rounding modifier" },
 	{ ".entry k()\n{\n.reg .f64 %d<2>;\nadd.rn.ftz.f64 %d0, %d1, %d1;\n}\n",
@@ -118,8 +124,8 @@ static const struct {
 	  "ptx:4: undeclared register '%clock'" },
 	{ ".entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %tid.x, %r0;\n}\n",
 	  "ptx:4: '%tid.x' is read-only" },
-	{ ".entry k()\n{\n.shared .b8 s[16];\nret;\n}\n",
-	  "ptx:3: .shared memory is not supported" },
+	{ ".entry k()\n{\n.shared .b8 s[2097152];\nret;\n}\n",
+	  "ptx:3: .shared 's' exceeds the interpreter's limit of 1048576 bytes" },
 	{ ".entry k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r0, %r1, 1\n}\n",
 	  "ptx:5: expected ';', found '}'" },
 	{ ".entry k()\n{\n/* open comment\nret;\n}\n", "ptx:3: unterminated comment" },
@@ -240,7 +246,7 @@ START_TEST(register_limits)
 	uint32_t out = 0;
 	struct ptx_buffer b = { &out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)&out;
-	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &b, 1, 0, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &b, 1, 0, 0, 0, 0, 0 };
 	struct ptx_run_info info;
 	ck_assert_msg(ptx_run(m, "w", &l, &info, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(out, 7);
@@ -267,5 +273,6 @@ Suite *ub_ptx_suite(void)
 	suite_add_tcase(s, ptx_cvt_tcase());
 	suite_add_tcase(s, ptx_vec_tcase());
 	suite_add_tcase(s, ptx_module_tcase());
+	suite_add_tcase(s, ptx_block_tcase());
 	return s;
 }

@@ -35,5 +35,6 @@ TCase *ptx_dir_tcase(void);
 TCase *ptx_cvt_tcase(void);
 TCase *ptx_vec_tcase(void);
 TCase *ptx_module_tcase(void);
+TCase *ptx_block_tcase(void);
 
 #endif

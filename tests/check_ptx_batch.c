@@ -71,7 +71,7 @@ static int run_div(const struct ptx_module *m, uint32_t *out, int scalar,
 	struct ptx_buffer buf = { out, NT * sizeof *out, 1, NULL };
 	uint64_t args[] = { (uint64_t)(uintptr_t)out, NV };
 	struct ptx_launch l = { { 3, 1, 1 }, { 50, 1, 1 }, args, 2, &buf, 1,
-				budget, scalar };
+				budget, scalar, 0, 0, 0 };
 	return ptx_run(m, "div_k", &l, info, err);
 }
 
@@ -152,7 +152,7 @@ START_TEST(failing_lane)
 	for (int k = 0; k < 2; k++) {
 		for (int s = 0; s < 2; s++) {
 			struct ptx_launch l = { { 1, 1, 1 }, { 128, 1, 1 }, &arg, 1,
-						k ? &all : &small, 1, 1000, s };
+						k ? &all : &small, 1, 1000, s, 0, 0, 0 };
 			ck_assert_int_eq(ptx_run(m, "bad_k", &l, &info, &err[s]),
 					 UB_RUNTIME);
 			ck_assert_msg(strstr(err[s].msg, want[k]), "%s", err[s].msg);
@@ -238,7 +238,7 @@ START_TEST(reads_before_writes)
 		struct ptx_buffer buf = { out[s], sizeof out[s], 1, NULL };
 		uint64_t arg = (uint64_t)(uintptr_t)out[s];
 		struct ptx_launch l = { { 3, 1, 1 }, { 50, 1, 1 }, &arg, 1, &buf, 1,
-					0, s };
+					0, s, 0, 0, 0 };
 		ck_assert_msg(ptx_run(m, "unset_k", &l, &info[s], &err) == 0, "%s",
 			      err.msg);
 	}

@@ -174,7 +174,7 @@ START_TEST(call_func)
 	ck_assert_int_eq(ptx_entry_nparams(m, "twice"), -1);  /* not a kernel */
 	struct ptx_buffer buf = { out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)out;
-	struct ptx_launch l = { { 1, 1, 1 }, { 4, 1, 1 }, &arg, 1, &buf, 1, 0, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 4, 1, 1 }, &arg, 1, &buf, 1, 0, 0, 0, 0, 0 };
 	struct ptx_run_info info;
 	int rc = ptx_run(m, "k", &l, &info, &err);
 	ck_assert_msg(rc == 0, "%s", err.msg);
@@ -219,7 +219,7 @@ START_TEST(call_recursion)
 	struct ub_error err;
 	struct ptx_module *m;
 	ck_assert_msg(ptx_parse(rec, &m, &err) == 0, "%s", err.msg);
-	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, NULL, 0, NULL, 0, 0, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 };
 	struct ptx_run_info info;
 	int rc = ptx_run(m, "k", &l, &info, &err);
 	ptx_free(m);
@@ -245,7 +245,7 @@ START_TEST(fusion_counts)
 	ck_assert_int_eq(ptx_fusions(m), 1);
 	struct ptx_buffer b = { buf, sizeof buf, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)buf;
-	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &b, 1, 0, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &b, 1, 0, 0, 0, 0, 0 };
 	struct ptx_run_info info;
 	ck_assert_msg(ptx_run(m, "k", &l, &info, &err) == 0, "%s", err.msg);
 	ptx_free(m);
@@ -284,7 +284,7 @@ START_TEST(budget_counts_calls)
 	struct ptx_module *m;
 	ck_assert_msg(ptx_parse(loop_call, &m, &err) == 0, "%s", err.msg);
 	struct ptx_run_info info;
-	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, NULL, 0, NULL, 0, 500, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, NULL, 0, NULL, 0, 500, 0, 0, 0, 0 };
 	int rc = ptx_run(m, "k", &l, &info, &err);
 	ck_assert_msg(rc == UB_RUNTIME && strstr(err.msg, "ran more than 500 "
 		      "instructions"), "%s", err.msg);

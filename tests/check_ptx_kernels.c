@@ -134,7 +134,7 @@ static int run_ew(const char *file, const char *entry, const float *in0,
 		args[3] = (uint64_t)n;
 	}
 	struct ptx_launch l = { { grid, 1, 1 }, { block, 1, 1 }, args, nargs,
-				bufs, 3, 0, 0 };
+				bufs, 3, 0, 0, 0, 0, 0 };
 	rc = ptx_run(m, entry, &l, info, err);
 	ptx_free(m);
 	return rc;
@@ -287,7 +287,7 @@ START_TEST(launch_3d)
 	ck_assert_msg(rc == 0, "%s", err.msg);
 	struct ptx_buffer buf = { out, sizeof out, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)out;
-	struct ptx_launch l = { { 2, 3, 2 }, { 4, 3, 5 }, &arg, 1, &buf, 1, 0, 0 };
+	struct ptx_launch l = { { 2, 3, 2 }, { 4, 3, 5 }, &arg, 1, &buf, 1, 0, 0, 0, 0, 0 };
 	struct ptx_run_info info;
 	rc = ptx_run(m, "g3", &l, &info, &err);
 	ptx_free(m);
@@ -329,7 +329,7 @@ START_TEST(triton_shaped)
 		out[i] = 10u * (unsigned)i;
 	struct ptx_buffer buf = { out, sizeof out, 1, NULL };
 	uint64_t args[3] = { (uint64_t)(uintptr_t)out, 150, 0 };
-	struct ptx_launch l = { { 3, 1, 1 }, { 64, 1, 1 }, args, 3, &buf, 1, 0, 0 };
+	struct ptx_launch l = { { 3, 1, 1 }, { 64, 1, 1 }, args, 3, &buf, 1, 0, 0, 0, 0, 0 };
 	struct ptx_run_info info;
 	rc = ptx_run(m, "tk", &l, &info, &err);
 	ck_assert_msg(rc == 0, "%s", err.msg);
@@ -360,7 +360,7 @@ START_TEST(bad_store)
 				      { out, sizeof out - 4, 1, NULL } };
 	uint64_t args[4] = { (uint64_t)(uintptr_t)a, (uint64_t)(uintptr_t)b,
 			     (uint64_t)(uintptr_t)out, 64 };
-	struct ptx_launch l = { { 1, 1, 1 }, { 64, 1, 1 }, args, 4, bufs, 3, 0, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 64, 1, 1 }, args, 4, bufs, 3, 0, 0, 0, 0, 0 };
 	int rc = ptx_run(m, "mul_k", &l, &info, &err);
 	ck_assert_int_eq(rc, UB_RUNTIME);
 	ck_assert_msg(strstr(err.msg, "ptx: out-of-bounds st.global.f32 at 0x") &&
@@ -380,7 +380,7 @@ START_TEST(bad_store)
 	bufs[2].name = NULL;
 	/* An input buffer not given at all. */
 	rc = ptx_run(m, "mul_k", &(struct ptx_launch){ { 1, 1, 1 }, { 64, 1, 1 },
-		     args, 4, bufs + 1, 2, 0, 0 }, &info, &err);
+		     args, 4, bufs + 1, 2, 0, 0, 0, 0, 0 }, &info, &err);
 	ck_assert_msg(rc == UB_RUNTIME && strstr(err.msg, "out-of-bounds ld.global.f32"),
 		      "%s", err.msg);
 	/* Wrong argument count, unknown kernel. */
@@ -424,7 +424,7 @@ START_TEST(wrapping_address)
 		for (int s = 0; s < 2; s++) {
 			uint64_t arg = k;   /* 0: the global load; else the local */
 			struct ptx_launch l = { { 1, 1, 1 }, { 64, 1, 1 }, &arg, 1,
-						NULL, 0, 0, s };
+						NULL, 0, 0, s, 0, 0, 0 };
 			struct ptx_run_info info;
 			ck_assert_int_eq(ptx_run(m, "w", &l, &info, &err), UB_RUNTIME);
 			ck_assert_msg(strstr(err.msg, want[k]), "%s", err.msg);
@@ -440,7 +440,7 @@ START_TEST(runaway)
 	struct ub_error err;
 	struct ptx_module *m;
 	ck_assert_int_eq(ptx_parse(spin, &m, &err), 0);
-	struct ptx_launch l = { { 1, 1, 1 }, { 2, 1, 1 }, NULL, 0, NULL, 0, 10000, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 2, 1, 1 }, NULL, 0, NULL, 0, 10000, 0, 0, 0, 0 };
 	struct ptx_run_info info;
 	int rc = ptx_run(m, "s", &l, &info, &err);
 	ptx_free(m);

@@ -109,7 +109,7 @@ static void vrun(const struct vcase *k, int hint, int space, int scalar)
 	struct ptx_buffer bufs[2] = { { in, size, 0, "in" }, { out, size, 1, "out" } };
 	uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
 	struct ptx_launch l = { { 1, 1, 1 }, { THREADS, 1, 1 }, args, 2, bufs, 2, 0,
-				scalar };
+				scalar, 0, 0, 0 };
 	struct ptx_run_info info;
 	int rc = ptx_run(m, "k", &l, &info, &err);
 	ck_assert_msg(rc == 0, "%s / %s: %s", k->ld, k->st, err.msg);
@@ -153,7 +153,7 @@ START_TEST(vector_bounds)
 	struct ptx_buffer bufs[2] = { { in, sizeof in, 0, "input 'x'" },
 				      { out, sizeof out, 1, "output 'out'" } };
 	uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
-	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, args, 2, bufs, 2, 0, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, args, 2, bufs, 2, 0, 0, 0, 0, 0 };
 	struct ptx_run_info info;
 	ck_assert_int_eq(ptx_run(m, "k", &l, &info, &err), UB_RUNTIME);
 	ck_assert_msg(strstr(err.msg, "ld.global.nc.v4.f32") != NULL, "%s", err.msg);

@@ -45,7 +45,7 @@ static void run_atan(const char *file, const uint32_t *x, const uint32_t *g,
 				      { out, (size_t)n * 4, 1, NULL } };
 	uint64_t args[4] = { (uint64_t)(uintptr_t)x, (uint64_t)(uintptr_t)g,
 			     (uint64_t)(uintptr_t)out, (uint64_t)n };
-	struct ptx_launch l = { { 1, 1, 1 }, { 4, 1, 1 }, args, 4, bufs, 3, 0, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 4, 1, 1 }, args, 4, bufs, 3, 0, 0, 0, 0, 0 };
 	struct ptx_trace tr = { keep, log };
 	rc = ptx_run_traced(m, "atan_bwd", &l, log ? &tr : NULL, &info, &err);
 	ptx_free(m);
@@ -155,7 +155,7 @@ START_TEST(which_instructions)
 	ck_assert_msg(rc == 0, "%s", err.msg);
 	struct ptx_buffer buf = { &v, 4, 1, NULL };
 	uint64_t arg = (uint64_t)(uintptr_t)&v;
-	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &buf, 1, 0, 0 };
+	struct ptx_launch l = { { 1, 1, 1 }, { 1, 1, 1 }, &arg, 1, &buf, 1, 0, 0, 0, 0, 0 };
 	struct ptx_trace tr = { keep, &log };
 	rc = ptx_run_traced(m, "k", &l, &tr, &info, &err);
 	ptx_free(m);

@@ -240,6 +240,8 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->sbatch[cli->nsbatch++] = arg;
 	} else if (!strcmp(name, "launch")) {
 		s = ub_geom_parse(arg, &c->geom, err);
+	} else if (!strcmp(name, "atomic-order")) {
+		s = ub_atomic_order_parse(arg, &c->geom, err);
 	} else if (!strcmp(name, "include-path") || !strcmp(name, "define-macro")) {
 		if (cli->nflags == UB_NVCC_MAX_FLAGS)
 			return ub_fail(err, UB_USAGE, "-I/-D: at most %d", UB_NVCC_MAX_FLAGS);

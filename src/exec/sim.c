@@ -26,13 +26,15 @@ void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
 }
 
 /* --launch's keys, in the order ub_geom_parse stores them. */
-static const char *const geom_keys[] = {"block", "per-thread", "per-block", "grid"};
+static const char *const geom_keys[] = {"block", "per-thread", "per-block", "grid",
+					 "shared"};
+#define NKEYS 5
 
 int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err)
 {
 	static const unsigned long long max[] = {UB_MAX_BLOCK, 1ull << 24,
-						 1ull << 34, UB_MAX_GRID};
-	unsigned long long v[4] = {0};
+						 1ull << 34, UB_MAX_GRID, 1ull << 30};
+	unsigned long long v[NKEYS] = {0};
 	char buf[128];
 	if (strlen(spec) >= sizeof buf)
 		return ub_fail(err, UB_USAGE, "--launch: '%s' is too long", spec);
@@ -40,26 +42,41 @@ int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err)
 	for (char *save, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(it, '='), *end = NULL;
 		int k = 0;
-		while (eq && k < 4 && ((size_t)(eq - it) != strlen(geom_keys[k]) ||
-				       strncmp(it, geom_keys[k], (size_t)(eq - it))))
+		while (eq && k < NKEYS && ((size_t)(eq - it) != strlen(geom_keys[k]) ||
+					   strncmp(it, geom_keys[k], (size_t)(eq - it))))
 			k++;
-		unsigned long long x = eq && k < 4 ? strtoull(eq + 1, &end, 10) : 0;
-		if (!eq || k == 4 || end == eq + 1 || *end || x < 1 || x > max[k] ||
-		    v[k] || (k > 0 && (v[1] || v[2] || v[3])))
+		unsigned long long x = eq && k < NKEYS ? strtoull(eq + 1, &end, 10) : 0;
+		if (!eq || k == NKEYS || end == eq + 1 || *end || x < 1 || x > max[k] ||
+		    v[k] || (k > 0 && k < 4 && (v[1] || v[2] || v[3])))
 			return ub_fail(err, UB_USAGE, "--launch: '%s' is not block=B, "
-				       "per-thread=K, per-block=E or grid=G (B in 1..%d "
-				       "threads a block, K >= 1 elements a thread, E "
-				       "elements a block, G blocks; each once, one of the "
-				       "last three; e.g. block=128,per-thread=8)", it,
-				       UB_MAX_BLOCK);
+				       "per-thread=K, per-block=E, grid=G or shared=BYTES "
+				       "(B in 1..%d threads a block, K >= 1 elements a "
+				       "thread, E elements a block, G blocks, BYTES of "
+				       "dynamic .shared memory a block, at most 2^30; each "
+				       "once, one of per-thread, per-block, grid; e.g. "
+				       "block=128,per-thread=8)", it, UB_MAX_BLOCK);
 		v[k] = x;
 	}
-	if (!v[0] && !v[1] && !v[2] && !v[3])
+	if (!v[0] && !v[1] && !v[2] && !v[3] && !v[4])
 		return ub_fail(err, UB_USAGE, "--launch: empty (e.g. block=128,per-thread=8)");
-	memset(g, 0, sizeof *g);
 	g->block = v[0] ? (unsigned)v[0] : UB_BLOCK;
 	g->per_block = v[1] ? v[1] * g->block : v[2];
 	g->grid = (unsigned)v[3];
+	g->shared = v[4];
+	return 0;
+}
+
+int ub_atomic_order_parse(const char *spec, struct ub_geom *g,
+			  struct ub_error *err)
+{
+	char *end = NULL;
+	unsigned long long s = strncmp(spec, "seed=", 5) ? 0 : strtoull(spec + 5, &end, 10);
+	if (!end || end == spec + 5 || *end || spec[5] == '-')
+		return ub_fail(err, UB_USAGE, "--atomic-order: '%s' is not seed=S "
+			       "(S a number: another valid order of the atomics, "
+			       "e.g. seed=1)", spec);
+	g->atomic_seeded = 1;
+	g->atomic_seed = s;
 	return 0;
 }
 
@@ -73,6 +90,12 @@ const char *ub_geom_format(const struct ub_geom *g, char *buf, size_t len)
 		snprintf(buf, len, "block=%u,per-thread=%llu", block, per / block);
 	else
 		snprintf(buf, len, "block=%u,per-block=%llu", block, per);
+	size_t at = strlen(buf);
+	if (g && g->shared && at < len)
+		snprintf(buf + at, len - at, ",shared=%llu", g->shared);
+	at = strlen(buf);
+	if (g && g->atomic_seeded && at < len)
+		snprintf(buf + at, len - at, " atomic-order=seed=%llu", g->atomic_seed);
 	return buf;
 }
 
@@ -119,6 +142,9 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 		.args = vals, .nargs = nargs, .bufs = bufs, .nbufs = nbufs,
 		/* a diagnostic: the same results, thread by thread (docs/speed.md) */
 		.thread_by_thread = getenv("ULPBENCH_SIM_SCALAR") != NULL,
+		.shared_bytes = geom ? geom->shared : 0,
+		.atomic_seeded = geom && geom->atomic_seeded,
+		.atomic_seed = geom ? geom->atomic_seed : 0,
 	};
 	memset(info, 0, sizeof *info);
 	return ptx_run_traced(m, entry, &l, trace, info, err);

@@ -23,17 +23,26 @@ struct ub_geom {
 	unsigned block;
 	unsigned long long per_block;
 	unsigned grid;
+	unsigned long long shared;  /* shared=BYTES: dynamic .shared memory of
+				       a block (extern __shared__ arrays) */
+	int atomic_seeded;          /* --atomic-order seed=S: another valid
+				       order of atomics (ptx_block.c) */
+	unsigned long long atomic_seed;
 };
 /* The grid (blocks in x, at most UB_MAX_GRID) and block size of g (NULL:
  * the default) for n elements. */
 void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
 		  unsigned *block);
-/* --launch block=B,per-thread=K|per-block=E|grid=G (each at most once,
- * in any order; B defaults to UB_BLOCK) into *g; UB_USAGE naming the
- * option. */
+/* --launch block=B,per-thread=K|per-block=E|grid=G[,shared=BYTES] (each
+ * at most once, in any order; B defaults to UB_BLOCK) into *g (its atomic
+ * order kept); UB_USAGE naming the option. */
 int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err);
 /* g (NULL: the default) as --launch spells it: "block=256,per-thread=1",
- * "block=128,per-block=1000" or "block=128,grid=3", into buf. */
+ * "block=128,per-block=1000" or "block=128,grid=3", then ",shared=BYTES"
+ * when set and " atomic-order=seed=S" when seeded, into buf. */
+/* --atomic-order seed=S into *g; UB_USAGE naming the option. */
+int ub_atomic_order_parse(const char *spec, struct ub_geom *g,
+			  struct ub_error *err);
 const char *ub_geom_format(const struct ub_geom *g, char *buf, size_t len);
 
 /* One kernel parameter: an array (read-only or written) or a scalar. */

@@ -34,7 +34,7 @@ static void launch(const struct ptx_module *m, const struct ptx_func *f,
 	if (np < 0 || np > NBUF)
 		return;
 	struct ptx_launch l = {{1, 1, 1}, {threads, 1, 1}, args, np, bufs, NBUF,
-			       BUDGET, by_thread};
+			       BUDGET, by_thread, 0, 0, 0};
 	struct ptx_run_info info;
 	struct ub_error err;
 	uint64_t sum = 0;

@@ -114,7 +114,10 @@ static int is_mem(int op)
 
 int ub_native_eligible(const struct ptx_func *f)
 {
-	if (!f->is_entry || f->ncalls || f->ncode == 0 || f->ncode > NAT_MAX_CODE)
+	/* a block-level kernel's threads run together on the interpreter
+	   (ptx_block.c); the translation runs one thread after another */
+	if (!f->is_entry || f->ncalls || f->ncode == 0 || f->ncode > NAT_MAX_CODE ||
+	    f->block_level)
 		return 0;
 	for (uint32_t i = 0; i < f->ncode; i++) {
 		const struct ptx_insn *in = &f->code[i];

@@ -24,9 +24,13 @@
  * .global/.const tables, .func with call (arguments and return value
  * through .param), bra/ret/exit, inline-asm registers named without '%',
  * Triton's kernel parameter attributes (.ptr .global .align N) and its
- * .reqntid (a launch of another block size is refused).
- * Not supported (a clear error at parse time): .shared memory and
- * barriers, atomics, warp shuffles, textures, indirect calls. */
+ * .reqntid (a launch of another block size is refused); and, for
+ * kernels that need a block's threads together, .shared memory (static
+ * and extern), bar.sync, the warp instructions (shfl, vote, match, redux,
+ * activemask, elect) and atom/red, run block by block in warps of 32
+ * (ptx_block.c).
+ * Not supported (a clear error at parse time): textures, surfaces,
+ * indirect calls, barriers with a thread count. */
 #ifndef UB_PTX_H
 #define UB_PTX_H
 
@@ -80,6 +84,11 @@ struct ptx_launch {
 	int thread_by_thread; /* 1: never batch lanes (ptx_batch.c) nor run
 				 native code; the results are the same,
 				 tests compare them */
+	uint64_t shared_bytes; /* dynamic .shared memory of a block (extern
+				 .shared arrays), after the static part */
+	int atomic_seeded;    /* 1: the atomic order from atomic_seed
+				 (ptx_block.c), else the default order */
+	uint64_t atomic_seed;
 };
 
 /* Tracing, for `ulpbench explain` (ptx_run_traced): one event per

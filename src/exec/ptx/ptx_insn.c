@@ -13,7 +13,7 @@ enum ptx_variant {
 	PTX_V__, PTX_V_LO, PTX_V_HI, PTX_V_WIDE, PTX_V_APPROX, PTX_V_FULL,
 	PTX_V_PACK, PTX_V_UNPACK, PTX_V_II, PTX_V_IF, PTX_V_FI, PTX_V_FF,
 	PTX_V_PARAM, PTX_V_GLOBAL, PTX_V_LOCAL, PTX_V_GENERIC, PTX_V_X2,
-	PTX_V_L, PTX_V_R
+	PTX_V_L, PTX_V_R, PTX_V_SHARED, PTX_V_TOSHARED, PTX_V_BLOCK, PTX_V_WARP
 };
 enum { PTX_TM_INT = 1, PTX_TM_PRED = 2, PTX_TM_F32 = 4, PTX_TM_F64 = 8,
        PTX_TM_H = 16, PTX_TM_BITS = 3, PTX_TM_ANY = 31 };
@@ -85,7 +85,11 @@ int ptx_writes(const struct ptx_insn *in, uint32_t *w)
 	}
 	switch (ptx_op_shape(in->op)) {
 	case PTX_S_ST: case PTX_S_BRA: case PTX_S_NONE: case PTX_S_CALL:
+	case PTX_S_BAR:
 		return 0;
+	case PTX_S_SHFL: case PTX_S_MATCH: case PTX_S_ELECT:   /* p */
+		w[n++] = (uint32_t)in->off;
+		break;
 	case PTX_S_SETP:
 		w[n++] = in->src[3];
 		break;
@@ -112,7 +116,10 @@ int ptx_reads(const struct ptx_insn *in, uint32_t *r)
 	case PTX_S_CVT2: k = 2; break;
 	case PTX_S_SETP: case PTX_S_ABC: case PTX_S_WIDE3: case PTX_S_SELP:
 	case PTX_S_SLCT: case PTX_S_BFE: k = 3; break;
-	case PTX_S_BFI: k = 4; break;
+	case PTX_S_BFI: case PTX_S_SHFL: k = 4; break;
+	case PTX_S_BAR: case PTX_S_ELECT: k = 1; break;
+	case PTX_S_VOTE: case PTX_S_MATCH: case PTX_S_REDUX: k = 2; break;
+	case PTX_S_ATOM: k = 3; break;
 	case PTX_S_PACK: k = in->aux < 4 ? in->aux : 4; break;
 	case PTX_S_ST:   /* the address, then the data: d and src[1..] */
 		k = 1;
@@ -169,7 +176,7 @@ static int is_float(int ty)
 /* The parts of a mnemonic such as "setp.ltu.and.ftz.f32". */
 struct mnem {
 	char base[16];
-	int var, ty[3], nty, rnd, cmp, boolop, testp, vec, space, mad, shf;
+	int var, ty[3], nty, rnd, cmp, boolop, testp, vec, space, mad, shf, to;
 	unsigned flags;
 };
 
@@ -215,6 +222,8 @@ static int mnem_part(struct mnem *m, const char *p)
 	else if ((i = find_name((const char *const[]){ "", "param", "global",
 				"local", "const", "shared", "generic" }, 7, p)) > 0)
 		m->space = i;
+	else if (!strcmp(p, "to") && !strcmp(m->base, "cvta"))
+		m->to = 1;
 	else if (!strcmp(p, "v2") || !strcmp(p, "v4"))
 		m->vec = p[1] - '0';
 	else if (!strcmp(p, "L2::cache_hint"))
@@ -257,7 +266,12 @@ static int mnem_split(const struct ptx_tok *t, struct mnem *m)
 static int mnem_variant(struct ptx_pstate *st, struct mnem *m)
 {
 	static const uint8_t space_var[] = { PTX_V_GENERIC, PTX_V_PARAM,
-		PTX_V_GLOBAL, PTX_V_LOCAL, PTX_V_GENERIC, 0, PTX_V_GENERIC };
+		PTX_V_GLOBAL, PTX_V_LOCAL, PTX_V_GENERIC, PTX_V_SHARED, PTX_V_GENERIC };
+	if (!strcmp(m->base, "cvta") && m->space == 5) {   /* .shared offsets */
+		m->var = m->to ? PTX_V_TOSHARED : PTX_V_SHARED;
+		m->space = 0;
+		return 0;
+	}
 	if (!strcmp(m->base, "cvta"))
 		strcpy(m->base, "mov"), m->space = 0;
 	if (!strcmp(m->base, "mad") && is_float(m->ty[0]))
@@ -476,28 +490,6 @@ static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 /* Families of instructions the sim backend does not run, and why:
  * X(mnemonic base, reason). */
 #define PTX_UNSUPPORTED(X)                                                  \
-	X("bar", "block-level barriers are not supported by the sim backend, " \
-	  "which runs one thread after another")                            \
-	X("barrier", "block-level barriers are not supported by the sim "   \
-	  "backend, which runs one thread after another")                   \
-	X("membar", "memory fences are not supported by the sim backend, "  \
-	  "which runs one thread after another")                            \
-	X("fence", "memory fences are not supported by the sim backend, "   \
-	  "which runs one thread after another")                            \
-	X("atom", "atomics are not supported by the sim backend (threads "  \
-	  "that share memory are not modelled)")                            \
-	X("red", "atomic reductions are not supported by the sim backend "  \
-	  "(threads that share memory are not modelled)")                   \
-	X("shfl", "warp-level instructions are not supported by the sim "   \
-	  "backend, which runs threads one after another, not in warps")    \
-	X("vote", "warp-level instructions are not supported by the sim "   \
-	  "backend, which runs threads one after another, not in warps")    \
-	X("match", "warp-level instructions are not supported by the sim "  \
-	  "backend, which runs threads one after another, not in warps")    \
-	X("redux", "warp-level instructions are not supported by the sim "  \
-	  "backend, which runs threads one after another, not in warps")    \
-	X("activemask", "warp-level instructions are not supported by the " \
-	  "sim backend, which runs threads one after another, not in warps") \
 	X("tex", "textures are not supported by the sim backend")          \
 	X("tld4", "textures are not supported by the sim backend")         \
 	X("suld", "surfaces are not supported by the sim backend")         \
@@ -537,6 +529,8 @@ int ptx_decode_insn(struct ptx_pstate *st)
 	struct mnem m;
 	int op = -1;
 	st->pos++;
+	if (mt->kind == PTX_TK_WORD && ptx_is_block_insn(mt))
+		return ptx_decode_block(st, &in, mt, line);
 	if (mt->kind == PTX_TK_WORD && mnem_split(mt, &m) == 0 &&
 	    mnem_variant(st, &m) == 0)
 		op = find_op(&m);
@@ -544,6 +538,9 @@ int ptx_decode_insn(struct ptx_pstate *st)
 		return ptx_perr(st, line, "unsupported instruction '%.*s'%s",
 				(int)mt->len, mt->s, why_unsupported(mt));
 	in.op = (uint16_t)op;
+	if (op == PTX_LD_SHARED || op == PTX_ST_SHARED || op == PTX_CVTA_SHARED ||
+	    op == PTX_CVTA_TO_SHARED)
+		st->f->block_level = 1;   /* memory its threads share */
 	const char *why = set_fields(&in, &m);
 	if (why)
 		return ptx_perr(st, line, "unsupported instruction '%.*s': %s",

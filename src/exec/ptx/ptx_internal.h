@@ -70,6 +70,8 @@ enum ptx_sreg {
 #define PTX_MAX_LOCAL (512u << 10)
 #define PTX_MAX_PARAM 4096u
 #define PTX_MAX_GLOBAL (256u << 20)
+#define PTX_MAX_SHARED (1u << 20)    /* static .shared bytes; dynamic: the
+					launch's shared=BYTES, below too */
 #define PTX_MAX_FUNC_SLOTS (1u << 20)
 #define PTX_MAX_MODULE_SLOTS (1u << 22)
 
@@ -97,8 +99,25 @@ enum ptx_shape {
 	PTX_S_SHIFT, PTX_S_BFE, PTX_S_BFI, PTX_S_SETP, PTX_S_SELP, PTX_S_SLCT,
 	PTX_S_TESTP, PTX_S_MOV, PTX_S_PACK, PTX_S_UNPACK, PTX_S_CVT, PTX_S_LD,
 	PTX_S_ST, PTX_S_BRA, PTX_S_NONE, PTX_S_SET, PTX_S_CALL, PTX_S_POLICY,
-	PTX_S_CVT2
+	PTX_S_CVT2, PTX_S_BAR, PTX_S_SHFL, PTX_S_VOTE, PTX_S_MATCH,
+	PTX_S_REDUX, PTX_S_ACTMASK, PTX_S_ELECT, PTX_S_ATOM
 };
+
+/* Block and warp level operands (ptx_insn_block.c):
+ * BAR a (barrier number; BAR_WARP: the mask)
+ * SHFL d[|p], a, b, c, mask: src[0..3] a, b, c, mask; off the slot of p
+ * VOTE d, [!]a, mask (PTX_F_NEGC: !a)   MATCH d[|p], a, mask (off: p)
+ * REDUX d, a, mask   ACTMASK d   ELECT d|p, mask (src[0]: mask, off: p)
+ * ATOM d, [a+off], b[, c]: src[0] a, src[1] b, src[2] c; red: d is the sink
+ * The sub-operation (shfl mode, vote mode, atom operation) is in cmp. */
+enum ptx_bop {
+	PTX_B_UP, PTX_B_DOWN, PTX_B_BFLY, PTX_B_IDX,      /* shfl */
+	PTX_B_ALL, PTX_B_ANY, PTX_B_UNI, PTX_B_BALLOT,    /* vote, match */
+	PTX_B_ADD, PTX_B_MIN, PTX_B_MAX, PTX_B_INC, PTX_B_DEC, PTX_B_AND,
+	PTX_B_OR, PTX_B_XOR, PTX_B_EXCH, PTX_B_CAS        /* atom, redux */
+};
+/* atom/red space (aux): generic, global, shared. */
+enum { PTX_AS_GENERIC, PTX_AS_GLOBAL, PTX_AS_SHARED };
 
 /* Instruction flags. */
 enum {
@@ -215,6 +234,9 @@ struct ptx_func {
 	uint32_t nreset;
 	struct ptx_call *calls;
 	int ncalls;
+	int block_level;         /* uses .shared memory, barriers, warp or
+				    atomic instructions: its threads run
+				    together, a block at a time (ptx_block.c) */
 };
 
 /* A kernel translated to native code (src/exec/native/, ptx_native.h):
@@ -228,6 +250,9 @@ struct ptx_module {
 	int nfused;              /* adds the ptxas model fuses (ptx_fuse.c) */
 	struct ptx_var *vars;
 	int nvars;
+	uint64_t shared_static;  /* bytes of the static .shared variables
+				    (all functions'); dynamic .shared (extern
+				    name[]) starts after them, 16-aligned */
 	/* native code attached by src/exec/native/ (NULL: none): per
 	 * function, its translation or NULL (the interpreter runs it), and
 	 * what ptx_free calls to let it go */
@@ -301,7 +326,9 @@ struct ptx_sym {           /* .param / .local / module variable */
 	const char *name;
 	uint32_t len;
 	uint8_t space;     /* 'p' param, 'l' local, 'g' global/const,
-			      's' module .shared (never allocated) */
+			      's' .shared (value: its offset in the
+			      block's .shared memory), 'd' extern .shared
+			      (at the start of the dynamic part) */
 	uint64_t value;    /* param/local offset, or host address */
 };
 struct ptx_labelref {
@@ -368,6 +395,17 @@ int ptx_add_sym(struct ptx_pstate *st, const struct ptx_tok *name, int space,
  * directive's token (ptx_vars.c). */
 int ptx_parse_var(struct ptx_pstate *st);
 int ptx_parse_shared(struct ptx_pstate *st);
+/* Block and warp level instructions (ptx_insn_block.c): 1 if the
+ * mnemonic token t is one (then decoded into *in and emitted, or an
+ * error), 0 if not. */
+int ptx_is_block_insn(const struct ptx_tok *t);
+int ptx_decode_block(struct ptx_pstate *st, struct ptx_insn *in,
+		     const struct ptx_tok *mnem, uint32_t line);
+/* Operands for it (ptx_operand.c): a destination register, a source of
+ * type ty, a memory operand [base+off]. */
+int ptx_opd_dst(struct ptx_pstate *st, uint32_t *slot);
+int ptx_opd_src(struct ptx_pstate *st, int ty, uint32_t *slot);
+int ptx_opd_mem(struct ptx_pstate *st, uint32_t *base, int64_t *off);
 
 /* Grows *p (of *cap elements of size sz) to hold n; 0 or UB_RUNTIME. */
 int ptx_grow(void *p, int *cap, int n, size_t sz);

@@ -80,13 +80,11 @@ static int sym_slot(struct ptx_pstate *st, const struct ptx_tok *t,
 		const struct ptx_sym *s = &st->syms[i];
 		if (s->len != t->len || memcmp(s->name, t->s, t->len))
 			continue;
-		if (s->space == 's')
-			return ptx_perr(st, t->line, ".shared memory ('%.*s') is not "
-					"supported by the sim backend, which runs one "
-					"thread after another", (int)t->len, t->s);
 		if (ptx_new_slot(st, s->value, 64, slot))
 			return UB_RUNTIME;
-		if (s->space == 'g')
+		if (s->space == 's' || s->space == 'd')   /* its threads share it */
+			st->f->block_level = 1;
+		if (s->space == 'g' || s->space == 's')
 			return 0;
 		struct ptx_func *f = st->f;
 		int cap = f->nrelocs;
@@ -380,3 +378,18 @@ int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 	}
 }
 
+
+int ptx_opd_dst(struct ptx_pstate *st, uint32_t *slot)
+{
+	return opd_dst(st, slot);
+}
+
+int ptx_opd_src(struct ptx_pstate *st, int ty, uint32_t *slot)
+{
+	return opd_src(st, ty, slot);
+}
+
+int ptx_opd_mem(struct ptx_pstate *st, uint32_t *base, int64_t *off)
+{
+	return opd_mem(st, base, off);
+}

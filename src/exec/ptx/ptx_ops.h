@@ -223,6 +223,13 @@
 	X(ST_GENERIC, "st", GENERIC, ANY, ST) /* [a] = b, global or local */ \
 	X(ST_PARAM, "st", PARAM, ANY, ST)   /* [a] = b: a call argument, or \
 					       a .func's return value */    \
+	X(LD_SHARED, "ld", SHARED, ANY, LD) /* d = [a] in the block's .shared \
+					       memory (a: an offset into it) */ \
+	X(ST_SHARED, "st", SHARED, ANY, ST) /* [a] = b in .shared memory */ \
+	X(CVTA_SHARED, "cvta", SHARED, ANY, MOV) /* d = generic address of \
+					    the .shared offset a */          \
+	X(CVTA_TO_SHARED, "cvta", TOSHARED, ANY, MOV) /* d = .shared offset \
+					    of the generic address a */      \
 	X(CREATEPOLICY, "createpolicy", _, ANY, POLICY) /* d = an L2 cache \
 					    policy (9.7.9.18): opaque, 0 here; \
 					    only .L2::cache_hint reads it */ \
@@ -231,6 +238,28 @@
 	X(CALL, "call", _, ANY, CALL)    /* call (r), f, (a, ..): copy the  \
 					    args into f's .param, run f to  \
 					    ret, copy its return value to r */ \
+	/* --- block and warp level (ptx_block.c, ptx_warp.c); decoded by \
+	 * ptx_insn_block.c, sub-operation in cmp (enum ptx_bop) --- */     \
+	X(BAR, "bar", BLOCK, ANY, BAR)   /* bar.sync / barrier.sync a: wait \
+					    until every thread of the block \
+					    reaches this barrier */          \
+	X(BAR_WARP, "bar", WARP, ANY, BAR) /* bar.warp.sync mask */         \
+	X(SHFL, "shfl", BLOCK, ANY, SHFL) /* shfl.sync.MODE.b32 d[|p], a, b, \
+					    c, mask (9.7.9.6) */             \
+	X(VOTE, "vote", BLOCK, ANY, VOTE) /* vote.sync.{all,any,uni}.pred, \
+					    .ballot.b32 d, [!]a, mask */     \
+	X(MATCH, "match", BLOCK, ANY, MATCH) /* match.{any,all}.sync.b32/b64 \
+					    d[|p], a, mask */               \
+	X(REDUX, "redux", BLOCK, ANY, REDUX) /* redux.sync.OP.type d, a, mask */ \
+	X(ACTIVEMASK, "activemask", BLOCK, ANY, ACTMASK) /* d = lanes running \
+					    this instruction together */    \
+	X(ELECT, "elect", BLOCK, ANY, ELECT) /* elect.sync d|p, mask: the \
+					    lowest lane of mask */          \
+	X(ATOM, "atom", BLOCK, ANY, ATOM) /* atom.SPACE.OP.type d, [a], b[, c]: \
+					    d = old [a]; [a] = OP(old, b[, c]) */ \
+	X(RED, "red", BLOCK, ANY, ATOM)  /* red: atom without d */          \
+	X(FENCE, "membar", BLOCK, ANY, NONE) /* membar, fence: no effect \
+					    (every access is in order here) */ \
 	/* --- the ptxas fusion model (ptx_fuse.c); never parsed --- */    \
 	X(HOLD, "(hold)", _, ANY, AB)    /* a fused mul: keep a, b in the  \
 					    slots src[2], src[3] */         \

@@ -10,9 +10,8 @@
  * arguments), declarations dropped, and every call resolved to a
  * definition once the module is read; a call site's .param variables
  * live in the caller's local buffer.  After each body the ptxas fusion
- * model runs (ptx_fuse.c).  .shared memory is rejected: the interpreter
- * runs threads one after another, so shared memory with barriers cannot
- * be modelled. */
+ * model runs (ptx_fuse.c).  .shared variables get their offsets in the
+ * block's .shared memory (ptx_vars.c). */
 #include "ptx_internal.h"
 
 #include <stdarg.h>
@@ -398,9 +397,7 @@ static int parse_body_stmt(struct ptx_pstate *st, int *scopes, int *depth)
 		return 0;
 	}
 	if (ptx_tok_is(t, ".shared"))
-		return ptx_perr(st, t->line, ".shared memory is not supported "
-				"by the sim backend, which runs one thread after "
-				"another");
+		return ptx_parse_shared(st);
 	if (t->kind == PTX_TK_WORD && ptx_tok_is(ptx_peek(st, 1), ":")) {
 		st->pos += 2;
 		return add_label(st, t);
@@ -628,6 +625,19 @@ static int parse_top(struct ptx_pstate *st)
 	return ptx_perr(st, t->line, "unexpected '%.*s'", (int)t->len, t->s);
 }
 
+/* Symbols of extern .shared arrays (relocations of space 'd') now that
+ * the static .shared variables of the whole module are known: the
+ * dynamic part starts after them, 16-aligned. */
+static void dynamic_shared(struct ptx_module *m)
+{
+	uint64_t base = (m->shared_static + 15) / 16 * 16;
+	for (int i = 0; i < m->nfuncs; i++)
+		for (int k = 0; k < m->funcs[i].nrelocs; k++)
+			if (m->funcs[i].relocs[k].space == 'd')
+				m->funcs[i].init[m->funcs[i].relocs[k].slot] =
+					base + m->funcs[i].relocs[k].offset;
+}
+
 int ptx_parse(const char *text, struct ptx_module **out, struct ub_error *err)
 {
 	return ptx_parse_for(text, NULL, out, err);
@@ -648,6 +658,8 @@ int ptx_parse_for(const char *text, const char *entry, struct ptx_module **out,
 		rc = parse_top(&st);
 	if (!rc)
 		rc = ptx_resolve_calls(&st);
+	if (!rc)
+		dynamic_shared(st.m);
 	if (!rc)   /* what the run will need must be runnable */
 		rc = ptx_check_runnable(st.m, entry, err);
 	free(toks);

@@ -6,6 +6,7 @@
  * y, z order, threads within a block likewise), each run by ptx_exec.c.
  * The host's rounding mode is set to nearest for the run and restored. */
 #include "ptx_batch.h"
+#include "ptx_block.h"
 #include "ptx_native.h"
 #include "ptx_trace.h"
 
@@ -273,7 +274,8 @@ static int read_only_store(const struct ptx_ctx *c, const struct ptx_module *m,
 {
 	const struct ptx_func *f = c->bad_f;
 	int op = f->code[c->bad_pc].op, j = 0;
-	if (op != PTX_ST_GLOBAL && op != PTX_ST_GENERIC)
+	if (op != PTX_ST_GLOBAL && op != PTX_ST_GENERIC && op != PTX_ATOM &&
+	    op != PTX_RED)
 		return 0;
 	while (j < c->nrg && !(c->bad_addr - c->rg[j].lo < c->rg[j].size))
 		j++;
@@ -353,6 +355,8 @@ static int frame_init(struct ptx_frame *fr, const struct ptx_func *f)
 	memcpy(fr->R, f->init, f->nslots * sizeof *fr->R);
 	for (int i = 0; i < f->nrelocs; i++) {
 		const struct ptx_reloc *r = &f->relocs[i];
+		if (r->space == 'd')   /* dynamic .shared: set at parse time */
+			continue;
 		unsigned char *base = r->space == 'l' ? fr->local : fr->param;
 		fr->R[r->slot] = (uint64_t)(uintptr_t)base + r->offset;
 	}
@@ -368,6 +372,30 @@ static void frames_free(struct ptx_frame *frames, int n)
 		free(frames[i].traced);
 	}
 	free(frames);
+}
+
+/* Does kernel e need its threads together (ptx_block.c)?  1 when it or
+ * a function it calls is block level; UB_RUNTIME (message) when it would
+ * but cannot: calls, tracing. */
+static int block_level(const struct ptx_module *m, int e, int traced,
+		       struct ub_error *err)
+{
+	const struct ptx_func *f = &m->funcs[e];
+	int any = f->block_level;
+	for (int i = 0; i < f->ncalls; i++)
+		any |= m->funcs[f->calls[i].func].block_level;
+	if (!any)
+		return 0;
+	if (f->ncalls)
+		return ub_fail(err, UB_RUNTIME, "ptx: kernel '%s' uses block-level "
+			       "instructions (.shared memory, barriers, warp or atomic "
+			       "instructions) and calls functions ('%s'): not supported",
+			       f->name, m->funcs[f->calls[0].func].name);
+	if (traced)
+		return ub_fail(err, UB_RUNTIME, "ptx: kernel '%s' uses block-level "
+			       "instructions: explain does not trace such kernels",
+			       f->name);
+	return 1;
 }
 
 int ptx_run(const struct ptx_module *m, const char *entry,
@@ -396,6 +424,9 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 			       "%u x %u x %u threads (.reqntid), launched with %u x %u x %u",
 			       entry, rq[0], rq[1], rq[2], launch->block[0],
 			       launch->block[1], launch->block[2]);
+	int blocks = block_level(m, e, trace != NULL, err);
+	if (blocks == UB_RUNTIME)
+		return UB_RUNTIME;
 	struct ptx_ctx c = { .budget = launch->budget ? launch->budget
 						       : ptx_budget(m) };
 	c.frames = calloc((size_t)m->nfuncs, sizeof *c.frames);
@@ -424,16 +455,20 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		}
 		int mode = fegetround();
 		fesetround(FE_TONEAREST);
-		ptx_native_fn nat = m->native && !trace && !launch->thread_by_thread
-				    ? m->native[e] : NULL;
-		int r = nat ? run_native(&c, launch, nat, blk, tid)
+		ptx_native_fn nat = m->native && !trace && !launch->thread_by_thread &&
+				    !blocks ? m->native[e] : NULL;
+		int r = blocks ? ptx_block_grid(&c, m, launch, blk, tid, err)
+			: nat ? run_native(&c, launch, nat, blk, tid)
 			: !trace && !launch->thread_by_thread &&
 			ptx_batchable(c.fr->f) ? run_batched(&c, launch, blk, tid)
 			: run_threads(&c, launch, 0, grid_threads(launch), blk, tid);
 		ran_native = nat != NULL;
 		if (r < 0)
 			rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
-		else if (r) {
+		else if (blocks && r == 2) {   /* the block's own message */
+			rc = UB_RUNTIME;
+			thread_failed = 1;
+		} else if (r) {
 			rc = report(&c, m, launch, blk, tid, err);
 			thread_failed = 1;
 		}

@@ -1,8 +1,7 @@
 /* ptx_vars.c — module-level variables: .global and .const arrays with
  * their initializers (the kernel reads them, never writes), and .shared
- * declarations, which are noted, not allocated: a function that uses one
- * cannot run on the sim (ptx_parse.c defers that error to a run that
- * reaches it, so the other kernels of a whole .cu file still run).
+ * declarations (module level or in a body), laid out in the block's
+ * .shared memory, which ptx_block.c allocates for each block.
  *
  * An initializer element is an immediate of the array's type or, for a
  * 64-bit element, an address: NAME or generic(NAME).  A module array's
@@ -106,18 +105,33 @@ int ptx_parse_var(struct ptx_pstate *st)
 	return ptx_expect(st, ";");
 }
 
-/* .shared [.align N] .type name[N]; at module level: a symbol of space
- * 's', which an instruction may not name (ptx_operand.c). */
+/* [.extern] .shared [.align N] .type name[N]; at module level or in a
+ * body: a symbol of space 's' whose value is its offset in the block's
+ * .shared memory (every function's variables laid out one after another,
+ * each at its alignment), or, for name[] (extern), of space 'd': the
+ * start of the dynamic part, after all the static ones (the launch says
+ * its size). */
 int ptx_parse_shared(struct ptx_pstate *st)
 {
 	const struct ptx_tok *name;
 	size_t size;
 	unsigned align;
 	int open, ty;
-	struct ptx_space sp = { ".shared", UINT64_MAX, "", NULL };
+	uint32_t line = cur(st)->line;
+	struct ptx_space sp = { ".shared", PTX_MAX_SHARED,
+				" of .shared memory per module", NULL };
 	st->pos++;
-	if (ptx_parse_decl(st, &sp, &name, &size, &align, &ty, &open) ||
-	    ptx_add_sym(st, name, 's', 0))
+	if (ptx_parse_decl(st, &sp, &name, &size, &align, &ty, &open))
+		return UB_RUNTIME;
+	uint64_t *top = &st->m->shared_static, at = 0;
+	if (!open) {
+		unsigned a = align ? align : 1;
+		at = (*top + a - 1) / a * a;
+		if (size > PTX_MAX_SHARED - at)
+			return ptx_too_large(st, line, &sp, name);
+		*top = at + size;
+	}
+	if (ptx_add_sym(st, name, open ? 'd' : 's', at))
 		return UB_RUNTIME;
 	return ptx_expect(st, ";");
 }

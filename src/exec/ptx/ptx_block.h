@@ -1,0 +1,84 @@
+/* ptx_block.h — the block executor: the threads of one block run
+ * together, in warps of 32 with SIMT semantics, for kernels that use
+ * .shared memory, barriers, warp-level instructions or atomics
+ * (ptx_func.block_level).  ptx_block.c walks the grid block by block and
+ * schedules the warps of a block; ptx_warp.c steps one warp; the warp
+ * collectives (shfl, vote, match, redux, elect) and the atomics are in
+ * ptx_warp_ops.c. */
+#ifndef UB_PTX_BLOCK_H
+#define UB_PTX_BLOCK_H
+
+#include "ptx_exec.h"
+
+#define PTX_WARP 32
+
+/* One warp: every lane has its own pc (the smallest pc among the lanes
+ * that can run goes next, with every lane at it: lanes that branched
+ * apart meet again where the paths join). */
+struct ptx_warp {
+	uint64_t *R;             /* lane l's slot s: R[s * PTX_WARP + l] */
+	uint32_t pc[PTX_WARP];
+	uint32_t barpc[PTX_WARP];  /* the barrier a waiting lane is at */
+	uint32_t live;           /* lanes that exist and have not exited */
+	uint32_t wait;           /* lanes waiting at a barrier */
+	uint64_t steps;          /* instructions run (the budget) */
+	int yielded;             /* stopped before the atomic at its pc to
+				    let another warp go first */
+};
+
+/* One block as it runs. */
+struct ptx_blk {
+	struct ptx_ctx *c;
+	const struct ptx_func *f;
+	unsigned nthreads, nwarps;
+	struct ptx_warp *w;
+	unsigned char *local;    /* thread t's .local: local + t * local_size */
+	unsigned char *shared;   /* the block's .shared memory */
+	uint64_t shared_size;
+	uint64_t rng;            /* --atomic-order seed=S; 0: the default */
+	uint64_t unmarked, fused, amask, insns;
+	/* a failure: the thread (index in the block), and a whole message
+	 * when the failure is one of the block's (a barrier, a mask, a
+	 * .shared access), else c->bad_* as for a thread */
+	unsigned bad_thread;
+	char msg[400];
+};
+
+/* Runs warp wi until none of its lanes can go on (all exited or waiting
+ * at a barrier): 0; or, with an atomic order seed, 1 when it stops
+ * before an atomic so that another warp may go first; UB_RUNTIME on a
+ * failure (b->bad_thread, and b->msg or c->bad_*). */
+int ptx_warp_run(struct ptx_blk *b, unsigned wi);
+
+/* Warp collectives and atomics on the lanes in g of warp w at
+ * instruction in (ptx_warp_ops.c): 0, or UB_RUNTIME with the failure
+ * set in b. */
+int ptx_warp_collective(struct ptx_blk *b, struct ptx_warp *w,
+			const struct ptx_insn *in, uint32_t g, uint32_t act);
+int ptx_warp_atomic(struct ptx_blk *b, struct ptx_warp *w,
+		    const struct ptx_insn *in, uint32_t g, unsigned wi);
+
+/* "ptx: kernel 'k': ..." into b->msg, for thread t of the block. */
+int ptx_blk_fail(struct ptx_blk *b, unsigned t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The next pseudo-random number of the atomic order (splitmix64). */
+uint64_t ptx_blk_rand(struct ptx_blk *b);
+
+/* A shared or generic address of n bytes: the host pointer, or NULL
+ * when it is outside the block's .shared memory. */
+static inline unsigned char *ptx_shared_at(const struct ptx_blk *b,
+					   uint64_t off, uint64_t n)
+{
+	return fits(0, b->shared_size, off, n) ? b->shared + off : NULL;
+}
+
+/* Runs the grid of c's kernel block by block (ptx_run.c, for a
+ * block-level kernel).  0; 1 when a thread failed as a thread does (bad
+ * address, budget: c->bad_*; blk, tid name it); 2 when err holds the
+ * whole message; -1 out of memory. */
+int ptx_block_grid(struct ptx_ctx *c, const struct ptx_module *m,
+		   const struct ptx_launch *l, unsigned *blk, unsigned *tid,
+		   struct ub_error *err);
+
+#endif

@@ -1,0 +1,219 @@
+/* ptx_warp.c — steps one warp of a block-level kernel (ptx_block.h).
+ *
+ * The 32 lanes of a warp each have a pc; the lanes that can run (live,
+ * not waiting at a barrier) at the smallest pc run the instruction
+ * together (the active lanes; those whose guard holds execute it), so
+ * lanes that branch apart run one path, then the other, and meet again
+ * where the paths join: the reconvergence of compiled structured code.
+ * Register instructions are ptx_cases.h's, as in the other executors;
+ * memory instructions add the block's .shared memory (an offset for
+ * ld/st.shared, its host address for generic ones); bar.sync parks the
+ * lanes that reach it until every thread of the block is there
+ * (ptx_block.c).  The budget counts a warp's instructions. */
+#include "ptx_block.h"
+#include "ptx_cases.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define W PTX_WARP
+#define REG(s) R[(size_t)(s) * W + l]
+#define LANES(...)                                                      \
+	for (uint32_t m_ = g; m_; m_ &= m_ - 1) {                       \
+		unsigned l = (unsigned)__builtin_ctz(m_);               \
+		__VA_ARGS__                                             \
+	}
+
+/* The lanes of act whose guard predicate holds. */
+static uint32_t guard_of(const uint64_t *R, const struct ptx_insn *in,
+			 uint32_t act)
+{
+	uint32_t g = 0;
+	for (uint32_t m = act; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		g |= (uint32_t)((R[(size_t)in->guard * W + l] ^ in->gneg) & 1) << l;
+	}
+	return g;
+}
+
+/* ld/st of lane l at the .shared host address p (checked). */
+static void shared_ldst(const struct ptx_insn *in, uint64_t *R, unsigned l,
+			unsigned char *p, int st)
+{
+	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
+	for (int i = 0; i < in->aux; i++) {
+		uint64_t v = 0;
+		uint32_t s = i ? in->src[i] : in->dst;
+		if (st) {
+			v = REG(s);
+			memcpy(p + i * bytes, &v, bytes);   /* little-endian host */
+			continue;
+		}
+		memcpy(&v, p + i * bytes, bytes);
+		if (in->flags & PTX_F_SEXT)
+			v = (uint64_t)ptx_sext(v, in->bits) & ptx_mask(in->rbits);
+		REG(s) = v;
+	}
+}
+
+/* ld or st (st: 1) of the lanes in g. */
+static int mem(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
+	       uint64_t *R, uint32_t g, int st)
+{
+	struct ptx_ctx *c = b->c;
+	size_t ls = b->f->local_size;
+	uint64_t bytes = (in->bits / 8 ? in->bits / 8 : 1) * in->aux;
+	uint64_t base = (uint64_t)(uintptr_t)b->shared;
+	LANES(
+		unsigned t = wi * W + l;
+		uint64_t a = REG(in->src[0]) + (uint64_t)in->off;
+		int sh = in->op == PTX_LD_SHARED || in->op == PTX_ST_SHARED;
+		int gen = in->op == PTX_LD_GENERIC || in->op == PTX_ST_GENERIC;
+		if (gen && a - base < b->shared_size)
+			a -= base, sh = 1;
+		if (sh) {
+			unsigned char *p = ptx_shared_at(b, a, bytes);
+			if (!p)
+				return ptx_blk_fail(b, t, "out-of-bounds %s at .shared "
+						    "offset 0x%llx (%llu bytes; the "
+						    "block has %llu bytes of .shared "
+						    "memory; --launch ...,shared=BYTES gives "
+						    "its dynamic part) at line %u",
+						    b->f->text[in - b->f->code],
+						    (unsigned long long)a,
+						    (unsigned long long)bytes,
+						    (unsigned long long)b->shared_size,
+						    b->f->lines[in - b->f->code]);
+			shared_ldst(in, R, l, p, st);
+			continue;
+		}
+		unsigned char *lbuf = b->local + (size_t)t * ls;
+		if (st ? ptx_st(c, in, R + l, W, lbuf) : ptx_ld(c, in, R + l, W, lbuf)) {
+			b->bad_thread = t;
+			return UB_RUNTIME;
+		}
+	)
+	return 0;
+}
+
+/* A failure of thread t of the kind c->bad_kind (ptx_exec.h). */
+static int thread_fail(struct ptx_blk *b, unsigned t, int kind)
+{
+	b->c->bad_kind = kind;
+	b->bad_thread = t;
+	return UB_RUNTIME;
+}
+
+/* One instruction of the lanes in g (act: all lanes at it).  0, 1 when
+ * the warp yields before an atomic, UB_RUNTIME on a failure. */
+static int step(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
+		uint32_t g, uint32_t act)
+{
+	struct ptx_warp *w = &b->w[wi];
+	uint64_t *R = w->R, unmarked = 0, fused = 0, amask = 0;
+	uint64_t base = (uint64_t)(uintptr_t)b->shared;
+	int rc = 0;
+	switch (in->op) {
+#define X(op, ...) case PTX_##op: LANES(__VA_ARGS__) break;
+	PTX_REG_CASES(X)
+#undef X
+	case PTX_LD_PARAM: case PTX_LD_GLOBAL: case PTX_LD_LOCAL:
+	case PTX_LD_GENERIC: case PTX_LD_SHARED:
+		return mem(b, wi, in, R, g, 0);
+	case PTX_ST_GLOBAL: case PTX_ST_LOCAL: case PTX_ST_GENERIC:
+	case PTX_ST_PARAM: case PTX_ST_SHARED:
+		return mem(b, wi, in, R, g, 1);
+	case PTX_CVTA_SHARED:
+		LANES(D = (A + base) & M;)
+		break;
+	case PTX_CVTA_TO_SHARED:
+		LANES(D = (A - base) & M;)
+		break;
+	case PTX_BAR:
+		w->wait |= g;
+		LANES(w->barpc[l] = (uint32_t)(in - b->f->code);)
+		break;
+	case PTX_FENCE:
+		break;
+	case PTX_BAR_WARP: case PTX_SHFL: case PTX_VOTE: case PTX_MATCH:
+	case PTX_REDUX: case PTX_ACTIVEMASK: case PTX_ELECT:
+		return ptx_warp_collective(b, w, in, g, act);
+	case PTX_ATOM: case PTX_RED:
+		return ptx_warp_atomic(b, w, in, g, wi);
+	default:   /* call: ptx_run.c refuses it for a block-level kernel */
+		return ptx_blk_fail(b, wi * W + (unsigned)__builtin_ctz(g),
+				    "%s at line %u is not supported in a kernel "
+				    "with block-level instructions",
+				    b->f->text[in - b->f->code],
+				    b->f->lines[in - b->f->code]);
+	}
+	b->unmarked += unmarked;
+	b->fused += fused;
+	b->amask |= amask;
+	return rc;
+}
+
+int ptx_warp_run(struct ptx_blk *b, unsigned wi)
+{
+	struct ptx_warp *w = &b->w[wi];
+	const struct ptx_insn *code = b->f->code;
+	for (;;) {
+		uint32_t run = w->live & ~w->wait, act = 0, pc = UINT32_MAX;
+		if (!run)
+			return 0;
+		for (uint32_t m = run; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			if (w->pc[l] < pc)
+				pc = w->pc[l], act = 0;
+			if (w->pc[l] == pc)
+				act |= 1u << l;
+		}
+		const struct ptx_insn *in = &code[pc];
+		uint32_t g = guard_of(w->R, in, act), next = pc + 1;
+		if (g && (in->op == PTX_ATOM || in->op == PTX_RED) && b->rng &&
+		    !w->yielded && (ptx_blk_rand(b) & 1)) {
+			w->yielded = 1;   /* another warp may go first */
+			return 1;
+		}
+		w->yielded = 0;
+		if (++w->steps > b->c->budget) {
+			b->c->bad_f = b->f;
+			b->c->bad_pc = pc;
+			return thread_fail(b, wi * W + (unsigned)__builtin_ctz(act), 2);
+		}
+		b->insns += (uint64_t)__builtin_popcount(g);
+		if (g && in->op == PTX_BRA) {
+			for (uint32_t m = act; m; m &= m - 1) {
+				unsigned l = (unsigned)__builtin_ctz(m);
+				w->pc[l] = (g >> l & 1) ? (uint32_t)in->off : next;
+			}
+			continue;
+		}
+		if (g && (in->op == PTX_RET || in->op == PTX_EXIT))
+			w->live &= ~g;
+		else if (g) {
+			int rc = step(b, wi, in, g, act);
+			if (rc) {
+				if (!b->msg[0] && !b->c->bad_f) {
+					b->c->bad_f = b->f;
+					b->c->bad_pc = pc;
+				}
+				return rc;
+			}
+		}
+		for (uint32_t m = act; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)] = next;
+	}
+}
+
+int ptx_blk_fail(struct ptx_blk *b, unsigned t, const char *fmt, ...)
+{
+	char what[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	b->bad_thread = t;
+	snprintf(b->msg, sizeof b->msg, "ptx: kernel '%s': %s", b->f->name, what);
+	return UB_RUNTIME;
+}
