@@ -495,7 +495,7 @@ void ew_check_op(const struct ub_op *op0, enum ub_dtype dt, const char *modes,
 	char buf[200];
 	int torch = 0;
 	for (int k = 0; narrow && k < op.ninputs; k++)
-		op.dom[k] = (struct ub_domain){fmax(op.dom[k].lo, -4), fmin(op.dom[k].hi, 4)};
+		op.dom[k] = (struct ub_domain){.lo = fmax(op.dom[k].lo, -4), .hi = fmin(op.dom[k].hi, 4)};
 	snprintf(buf, sizeof buf, "%s", modes);
 	for (char *sv, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv))
 		if (!strcmp(t, "torch"))
