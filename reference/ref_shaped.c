@@ -102,7 +102,9 @@ static void decide(struct row *w, int o, size_t k, mpfr_srcptr v, mpfr_exp_t ea)
 	mpfr_inits2(p + 8, lo, hi, (mpfr_ptr)0);
 	mpfr_init2(e, 2);
 	mpfr_set_ui_2exp(e, 1, ea, MPFR_RNDN);
-	int exact = !mpfr_sub(lo, v, e, MPFR_RNDN) & !mpfr_add(hi, v, e, MPFR_RNDN);
+	int lo_inexact = mpfr_sub(lo, v, e, MPFR_RNDN);
+	int hi_inexact = mpfr_add(hi, v, e, MPFR_RNDN);
+	int exact = !lo_inexact && !hi_inexact;
 	if (exact && round_to(w->dt, lo) == round_to(w->dt, hi)) {
 		w->cr[o][k] = round_to(w->dt, v);
 		set_exact(&w->ex[o][k], v);
