@@ -7,19 +7,13 @@
  * of k/2 for |k| <= 2^13), the ends of every binade, the special values,
  * every 65,521st encoding, and integers around 2^24 and the ends of each
  * integer type, and pseudo-random integers of every size. */
+#include "check_bits.h"
 #include "check_ptx.h"
 #include "ptx_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static uint32_t bits32(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
 
 static const int irnd[] = { PTX_RND_NONE, PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI };
 static const int fflags[] = { 0, PTX_F_FTZ, PTX_F_SAT, PTX_F_FTZ | PTX_F_SAT };
@@ -47,7 +41,7 @@ START_TEST(cvt_f32_f32)
 {
 	int bad = 0;
 	for (int k = -(1 << 13); k <= 1 << 13; k++) {
-		uint32_t c = bits32((float)k / 2);
+		uint32_t c = bits((float)k / 2);
 		for (int d = -3; d <= 3; d++)
 			bad += ff_at(c + (uint32_t)d) + ff_at((c ^ 0x80000000u) + (uint32_t)d);
 	}
