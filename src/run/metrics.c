@@ -53,18 +53,6 @@ static const double hist_upper[] = {
 _Static_assert(sizeof hist_upper / sizeof hist_upper[0] == UB_HIST_BINS,
 	       "UB_HIST and UB_HIST_BINS disagree");
 
-/* 2^k, by its encoding (ldexp is slow); k >= -1074 is a double. */
-UB_INLINE double pow2(int k)
-{
-	if (k < -1074 || k > 1023)
-		return ldexp(1, k);
-	uint64_t u = k >= -1022 ? (uint64_t)(k + 1023) << 52
-				: UINT64_C(1) << (k + 1074);
-	double d;
-	memcpy(&d, &u, sizeof d);
-	return d;
-}
-
 /* The spacing of dt, 2^k, at a value of exponent e = floor(log2|v|) (any
  * e below emin for 0 and values below the normals, any e above emax for
  * inf); below: v is a power of two, whose spacing is the one below it
@@ -96,7 +84,7 @@ UB_INLINE int ulp_exact_exp(enum ub_dtype dt, double hi, double lo)
 
 double ub_ulp(enum ub_dtype dt, double v)
 {
-	return isnan(v) ? NAN : pow2(ulp_exact_exp(dt, v, 0));
+	return isnan(v) ? NAN : ub_pow2(ulp_exact_exp(dt, v, 0));
 }
 
 UB_INLINE double frac_error(enum ub_dtype dt, double y,
@@ -115,7 +103,7 @@ UB_INLINE double frac_error(enum ub_dtype dt, double y,
 	double d = s + (t - lo);
 	/* d / 2^k and d * 2^-k round the same real number: where 2^-k is a
 	 * normal double (every k of f32, f16, bf16), the product */
-	return k > -1023 ? fabs(d) * pow2(-k) : fabs(d) / pow2(k);
+	return k > -1023 ? fabs(d) * ub_pow2(-k) : fabs(d) / ub_pow2(k);
 }
 
 /* The definition of ub_ulp_error, inline so that stats_pass specialises it
@@ -215,7 +203,7 @@ UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
 			if (fabs(v->hi) > 0x1p1020 || k <= -1023)
 				f |= PF_SLOW;
 			else
-				mul = pow2(-k);
+				mul = ub_pow2(-k);
 		}
 		p->flag[i - lo] = (unsigned char)f;
 		p->mul[i - lo] = mul;

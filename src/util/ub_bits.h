@@ -46,6 +46,18 @@ UB_DT_FIELD(emax)
 #undef UB_DT_CASE_emax
 
 /* All storage bits of dt set. */
+/* 2^k, by its encoding (ldexp is slow); k >= -1074 is a double. */
+UB_INLINE double ub_pow2(int k)
+{
+	if (k < -1074 || k > 1023)
+		return ldexp(1, k);
+	uint64_t u = k >= -1022 ? (uint64_t)(k + 1023) << 52
+				: UINT64_C(1) << (k + 1074);
+	double d;
+	memcpy(&d, &u, sizeof d);
+	return d;
+}
+
 UB_INLINE uint64_t ub_dt_mask(enum ub_dtype dt)
 {
 	int b = ub_dt_bits(dt);

@@ -13,6 +13,7 @@
  * canonical NaN of the format: f32 0x7fffffff, f64 0x7fffffffffffffff
  * (assumed), f16 and bf16 0x7fff (assumed; to verify on a GPU). */
 #include "ptx_num.h"
+#include "ub_bits.h"
 
 static const struct ptx_fmt F16 = { 11, -14, 15, 16 }, BF16 = { 8, -126, 127, 16 },
 	F32 = { 24, -126, 127, 32 }, F64 = { 53, -1022, 1023, 64 };
@@ -85,17 +86,6 @@ uint64_t ptx_round(const struct ptx_fmt *f, struct ptx_val v, int rnd)
 	return sign | enc;
 }
 
-/* 2^k by its encoding, for k in [-1074, 1023] (ldexp elsewhere). */
-static double pow2(int k)
-{
-	if (k < -1074 || k > 1023)
-		return ldexp(1, k);
-	uint64_t u = k >= -1022 ? (uint64_t)(k + 1023) << 52 : 1ull << (k + 1074);
-	double d;
-	memcpy(&d, &u, sizeof d);
-	return d;
-}
-
 /* The exact value of a decoded float (any source format fits a double):
  * mag * 2^exp is a double, so the product rounds nothing (ldexp's value,
  * without its call). */
@@ -105,7 +95,7 @@ double ptx_val_double(struct ptx_val v)
 		return NAN;
 	if (v.cls == 2)
 		return v.sign ? -INFINITY : INFINITY;
-	double d = (double)v.mag * pow2(v.exp);
+	double d = (double)v.mag * ub_pow2(v.exp);
 	return v.sign ? -d : d;
 }
 
