@@ -35,5 +35,8 @@ struct ub_shaped_op;
 int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 		   struct ub_error *err);
 int ub_shaped_list(FILE *f, const struct ub_shaped_op *op);
+/* One line per shaped op that cat does not shadow (a catalog op of the
+ * same name wins), after the catalog's in --list-ops. */
+void ub_shaped_list_all(FILE *f, const struct ub_catalog *cat);
 
 #endif
