@@ -408,6 +408,8 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 		      size_t *undecided, struct ub_error *err)
 {
 	(void)rows;
+	if (op->kind == UB_SH_LAYER_NORM_BWD || op->kind == UB_SH_RMS_NORM_BWD)
+		return ub_shaped_ref_bwd_row(op, dt, in, cols, r, cr, exact);
 	struct row w = {.op = op, .dt = dt, .cols = cols, .r = r};
 	const struct ub_dtype_info *f = &ub_dtypes[dt];
 	size_t lg = 1;

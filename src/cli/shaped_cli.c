@@ -161,12 +161,16 @@ int ub_shaped_list(FILE *f, const struct ub_shaped_op *op)
 {
 	fprintf(f, "%s (shaped)  %s\n", op->name, op->desc);
 	for (int k = 0; k < op->nin; k++)
-		fprintf(f, "  input %s (%s) in [%g, %g]: %s\n", op->in[k].name,
-			op->in[k].ext == UB_EXT_COLS ? "cols" : "rows, cols", op->in[k].lo,
-			op->in[k].hi, op->in[k].doc);
+		if (op->in[k].stat)
+			fprintf(f, "  input %s (%s, f32): %s\n", op->in[k].name,
+				ub_extent_name(op->in[k].ext), op->in[k].doc);
+		else
+			fprintf(f, "  input %s (%s) in [%g, %g]: %s\n", op->in[k].name,
+				ub_extent_name(op->in[k].ext), op->in[k].lo, op->in[k].hi,
+				op->in[k].doc);
 	for (int o = 0; o < op->nout; o++)
 		fprintf(f, "  output %s (%s): %s\n", op->out[o].name,
-			op->out[o].ext == UB_EXT_ROWS ? "rows" : "rows, cols", op->out[o].doc);
+			ub_extent_name(op->out[o].ext), op->out[o].doc);
 	fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: PyTorch's CUDA kernel modelled "
 		"on the host (docs/reductions.md)\n  math:\n", op->entry);
 	for (const char *p = op->math; *p;) {

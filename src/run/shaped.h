@@ -1,5 +1,6 @@
 /* shaped.h — ops over tensors of shape (rows, cols): reductions along the
- * last dimension (sum, softmax, log_softmax, rms_norm, layer_norm), whose
+ * last dimension (sum, softmax, log_softmax, rms_norm, layer_norm, and the
+ * norms' backward passes, whose weight gradients sum over the rows), whose
  * inputs may be broadcast along the rows and whose several outputs are
  * each measured on their own (docs/reductions.md).
  *
@@ -14,7 +15,7 @@
 
 #include "result.h"
 
-#define UB_SHAPED_MAX_IN 3
+#define UB_SHAPED_MAX_IN 5
 #define UB_SHAPED_MAX_OUT 3
 
 /* The shape of an input or output: the whole (rows, cols), one value a
@@ -25,12 +26,16 @@ struct ub_shaped_arg {
 	const char *name;
 	enum ub_extent ext;
 	double lo, hi;         /* inputs: the domain they are sampled in */
+	int stat;              /* an input that is the forward's statistic
+				  (mean, rstd): float32 whatever the dtype,
+				  as PyTorch saves it, and by default the
+				  forward's value from x (ub_shaped_ref_stats) */
 	const char *doc;
 };
 
 enum ub_shaped_kind {
 	UB_SH_SUM, UB_SH_SOFTMAX, UB_SH_LOG_SOFTMAX, UB_SH_RMS_NORM,
-	UB_SH_LAYER_NORM
+	UB_SH_LAYER_NORM, UB_SH_LAYER_NORM_BWD, UB_SH_RMS_NORM_BWD
 };
 
 struct ub_shaped_op {
@@ -51,6 +56,13 @@ const struct ub_shaped_op *ub_shaped_find(const char *name);
 const char *ub_shaped_names(char *buf, size_t len);
 /* Elements of an input or output of extent e in a rows x cols run. */
 size_t ub_extent_count(enum ub_extent e, size_t rows, size_t cols);
+/* "rows, cols", "rows", "cols". */
+const char *ub_extent_name(enum ub_extent e);
+/* The dtype of input k in a run of dtype dt (float32 for a statistic). */
+enum ub_dtype ub_shaped_in_dtype(const struct ub_shaped_op *op, int k, enum ub_dtype dt);
+/* Whether op has an output of one value a column (a sum over the rows):
+ * its kernel then runs max(rows, cols) threads. */
+int ub_shaped_has_cols_out(const struct ub_shaped_op *op);
 
 /* --shape R,C: both integers >= 1, rows*cols at most 2^31 - 1. */
 int ub_shape_parse(const char *spec, size_t *rows, size_t *cols,
@@ -71,6 +83,29 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 		      const struct ub_array *in, size_t rows, size_t cols,
 		      size_t r, struct ub_array *cr, struct ub_exact **exact,
 		      size_t *undecided, struct ub_error *err);
+
+/* The backward ops' (rows, cols) output dx of row r, exact and rounded
+ * once (reference/ref_shaped_bwd.c: ub_shaped_ref_row's for these). */
+int ub_shaped_ref_bwd_row(const struct ub_shaped_op *op, enum ub_dtype dt,
+			  const struct ub_array *in, size_t cols, size_t r,
+			  struct ub_array *cr, struct ub_exact **exact);
+
+/* The outputs of extent (cols) of a backward op (reference/ref_shaped_bwd.c):
+ * each a sum over all rows, exact, correctly rounded into cr[o] and
+ * exact[o] (the outputs of other extents are left alone). */
+int ub_shaped_ref_cols(const struct ub_shaped_op *op, enum ub_dtype dt,
+		       const struct ub_array *in, size_t rows, size_t cols,
+		       struct ub_array *cr, struct ub_exact **exact,
+		       struct ub_error *err);
+
+/* The forward's statistics of x (rows x cols, any dtype) as the default
+ * mean and rstd inputs of a backward op (ref_shaped_bwd.c), float32
+ * encodings rounded to nearest: layer norm's mean (exact, rounded once)
+ * and rstd, or (rms) rms_norm's rstd alone (mean NULL).  rstd rounds a
+ * 160-bit MPFR value: within half an ulp and a hair of the exact one. */
+int ub_shaped_ref_stats(int rms, const struct ub_array *x, size_t rows, size_t cols,
+			struct ub_array *mean, struct ub_array *rstd,
+			struct ub_error *err);
 
 /* The torch plan of op at the inputs in (shaped_torch.c: PyTorch's CUDA
  * kernel modelled on the host, torch_reduce.h, default device): torch[o]

@@ -52,7 +52,7 @@ static int read_input(const struct ub_shaped_req *q, int k, struct sdata *d,
 {
 	const struct ub_shaped_arg *a = &q->op->in[k];
 	struct ub_shape sh;
-	int s = ub_npy_read(q->files[k], d->dt, &d->in[k], &sh, err);
+	int s = ub_npy_read(q->files[k], d->in[k].dt, &d->in[k], &sh, err);
 	size_t want = ub_extent_count(a->ext, rows, cols);
 	if (!s && d->in[k].n != want)
 		s = ub_fail(err, UB_USAGE, "%s: input %s has %zu elements: the run's "
@@ -61,8 +61,8 @@ static int read_input(const struct ub_shaped_req *q, int k, struct sdata *d,
 	return s;
 }
 
-/* The run's shape: --shape, else input x's file (2-D: its shape; 1-D: one
- * row), else the default. */
+/* The run's shape: --shape, else the file of the first (rows, cols) input
+ * given one (2-D: its shape; 1-D: one row), else the default. */
 int ub_shaped_shape(const struct ub_shaped_req *q, enum ub_dtype dt, size_t *rows,
 		    size_t *cols, struct ub_error *err)
 {
@@ -70,40 +70,69 @@ int ub_shaped_shape(const struct ub_shaped_req *q, enum ub_dtype dt, size_t *row
 	struct ub_shape sh = {0};
 	*rows = q->rows;
 	*cols = q->cols;
-	if (!q->files[0])
+	int k = 0;
+	while (k < q->op->nin && (q->op->in[k].ext != UB_EXT_FULL || !q->files[k]))
+		k++;
+	if (k == q->op->nin)
 		return 0;
-	int s = ub_npy_read(q->files[0], dt, &a, &sh, err);
+	int s = ub_npy_read(q->files[k], dt, &a, &sh, err);
 	ub_array_free(&a);
 	if (s)
 		return s;
 	size_t r = sh.ndim == 2 ? sh.dim[0] : 1, c = sh.ndim == 2 ? sh.dim[1] :
 		   sh.ndim == 1 ? sh.dim[0] : 0;
 	if ((sh.ndim != 1 && sh.ndim != 2) || !r || !c)
-		return ub_fail(err, UB_USAGE, "%s: input x must be 1-D (one row) or 2-D "
+		return ub_fail(err, UB_USAGE, "%s: input %s must be 1-D (one row) or 2-D "
 			       "(rows, cols) and not empty; it has %d dimensions",
-			       q->files[0], sh.ndim);
+			       q->files[k], q->op->in[k].name, sh.ndim);
 	if (q->shape_given && (r != q->rows || c != q->cols))
 		return ub_fail(err, UB_USAGE, "%s: shape %zu,%zu differs from --shape "
-			       "%zu,%zu", q->files[0], r, c, q->rows, q->cols);
+			       "%zu,%zu", q->files[k], r, c, q->rows, q->cols);
 	*rows = r;
 	*cols = c;
 	return 0;
 }
 
+/* The forward statistics not given as files: the forward's values from x
+ * (input 1 of the backward ops). */
+static int stats(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
+		 size_t cols, struct ub_error *err)
+{
+	int rms = q->op->kind == UB_SH_RMS_NORM_BWD, km = rms ? -1 : 3, kr = rms ? 3 : 4;
+	struct ub_array m = {0}, r = {0};
+	if (q->files[kr] && (km < 0 || q->files[km]))
+		return 0;
+	int s = ub_shaped_ref_stats(rms, &d->in[1], rows, cols, rms ? NULL : &m, &r, err);
+	if (!s && km >= 0 && !q->files[km]) {
+		ub_array_free(&d->in[km]);
+		d->in[km] = m;
+		m = (struct ub_array){0};
+	}
+	if (!s && !q->files[kr]) {
+		ub_array_free(&d->in[kr]);
+		d->in[kr] = r;
+		r = (struct ub_array){0};
+	}
+	ub_array_free(&m);
+	ub_array_free(&r);
+	return s;
+}
+
 static int inputs(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
 		  size_t cols, struct ub_error *err)
 {
-	int s = 0;
+	int s = 0, stat = 0;
 	for (int k = 0; !s && k < q->op->nin; k++) {
 		const struct ub_shaped_arg *a = &q->op->in[k];
 		struct ub_domain dom = {.lo = a->lo, .hi = a->hi, .no_nan = 1};
+		stat |= a->stat;
 		if (q->files[k])
 			s = read_input(q, k, d, rows, cols, err);
-		else /* input k: seed + k (docs/reductions.md) */
+		else if (!a->stat) /* input k: seed + k (docs/reductions.md) */
 			s = ub_inputs_generate(d->dt, 1, &dom, ub_extent_count(a->ext, rows, cols),
 					       q->cfg->seed + (uint64_t)k, &d->in[k], err);
 	}
-	return s;
+	return s || !stat ? s : stats(q, d, rows, cols, err);
 }
 
 static int reference(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
@@ -119,6 +148,8 @@ static int reference(const struct ub_shaped_req *q, struct sdata *d, size_t rows
 	for (size_t r = 0; !s && r < rows; r++)
 		s = ub_shaped_ref_row(q->op, d->dt, d->in, rows, cols, r, d->cr, d->exact,
 				      &d->undecided, err);
+	if (!s && ub_shaped_has_cols_out(q->op)) /* the sums over the rows */
+		s = ub_shaped_ref_cols(q->op, d->dt, d->in, rows, cols, d->cr, d->exact, err);
 	return s;
 }
 
@@ -170,6 +201,12 @@ static struct ub_karg bind(const struct ub_shaped_req *q, struct sdata *d,
 	return (struct ub_karg){0};
 }
 
+/* One thread per row, and per column for the sums over the rows. */
+static size_t threads(const struct ub_shaped_op *op, size_t rows, size_t cols)
+{
+	return ub_shaped_has_cols_out(op) && cols > rows ? cols : rows;
+}
+
 static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 		    const char *src, size_t rows, size_t cols, uint64_t *approx,
 		    struct ub_error *err)
@@ -201,7 +238,8 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	struct ub_job job = { .src = src, .unit = cfg->kernel_unit,
 			      .name = q->kernel ? q->kernel : "rows.cu", .opts = ub_modes[m].opts,
 			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
-			      .args = args, .nargs = nargs, .n = rows, .geom = cfg->geom,
+			      .args = args, .nargs = nargs, .n = threads(op, rows, cols),
+			      .geom = cfg->geom,
 			      .what = what, .exec = cfg->exec };
 	/* one thread per row is little to run: translating it to native code
 	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
@@ -241,14 +279,17 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_shaped_req 
 		 q->op->out[o].name);
 	r->op = strdup(label);
 	r->nin = 0;
-	r->coords = q->op->out[o].ext == UB_EXT_FULL ? 2 : 1;
-	snprintf(r->launch, sizeof r->launch, "one thread per row");
+	enum ub_extent e = q->op->out[o].ext;
+	r->coords = e == UB_EXT_FULL ? 2 : e == UB_EXT_ROWS ? 1 : 3;
+	snprintf(r->launch, sizeof r->launch, ub_shaped_has_cols_out(q->op) ?
+		 "one thread per row and per column" : "one thread per row");
 	if (q->cfg->geom.block || q->cfg->geom.per_block || q->cfg->geom.grid)
 		ub_geom_format(&q->cfg->geom, r->launch, sizeof r->launch);
 	return r;
 }
 
-/* The element index i of an output as coordinates (row, col). */
+/* The element index i of an output as coordinates (row, col); of a
+ * per-row or per-column output, c[0] = i. */
 static void coords(uint64_t *c, size_t i, int full, size_t cols)
 {
 	c[0] = full ? i / cols : i;
@@ -290,7 +331,7 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	const struct ub_config *cfg = q->cfg;
 	struct sdata d = {.dt = cfg->dtypes[t]};
 	for (int k = 0; k < UB_SHAPED_MAX_IN; k++)
-		d.in[k].dt = d.dt;
+		d.in[k].dt = k < q->op->nin ? ub_shaped_in_dtype(q->op, k, d.dt) : d.dt;
 	size_t rows, cols;
 	char *src = NULL;
 	int s = ub_shaped_shape(q, d.dt, &rows, &cols, err);

@@ -48,6 +48,18 @@ static enum tp_status model(const struct ub_shaped_op *op, const struct tp_tenso
 	case UB_SH_LAYER_NORM:
 		return tp_layer_norm_fwd(&dev, NULL, x, in[1], in[2], UB_SHAPED_EPS, out[0],
 					 out[1], out[2], stat, why);
+	case UB_SH_LAYER_NORM_BWD: { /* x: dout; mean, rstd: float32 */
+		struct tp_tensor xx = *x;
+		xx.bits = in[1];
+		return tp_layer_norm_bwd(&dev, x, &xx, in[3], in[4], in[2], out[0], out[1],
+					 out[2], why);
+	}
+	case UB_SH_RMS_NORM_BWD:
+		snprintf(why->msg, sizeof why->msg, "no torch plan for rms_norm_bwd: PyTorch "
+			 "has no fused rms_norm kernel in the modelled versions; its backward "
+			 "is autograd through the chain pow, mean, add, rsqrt, mul, whose "
+			 "reductions' order is not modelled");
+		return TP_NA;
 	}
 	return TP_NA;
 }
