@@ -185,3 +185,20 @@ extern "C" __global__ void ub_rows_rms_norm_bwd(const ub_t *dout, const ub_t *x,
         dweight[t] = ub_st(dw);
     }
 }
+
+/* cross-entropy of a row with class target[r] (reduction 'none'): the
+ * row maximum, the sum of exp(x - max), then log(sum) - (x[t] - max). */
+extern "C" __global__ void ub_rows_cross_entropy(const ub_t *x, const int *target, ub_t *out,
+                                                 int rows, int cols)
+{
+    long long r = ub_row(rows);
+    if (r < 0)
+        return;
+    const ub_t *row = x + r * cols;
+    float m = __int_as_float(0xff800000), s = 0.f; /* -inf */
+    for (int j = 0; j < cols; j++)
+        m = fmaxf(m, ub_ld(row[j]));
+    for (int j = 0; j < cols; j++)
+        s = UB_ADD(s, expf(UB_SUB(ub_ld(row[j]), m)));
+    out[r] = ub_st(UB_SUB(logf(s), UB_SUB(ub_ld(row[target[r]]), m)));
+}

@@ -273,6 +273,26 @@ START_TEST(test_shaped_bwd)
 }
 END_TEST
 
+/* cross_entropy of one row: logits (0, 0), class 0: log 2, whose nearest
+ * binary32 is 0x3f317218 (the float ln 2 of every libm's tables); class 1
+ * of (-inf, 3): the only finite logit, loss 0 exactly; class 0 of
+ * (-inf, 3): +inf exactly. */
+START_TEST(test_shaped_xent)
+{
+	uint64_t out[3][8];
+	size_t und;
+	uint64_t z[] = {F32(0.f), F32(0.f)}, t0[] = {0, 0}, t1[] = {1, 1};
+	ref_row("cross_entropy", UB_F32, z, t0, NULL, 2, out, &und);
+	ck_assert_uint_eq(und, 0);
+	ck_assert_uint_eq(out[0][0], 0x3f317218);
+	uint64_t m[] = {F32(-INFINITY), F32(3.f)};
+	ref_row("cross_entropy", UB_F32, m, t1, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], 0);
+	ref_row("cross_entropy", UB_F32, m, t0, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], 0x7f800000);
+}
+END_TEST
+
 /* The default statistics: the forward's mean and rstd rounded to f32.
  * Row (1, 2, 3, 4): mean 5/2 exactly; biased variance 5/4, rstd =
  * 1/sqrt(5/4 + eps), rms: mean of squares 15/2, rstd = 1/sqrt(15/2 +
@@ -324,6 +344,7 @@ Suite *ub_shaped_suite(void)
 	tcase_add_test(tc, test_shaped_shape);
 	tcase_add_test(tc, test_shaped_bwd);
 	tcase_add_test(tc, test_shaped_stats);
+	tcase_add_test(tc, test_shaped_xent);
 	suite_add_tcase(s, tc);
 	return s;
 }

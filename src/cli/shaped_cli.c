@@ -161,7 +161,10 @@ int ub_shaped_list(FILE *f, const struct ub_shaped_op *op)
 {
 	fprintf(f, "%s (shaped)  %s\n", op->name, op->desc);
 	for (int k = 0; k < op->nin; k++)
-		if (op->in[k].stat)
+		if (op->in[k].role == UB_ARG_CLASS)
+			fprintf(f, "  input %s (%s, integer): %s\n", op->in[k].name,
+				ub_extent_name(op->in[k].ext), op->in[k].doc);
+		else if (op->in[k].role == UB_ARG_STAT)
 			fprintf(f, "  input %s (%s, f32): %s\n", op->in[k].name,
 				ub_extent_name(op->in[k].ext), op->in[k].doc);
 		else

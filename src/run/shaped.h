@@ -21,21 +21,28 @@
 /* The shape of an input or output: the whole (rows, cols), one value a
  * row (rows), or one a column, broadcast along the rows (cols). */
 enum ub_extent { UB_EXT_FULL, UB_EXT_ROWS, UB_EXT_COLS };
+/* What an input holds: values of the dtype, a forward statistic, classes. */
+enum ub_arg_role { UB_ARG_VALUE, UB_ARG_STAT, UB_ARG_CLASS };
 
 struct ub_shaped_arg {
 	const char *name;
 	enum ub_extent ext;
 	double lo, hi;         /* inputs: the domain they are sampled in */
-	int stat;              /* an input that is the forward's statistic
-				  (mean, rstd): float32 whatever the dtype,
-				  as PyTorch saves it, and by default the
-				  forward's value from x (ub_shaped_ref_stats) */
+	enum ub_arg_role role; /* UB_ARG_STAT: the forward's statistic (mean,
+				  rstd): float32 whatever the dtype, as
+				  PyTorch saves it, and by default the
+				  forward's value from x (ub_shaped_ref_stats);
+				  UB_ARG_CLASS: class indices (cross_entropy's
+				  target), one integer a row in [0, cols),
+				  held as int32 in an f32-sized array
+				  (ub_shaped_class) */
 	const char *doc;
 };
 
 enum ub_shaped_kind {
 	UB_SH_SUM, UB_SH_SOFTMAX, UB_SH_LOG_SOFTMAX, UB_SH_RMS_NORM,
-	UB_SH_LAYER_NORM, UB_SH_LAYER_NORM_BWD, UB_SH_RMS_NORM_BWD
+	UB_SH_LAYER_NORM, UB_SH_LAYER_NORM_BWD, UB_SH_RMS_NORM_BWD,
+	UB_SH_CROSS_ENTROPY
 };
 
 struct ub_shaped_op {
@@ -60,6 +67,11 @@ size_t ub_extent_count(enum ub_extent e, size_t rows, size_t cols);
 const char *ub_extent_name(enum ub_extent e);
 /* The dtype of input k in a run of dtype dt (float32 for a statistic). */
 enum ub_dtype ub_shaped_in_dtype(const struct ub_shaped_op *op, int k, enum ub_dtype dt);
+/* Element i of a class-index input (its int32). */
+static inline int64_t ub_shaped_class(const struct ub_array *a, size_t i)
+{
+	return (int32_t)(uint32_t)ub_array_get(a, i);
+}
 /* Whether op has an output of one value a column (a sum over the rows):
  * its kernel then runs max(rows, cols) threads. */
 int ub_shaped_has_cols_out(const struct ub_shaped_op *op);

@@ -11,7 +11,7 @@
 #define X_FULL(nm, lo, hi, doc) {nm, UB_EXT_FULL, lo, hi, 0, doc}
 #define X_COLS(nm, lo, hi, doc) {nm, UB_EXT_COLS, lo, hi, 0, doc}
 /* A forward statistic (float32, rows): its domain is not sampled. */
-#define X_STAT(nm, doc) {nm, UB_EXT_ROWS, 0, 0, 1, doc}
+#define X_STAT(nm, doc) {nm, UB_EXT_ROWS, 0, 0, UB_ARG_STAT, doc}
 #define X_DOUT X_FULL("dout", -2, 2, "the gradient of the forward's out")
 
 /* Shared pieces of the math: the row maximum and the sums. */
@@ -109,6 +109,17 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 "            (for ([k C]) ([s 0 (+ s (* " G("k") " (ref x i k)))]) s))))\n"
 	 "    (tensor ([j C])\n"
 	 "      (for ([i R]) ([s 0 (+ s (* (ref dout i j) (ref x i j) (ref rstd i)))]) s))))"},
+	{"cross_entropy", "cross-entropy of logits with class-index targets, per row "
+	 "(reduction='none')", UB_SH_CROSS_ENTROPY, 2, 1,
+	 {X_FULL("x", -30, 30, "the logits, classes along the row"),
+	  {"target", UB_EXT_ROWS, 0, 0, UB_ARG_CLASS, "the class of each row (integer; "
+	   "default: seeded uniform in [0, cols))"}},
+	 {{"out", UB_EXT_ROWS, 0, 0, 0, "log(sum exp(x - max)) - (x[target] - max), per row"}},
+	 "ub_rows_cross_entropy",
+	 "(FPCore cross_entropy ((x R C) (target R))\n"
+	 "  (tensor ([i R])\n"
+	 "    (let ([m " MAXROW "])\n"
+	 "      (- (log " SUMEXP ") (- (ref x i (ref target i)) m)))))"},
 };
 const int ub_nshaped_ops = (int)(sizeof ub_shaped_ops / sizeof ub_shaped_ops[0]);
 
@@ -142,7 +153,7 @@ const char *ub_extent_name(enum ub_extent e)
 
 enum ub_dtype ub_shaped_in_dtype(const struct ub_shaped_op *op, int k, enum ub_dtype dt)
 {
-	return op->in[k].stat ? UB_F32 : dt;
+	return op->in[k].role != UB_ARG_VALUE ? UB_F32 : dt;
 }
 
 int ub_shaped_has_cols_out(const struct ub_shaped_op *op)

@@ -118,6 +118,45 @@ static int stats(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
 	return s;
 }
 
+/* splitmix64's step: the seeded class indices. */
+static uint64_t mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Class-index input k: its file's integers (one a row, each a class in
+ * [0, cols)), else seeded uniform in [0, cols) (the 64-bit draw modulo
+ * cols: a bias below cols / 2^64). */
+static int classes(const struct ub_shaped_req *q, int k, struct sdata *d, size_t rows,
+		   size_t cols, struct ub_error *err)
+{
+	const char *file = q->files[k], *nm = q->op->in[k].name;
+	int64_t *v = NULL;
+	size_t n = rows;
+	struct ub_shape sh = {.ndim = 1};
+	uint64_t seed = q->cfg->seed + (uint64_t)k;
+	int s = file ? ub_npy_read_int(file, &v, &n, &sh, err) : 0;
+	if (!s && sh.ndim != 1)
+		s = ub_fail(err, UB_USAGE, "%s: input %s must be 1-D (one class a row); it "
+			    "has %d dimensions", file, nm, sh.ndim);
+	if (!s && n != rows)
+		s = ub_fail(err, UB_USAGE, "%s: input %s has %zu elements: the run's shape "
+			    "%zu,%zu needs one a row: %zu", file, nm, n, rows, cols, rows);
+	for (size_t i = 0; !s && file && i < n; i++)
+		if (v[i] < 0 || (uint64_t)v[i] >= cols)
+			s = ub_fail(err, UB_USAGE, "%s: %s %lld of row %zu is not a class in "
+				    "[0, %zu)", file, nm, (long long)v[i], i, cols);
+	if (!s && ub_array_alloc(&d->in[k], UB_F32, rows))
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
+	for (size_t i = 0; !s && i < rows; i++)
+		ub_array_set(&d->in[k], i, (uint32_t)(file ? v[i] : (int64_t)(mix(&seed) % cols)));
+	free(v);
+	return s;
+}
+
 static int inputs(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
 		  size_t cols, struct ub_error *err)
 {
@@ -125,10 +164,12 @@ static int inputs(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
 	for (int k = 0; !s && k < q->op->nin; k++) {
 		const struct ub_shaped_arg *a = &q->op->in[k];
 		struct ub_domain dom = {.lo = a->lo, .hi = a->hi, .no_nan = 1};
-		stat |= a->stat;
-		if (q->files[k])
+		stat |= a->role == UB_ARG_STAT;
+		if (a->role == UB_ARG_CLASS)
+			s = classes(q, k, d, rows, cols, err);
+		else if (q->files[k])
 			s = read_input(q, k, d, rows, cols, err);
-		else if (!a->stat) /* input k: seed + k (docs/reductions.md) */
+		else if (a->role == UB_ARG_VALUE) /* input k: seed + k (docs/reductions.md) */
 			s = ub_inputs_generate(d->dt, 1, &dom, ub_extent_count(a->ext, rows, cols),
 					       q->cfg->seed + (uint64_t)k, &d->in[k], err);
 	}
