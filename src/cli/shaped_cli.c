@@ -15,7 +15,7 @@
 static int refuse(const struct ub_cli *cli, struct ub_error *err)
 {
 	static const char *const no[] = {"n", "exhaustive", "range", "domain", "param",
-		"dump", "html", "shard", "partial", "resume", "triton", "sample",
+		"html", "shard", "partial", "resume", "triton", "sample",
 		"reference", "at", NULL};
 	for (int i = 0; i < cli->ngiven; i++)
 		for (int k = 0; no[k]; k++)
@@ -123,7 +123,10 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.cols = 128;
 	q.shape_given = cli->shape != NULL;
 	q.orders = cli->orders;
+	q.dump = cli->dump;
 	int s = refuse(cli, err);
+	if (!s && q.dump)
+		s = ub_check_dump_dir(q.dump, err);
 	if (!s && cli->orders && op->kind != UB_SH_SUM)
 		s = ub_fail(err, UB_USAGE, "--orders: only for sum (a row sum in other "
 			    "orders), not %s", op->name);
@@ -142,8 +145,12 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	struct ub_outputs out;
 	int opened = !s && !(s = ub_outputs_open(&out, cli->csv, cli->append, cli->json,
 						  NULL, err)); /* before the work */
+	if (!s && q.dump && !(q.dumped = ub_shaped_dump_new(q.dump)))
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
 		s = ub_shaped_run(&q, &res, err);
+	if (q.dumped) /* renamed into place only after a whole run */
+		s = ub_shaped_dump_finish(q.dumped, s, err);
 	if (!s) {
 		snprintf(res.inputs, sizeof res.inputs, "%s, shape %zu,%zu",
 			 q.files[0] ? q.files[0] : "random", rows, cols);

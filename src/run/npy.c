@@ -480,13 +480,13 @@ int ub_npy_read_int(const char *path, int64_t **v, size_t *n, struct ub_shape *s
  * Writing */
 
 /* Version 1.0 magic, length and padded dict; returns the total size. */
-static size_t make_header(char *buf, size_t len, enum ub_dtype dt,
+static size_t make_header(char *buf, size_t len, const char *descr,
 			  const struct ub_shape *s)
 {
 	char sh[256];
 	int dict = snprintf(buf + 10, len - 10, "{'descr': '%s', "
 			    "'fortran_order': False, 'shape': %s, }",
-			    ub_dtypes[dt].npy, shape_str(s, sh, sizeof sh));
+			    descr, shape_str(s, sh, sizeof sh));
 	size_t hl = (size_t)dict + 1; /* with the '\n' */
 	size_t pad = NPY_ALIGN - (10 + hl) % NPY_ALIGN;
 	memset(buf + 10 + dict, ' ', pad);
@@ -550,6 +550,12 @@ static int write_tmp(const char *path, char *tmp, size_t tmplen,
 int ub_npy_write(const char *path, const struct ub_array *a,
 		 const struct ub_shape *shape, struct ub_error *err)
 {
+	return ub_npy_write_as(path, a, shape, ub_dtypes[a->dt].npy, err);
+}
+
+int ub_npy_write_as(const char *path, const struct ub_array *a,
+		    const struct ub_shape *shape, const char *descr, struct ub_error *err)
+{
 	struct ub_shape flat = {.ndim = 1, .dim = {a->n}};
 	const struct ub_shape *s = shape ? shape : &flat;
 	size_t n = 0, es = (size_t)ub_dtypes[a->dt].bits / 8;
@@ -562,7 +568,7 @@ int ub_npy_write(const char *path, const struct ub_array *a,
 			       "not hold %zu elements", path,
 			       shape_str(s, buf, sizeof buf), a->n);
 	char hdr[10 + 256 + 16 + NPY_ALIGN];
-	size_t hsize = make_header(hdr, sizeof hdr, a->dt, s);
+	size_t hsize = make_header(hdr, sizeof hdr, descr, s);
 	size_t tmplen = strlen(path) + 64; /* PATH.tmpPID.N */
 	char *tmp = malloc(tmplen);
 	if (!tmp)

@@ -29,5 +29,9 @@ int ub_npy_read_int(const char *path, int64_t **v, size_t *n, struct ub_shape *s
  * renamed at the end); shape NULL means 1-D.  Errors are UB_IO. */
 int ub_npy_write(const char *path, const struct ub_array *a,
 		 const struct ub_shape *shape, struct ub_error *err);
+/* The same with the header's dtype descr given (of a's element size:
+ * "<i4" for int32 bits held in an f32 array). */
+int ub_npy_write_as(const char *path, const struct ub_array *a,
+		    const struct ub_shape *shape, const char *descr, struct ub_error *err);
 
 #endif

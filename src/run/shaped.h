@@ -141,6 +141,16 @@ extern const char *const ub_shaped_orders[UB_SHAPED_NORDERS];
 int ub_shaped_order_sum(int order, const struct ub_array *x, size_t rows,
 			size_t cols, struct ub_array *out, struct ub_error *err);
 
+/* --dump DIR (shaped_dump.c): files staged per dtype, renamed into place
+ * by ub_shaped_dump_finish when the run succeeded (s == 0), else removed;
+ * it frees dp and returns s or its own failure.  descr NULL: a's dtype. */
+struct ub_shaped_dump;
+struct ub_shaped_dump *ub_shaped_dump_new(const char *dir);
+int ub_shaped_dump_stage(struct ub_shaped_dump *dp, const char *op, enum ub_dtype dt,
+			 const char *what, const struct ub_array *a, enum ub_extent e,
+			 size_t rows, size_t cols, const char *descr, struct ub_error *err);
+int ub_shaped_dump_finish(struct ub_shaped_dump *dp, int s, struct ub_error *err);
+
 /* What one shaped run is asked. */
 struct ub_shaped_req {
 	const struct ub_shaped_op *op;
@@ -156,6 +166,8 @@ struct ub_shaped_req {
 	int nargs;                   /* per kernel parameter, what it takes: */
 	const char *args[UB_MAX_KARGS]; /* an input, output, "rows", "cols" */
 	int orders;                  /* --orders: sum's rows in other orders */
+	const char *dump;            /* --dump DIR, or NULL */
+	struct ub_shaped_dump *dumped; /* its staged files (ub_shaped_run's) */
 };
 
 /* The run's shape in dtype dt: --shape (req->rows, cols), else input x's

@@ -366,6 +366,40 @@ static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
 	return 0;
 }
 
+/* --dump: d's inputs, reference, mode and torch outputs, staged. */
+static int dump_dtype(const struct ub_shaped_req *q, const struct sdata *d, const int *ran,
+		      size_t rows, size_t cols, struct ub_error *err)
+{
+	const struct ub_shaped_op *op = q->op;
+	char what[160];
+	int s = 0;
+	for (int k = 0; !s && k < op->nin; k++) {
+		snprintf(what, sizeof what, "input.%s", op->in[k].name);
+		s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->in[k],
+					 op->in[k].ext, rows, cols,
+					 op->in[k].role == UB_ARG_CLASS ? "<i4" : NULL, err);
+	}
+	for (int o = 0; !s && o < op->nout; o++) {
+		const char *on = op->out[o].name;
+		enum ub_extent e = op->out[o].ext;
+		snprintf(what, sizeof what, "%s.ref", on);
+		s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->cr[o], e, rows,
+					 cols, NULL, err);
+		for (int m = 0; !s && m < q->cfg->nmodes; m++) {
+			if (!ran[m])
+				continue;
+			snprintf(what, sizeof what, "%s.%s", on, ub_modes[q->cfg->modes[m]].name);
+			s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->y[m][o], e,
+						 rows, cols, NULL, err);
+		}
+		snprintf(what, sizeof what, "%s.torch", on);
+		if (!s && d->torch[o].data)
+			s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->torch[o], e,
+						 rows, cols, NULL, err);
+	}
+	return s;
+}
+
 static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t,
 		     struct ub_error *err)
 {
@@ -418,6 +452,8 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		else if (r)
 			r->na = torch_na[t][o];
 	}
+	if (!s && q->dumped)
+		s = dump_dtype(q, &d, ran, rows, cols, err);
 	free(src);
 	sdata_free(&d);
 	return s;
