@@ -11,9 +11,11 @@ integer square root, rounded to binary32.
 
   shaped_bwd_check.py write DIR ROWS COLS SEED [f16]
         DIR/dout.npy, DIR/x.npy (ROWS, COLS) and DIR/w.npy (COLS)
-  shaped_bwd_check.py layer|rms DIR
+  shaped_bwd_check.py layer|rms DIR [DUMP]
         per output (dx dweight [dbias]): max_ulp cr_mismatch of the
-        catalog kernel, from the files and the default statistics
+        catalog kernel, from the files and the default statistics; with
+        DUMP (a `--dump` of the run) also the dumped reference and
+        statistics, bit for bit (exit 1 if one differs)
 """
 import math
 import random
@@ -183,6 +185,26 @@ def main():
         db.append((out(t), T))
     res = [dx, dw] + ([] if rms else [db])
     print(' '.join('%.6f %d' % figures(p, fmt) for p in res))
+    if len(sys.argv) > 3:
+        sys.exit(compare(sys.argv[3], cmd, fmt, res, st))
+
+
+def compare(dump, cmd, fmt, res, st):
+    """The dumped reference and statistics against ours, bit for bit."""
+    op = 'layer_norm_bwd' if cmd == 'layer' else 'rms_norm_bwd'
+    dt = 'f16' if fmt == 'e' else 'f32'
+    pre = '%s/%s.%s.' % (dump, op, dt)
+    wrong = 0
+    for name, pairs in zip(('dx', 'dweight', 'dbias'), res):
+        _, ref, _ = read_npy(pre + name + '.ref.npy')
+        wrong += sum(r != round_to(v, fmt) for r, (_, v) in zip(ref, pairs))
+    stats_in = [('rstd', 1)] + ([] if cmd == 'rms' else [('mean', 0)])
+    for name, k in stats_in:
+        _, got, _ = read_npy(pre + 'input.' + name + '.npy')
+        wrong += sum(g != s[k] for g, s in zip(got, st))
+    if wrong:
+        print('%d dumped elements differ from the exact values' % wrong, file=sys.stderr)
+    return 1 if wrong else 0
 
 
 main()
