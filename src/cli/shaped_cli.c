@@ -85,11 +85,38 @@ static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
 	s->bop.params[1] = (struct ub_param){"cols", s->colsv, (double)cols};
 }
 
+/* --args for the binder, whose result is "out": an op's first output of
+ * another name (dx) as out, in --args (P=dx) or, not bound there, by the
+ * parameter's name (dx=out). */
+static const char *first_out(const char *given, const char *first, char *buf, size_t len)
+{
+	size_t used = 0, fl = strlen(first);
+	int bound = 0;
+	buf[0] = '\0';
+	for (const char *p = given; p && *p && used < len;) {
+		const char *comma = strchr(p, ','), *eq = strchr(p, '=');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		int is_first = eq && eq < p + n && (size_t)(p + n - eq - 1) == fl &&
+			       !strncmp(eq + 1, first, fl);
+		bound |= is_first || (eq && eq < p + n && !strncmp(eq + 1, "out", 3) &&
+				      p + n - eq - 1 == 3);
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s%s", used ? "," : "",
+					 is_first ? (int)(eq + 1 - p) : (int)n, p,
+					 is_first ? "out" : "");
+		p += n + (comma != NULL);
+	}
+	if (!bound && used < len)
+		snprintf(buf + used, len - used, "%s%s=out", used ? "," : "", first);
+	return buf;
+}
+
 static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *q,
 		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
 {
-	static char flags[UB_NVCC_MAX_FLAGS][4100];
+	static char flags[UB_NVCC_MAX_FLAGS][4100], args[4200];
 	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0} };
+	if (strcmp(q->op->out[0].name, "out"))
+		req.args = first_out(cli->args, q->op->out[0].name, args, sizeof args);
 	for (int i = 0; i < cli->nflags; i++) {
 		snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i], cli->flag_arg[i]);
 		req.flags[i] = flags[i];

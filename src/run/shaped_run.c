@@ -235,8 +235,8 @@ static struct ub_karg bind(const struct ub_shaped_req *q, struct sdata *d,
 	for (int k = 0; k < op->nin; k++)
 		if (!strcmp(nm, op->in[k].name))
 			return (struct ub_karg){.arr = &d->in[k], .name = op->in[k].name};
-	for (int o = 0; o < op->nout; o++)
-		if (!strcmp(nm, op->out[o].name))
+	for (int o = 0; o < op->nout; o++) /* the binder's "out" is output 0 */
+		if (!strcmp(nm, op->out[o].name) || (!o && !strcmp(nm, "out")))
 			return (struct ub_karg){.arr = &y[o], .writable = 1,
 						.name = op->out[o].name};
 	return (struct ub_karg){0};
