@@ -220,8 +220,11 @@ int main(int argc, char **argv)
 		s = ub_shaped_list(stdout, sop);
 	else if (sop)
 		s = ub_shaped_main(&cli, sop, &err);
-	else if (!s && cli.action == UB_ACT_LIST_OPS)
+	else if (!s && cli.action == UB_ACT_LIST_OPS) {
 		s = ub_list_ops(stdout, &cat, cli.op, &err);
+		if (!s && !cli.op)
+			ub_shaped_list_all(stdout, &cat);
+	}
 	else if (!s)
 		s = run(&cli, &cat, &err);
 	ub_catalog_free(&cat);

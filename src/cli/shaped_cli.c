@@ -191,6 +191,22 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	return s;
 }
 
+void ub_shaped_list_all(FILE *f, const struct ub_catalog *cat)
+{
+	for (int i = 0; i < ub_nshaped_ops; i++) {
+		const struct ub_shaped_op *op = &ub_shaped_ops[i];
+		if (ub_catalog_find(cat, op->name))
+			continue;
+		fprintf(f, "%-12s (shaped)  (", op->name);
+		for (int k = 0; k < op->nin; k++)
+			fprintf(f, "%s%s", k ? " " : "", op->in[k].name);
+		fprintf(f, ") -> (");
+		for (int o = 0; o < op->nout; o++)
+			fprintf(f, "%s%s", o ? " " : "", op->out[o].name);
+		fprintf(f, ")  %s; --list-ops --op %s\n", op->desc, op->name);
+	}
+}
+
 int ub_shaped_list(FILE *f, const struct ub_shaped_op *op)
 {
 	fprintf(f, "%s (shaped)  %s\n", op->name, op->desc);

@@ -14,7 +14,10 @@
 #define X_STAT(nm, doc) {nm, UB_EXT_ROWS, 0, 0, UB_ARG_STAT, doc}
 #define X_DOUT X_FULL("dout", -2, 2, "the gradient of the forward's out")
 
-/* Shared pieces of the math: the row maximum and the sums. */
+/* Shared pieces of the math: the row maximum and the sums; eps, the
+ * float nearest 1e-5 (PyTorch's default, a float in its kernels), as the
+ * exact decimal of that float. */
+#define EPS "(let ([eps 0.00000999999974737875163555145263671875])\n"
 #define MAXROW "(for ([k C]) ([m -inf (fmax m (ref x i k))]) m)"
 #define SUMEXP "(for ([k C]) ([s 0 (+ s (exp (- (ref x i k) m)))]) s)"
 #define SUMX "(for ([k C]) ([s 0 (+ s (ref x i k))]) s)"
@@ -51,10 +54,11 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 {{"out", UB_EXT_FULL, 0, 0, 0, "x / sqrt(mean(x^2) + eps) * weight"}},
 	 "ub_rows_rms_norm",
 	 "(FPCore rms_norm ((x R C) (weight C))\n"
+	 "  " EPS
 	 "  (tensor ([i R] [j C])\n"
 	 "    (* (ref x i j) (ref weight j)\n"
 	 "       (/ 1 (sqrt (+ (/ (for ([k C]) ([s 0 (+ s (* (ref x i k) (ref x i k)))]) s) C)\n"
-	 "                     eps))))))"},
+	 "                     eps)))))))"},
 	{"layer_norm", "layer norm forward over the last dimension (eps = float(1e-5))",
 	 UB_SH_LAYER_NORM, 3, 3,
 	 {X_FULL("x", -100, 100, "the rows normalized"),
@@ -65,13 +69,14 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	  {"rstd", UB_EXT_ROWS, 0, 0, 0, "1 / sqrt(biased variance + eps), per row"}},
 	 "ub_rows_layer_norm",
 	 "(FPCore layer_norm ((x R C) (weight C) (bias C))\n"
+	 "  " EPS
 	 "  (let ([mean (tensor ([i R]) (/ " SUMX " C))])\n"
 	 "    (let ([rstd (tensor ([i R])\n"
 	 "                  (/ 1 (sqrt (+ (/ (for ([k C]) ([s 0 (+ s (pow (- (ref x i k) (ref mean i)) 2))]) s) C)\n"
 	 "                                eps))))])\n"
 	 "      (array (tensor ([i R] [j C])\n"
 	 "               (+ (* (- (ref x i j) (ref mean i)) (ref rstd i) (ref weight j)) (ref bias j)))\n"
-	 "             mean rstd))))"},
+	 "             mean rstd)))))"},
 	{"layer_norm_bwd", "layer norm backward over the last dimension, from the forward's "
 	 "mean and rstd (dx, dweight, dbias)", UB_SH_LAYER_NORM_BWD, 5, 3,
 	 {X_DOUT, X_FULL("x", -100, 100, "the forward's input"),
