@@ -15,7 +15,7 @@
 static int refuse(const struct ub_cli *cli, struct ub_error *err)
 {
 	static const char *const no[] = {"n", "exhaustive", "range", "domain", "param",
-		"dump", "html", "shard", "partial", "resume", "triton", "sample",
+		"html", "shard", "partial", "resume", "triton", "sample",
 		"reference", "at", NULL};
 	for (int i = 0; i < cli->ngiven; i++)
 		for (int k = 0; no[k]; k++)
@@ -85,11 +85,38 @@ static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
 	s->bop.params[1] = (struct ub_param){"cols", s->colsv, (double)cols};
 }
 
+/* --args for the binder, whose result is "out": an op's first output of
+ * another name (dx) as out, in --args (P=dx) or, not bound there, by the
+ * parameter's name (dx=out). */
+static const char *first_out(const char *given, const char *first, char *buf, size_t len)
+{
+	size_t used = 0, fl = strlen(first);
+	int bound = 0;
+	buf[0] = '\0';
+	for (const char *p = given; p && *p && used < len;) {
+		const char *comma = strchr(p, ','), *eq = strchr(p, '=');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		int is_first = eq && eq < p + n && (size_t)(p + n - eq - 1) == fl &&
+			       !strncmp(eq + 1, first, fl);
+		bound |= is_first || (eq && eq < p + n && !strncmp(eq + 1, "out", 3) &&
+				      p + n - eq - 1 == 3);
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s%s", used ? "," : "",
+					 is_first ? (int)(eq + 1 - p) : (int)n, p,
+					 is_first ? "out" : "");
+		p += n + (comma != NULL);
+	}
+	if (!bound && used < len)
+		snprintf(buf + used, len - used, "%s%s=out", used ? "," : "", first);
+	return buf;
+}
+
 static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *q,
 		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
 {
-	static char flags[UB_NVCC_MAX_FLAGS][4100];
+	static char flags[UB_NVCC_MAX_FLAGS][4100], args[4200];
 	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0} };
+	if (strcmp(q->op->out[0].name, "out"))
+		req.args = first_out(cli->args, q->op->out[0].name, args, sizeof args);
 	for (int i = 0; i < cli->nflags; i++) {
 		snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i], cli->flag_arg[i]);
 		req.flags[i] = flags[i];
@@ -123,7 +150,10 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.cols = 128;
 	q.shape_given = cli->shape != NULL;
 	q.orders = cli->orders;
+	q.dump = cli->dump;
 	int s = refuse(cli, err);
+	if (!s && q.dump)
+		s = ub_check_dump_dir(q.dump, err);
 	if (!s && cli->orders && op->kind != UB_SH_SUM)
 		s = ub_fail(err, UB_USAGE, "--orders: only for sum (a row sum in other "
 			    "orders), not %s", op->name);
@@ -142,8 +172,12 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	struct ub_outputs out;
 	int opened = !s && !(s = ub_outputs_open(&out, cli->csv, cli->append, cli->json,
 						  NULL, err)); /* before the work */
+	if (!s && q.dump && !(q.dumped = ub_shaped_dump_new(q.dump)))
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
 		s = ub_shaped_run(&q, &res, err);
+	if (q.dumped) /* renamed into place only after a whole run */
+		s = ub_shaped_dump_finish(q.dumped, s, err);
 	if (!s) {
 		snprintf(res.inputs, sizeof res.inputs, "%s, shape %zu,%zu",
 			 q.files[0] ? q.files[0] : "random", rows, cols);
@@ -177,12 +211,19 @@ int ub_shaped_list(FILE *f, const struct ub_shaped_op *op)
 {
 	fprintf(f, "%s (shaped)  %s\n", op->name, op->desc);
 	for (int k = 0; k < op->nin; k++)
-		fprintf(f, "  input %s (%s) in [%g, %g]: %s\n", op->in[k].name,
-			op->in[k].ext == UB_EXT_COLS ? "cols" : "rows, cols", op->in[k].lo,
-			op->in[k].hi, op->in[k].doc);
+		if (op->in[k].role == UB_ARG_CLASS)
+			fprintf(f, "  input %s (%s, integer): %s\n", op->in[k].name,
+				ub_extent_name(op->in[k].ext), op->in[k].doc);
+		else if (op->in[k].role == UB_ARG_STAT)
+			fprintf(f, "  input %s (%s, f32): %s\n", op->in[k].name,
+				ub_extent_name(op->in[k].ext), op->in[k].doc);
+		else
+			fprintf(f, "  input %s (%s) in [%g, %g]: %s\n", op->in[k].name,
+				ub_extent_name(op->in[k].ext), op->in[k].lo, op->in[k].hi,
+				op->in[k].doc);
 	for (int o = 0; o < op->nout; o++)
 		fprintf(f, "  output %s (%s): %s\n", op->out[o].name,
-			op->out[o].ext == UB_EXT_ROWS ? "rows" : "rows, cols", op->out[o].doc);
+			ub_extent_name(op->out[o].ext), op->out[o].doc);
 	fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: PyTorch's CUDA kernel modelled "
 		"on the host (docs/reductions.md)\n  math:\n", op->entry);
 	for (const char *p = op->math; *p;) {
