@@ -10,12 +10,14 @@ against its own correctly rounded reference: every element must agree
 (cr_mismatch 0), so the C reference (reference/ref_shaped.c) and the
 printed math say the same thing.
 
-  fpcore_tensor.py OP ROWS COLS DTYPE SEED DIR [FLIP]
+  fpcore_tensor.py OP ROWS COLS DTYPE SEED DIR [flip] [wide]
 
 reads the op's description from `ulpbench --list-ops --op OP` on stdin,
-writes DIR/IN.npy for each input and DIR/table.cu; with FLIP, the first
+writes DIR/IN.npy for each input and DIR/table.cu; with flip, the first
 element of the first output is moved one ulp (a control: ulpbench must
-then count one mismatch).  Prints the --input arguments.
+then count one mismatch); with wide, class indices are taken as
+`const long long *` (PyTorch's int64 targets) instead of `const int *`.
+Prints the --input arguments.
 """
 import random
 import re
@@ -28,7 +30,8 @@ from mpmath import mp
 
 mp.prec = 400
 
-FORMATS = {'f32': (24, -126, 127, 'f', '<f4'), 'f16': (11, -14, 15, 'e', '<f2')}
+FORMATS = {'f32': (24, -126, 127, 'f', '<f4'), 'f16': (11, -14, 15, 'e', '<f2'),
+           'i4': (0, 0, 0, 'i', '<i4')}
 
 
 # ------------------------------------------------------------------ s-expressions
@@ -198,13 +201,19 @@ def write_npy(path, vals, shape, dt):
 
 
 def describe(text):
-    """Inputs (name, extent, lo, hi), outputs (name, extent), the math."""
+    """Inputs (name, extent, kind, lo, hi), outputs (name, extent), the
+    math.  kind: the run's dtype (a domain given), f32 (a float32 input
+    whatever the dtype, drawn here in [lo, hi] = [0.5, 2]: any value is an
+    input the math takes) or integer (class indices, drawn in [0, cols))."""
     ins, outs, math = [], [], []
     lines = text.splitlines()
     for k, line in enumerate(lines):
-        m = re.match(r'\s+input (\w+) \(([\w, ]+)\) in \[([-\d.e]+), ([-\d.e]+)\]', line)
+        m = re.match(r'\s+input (\w+) \(([\w, ]+)\)(?: in \[([-\d.e]+), ([-\d.e]+)\])?', line)
         if m:
-            ins.append((m.group(1), m.group(2), float(m.group(3)), float(m.group(4))))
+            dims = [d.strip() for d in m.group(2).split(',')]
+            kind = dims.pop() if dims[-1] in ('f32', 'integer') else 'dtype'
+            lo, hi = (float(m.group(3)), float(m.group(4))) if m.group(3) else (0.5, 2.0)
+            ins.append((m.group(1), ', '.join(dims), kind, lo, hi))
         m = re.match(r'\s+output (\w+) \(([\w, ]+)\)', line)
         if m:
             outs.append((m.group(1), m.group(2)))
@@ -225,7 +234,7 @@ def flat(t):
 def main():
     op, rows, cols, dt, seed, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
         sys.argv[4], int(sys.argv[5]), sys.argv[6]
-    flip = len(sys.argv) > 7
+    flip, wide = 'flip' in sys.argv[7:], 'wide' in sys.argv[7:]
     ins, outs, math = describe(sys.stdin.read())
     core = parse(tokens(math))
     assert core[0] == 'FPCore', 'the math is not an FPCore'
@@ -235,13 +244,19 @@ def main():
     code = FORMATS[dt][3]
     for a in args:  # (name dim ...): the dims bound to the sizes
         name, dims = a[0], a[1:]
-        _, ext, lo, hi = next(i for i in ins if i[0] == name)
+        _, ext, kind, lo, hi = next(i for i in ins if i[0] == name)
         shape = extent(ext, rows, cols)
         for d, n in zip(dims, shape):
             env[d] = mpmath.mpf(n)
-        vals = [struct.unpack('<' + code, struct.pack('<' + code, rng.uniform(lo, hi)))[0]
-                for _ in range(shape[0] * (shape[1] if len(shape) > 1 else 1))]
-        write_npy('%s/%s.npy' % (out, name), vals, shape, dt)
+        count = shape[0] * (shape[1] if len(shape) > 1 else 1)
+        if kind == 'integer':
+            vals = [rng.randrange(cols) for _ in range(count)]
+            write_npy('%s/%s.npy' % (out, name), vals, shape, 'i4')
+        else:
+            c = code if kind == 'dtype' else 'f'
+            vals = [struct.unpack('<' + c, struct.pack('<' + c, rng.uniform(lo, hi)))[0]
+                    for _ in range(count)]
+            write_npy('%s/%s.npy' % (out, name), vals, shape, dt if kind == 'dtype' else 'f32')
         it = iter(mpmath.mpf(v) for v in vals)
         env[name] = [[next(it) for _ in range(shape[1])] for _ in range(shape[0])] \
             if len(shape) > 1 else [next(it) for _ in range(shape[0])]
@@ -254,7 +269,8 @@ def main():
         ('__half', 'unsigned short', '__ushort_as_half')
     src = ['#include <cuda_fp16.h>' if dt == 'f16' else '',
            '// the correctly rounded outputs of %s, from the printed math' % op]
-    params = ['const %s *%s' % (ctype, i[0]) for i in ins] + \
+    ptype = {'dtype': ctype, 'f32': 'float', 'integer': 'long long' if wide else 'int'}
+    params = ['const %s *%s' % (ptype[i[2]], i[0]) for i in ins] + \
              ['%s *%s' % (ctype, o[0]) for o in outs] + ['int rows', 'int cols']
     stores = []
     for (name, ext), t in zip(outs, res):

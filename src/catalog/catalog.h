@@ -91,6 +91,10 @@ struct ub_op {
 	char *input_doc[UB_MAX_INPUTS]; /* what each sampled input is */
 	int arg_prec[UB_MAX_INPUTS]; /* (! :precision P x): P, else -1 */
 	struct ub_domain dom[UB_MAX_INPUTS];
+	unsigned in_f32;       /* bit k: input k is float32 whatever the dtype
+				  (a shaped op's saved statistics) */
+	unsigned in_class;     /* bit k: input k holds integers, class indices
+				  (a shaped op's targets) */
 	int npre;
 	struct ub_pre_clause *pre; /* :pre's conjuncts (none: TRUE) */
 	struct ub_expr *pre_expr;  /* the whole :pre, for display; NULL */

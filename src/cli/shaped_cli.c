@@ -70,6 +70,8 @@ static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
 	for (int k = 0; k < op->nin; k++) {
 		s->rep.inputs[k] = (char *)op->in[k].name;
 		s->rep.dom[k] = (struct ub_domain){.lo = op->in[k].lo, .hi = op->in[k].hi};
+		s->rep.in_f32 |= (unsigned)(op->in[k].role == UB_ARG_STAT) << k;
+		s->rep.in_class |= (unsigned)(op->in[k].role == UB_ARG_CLASS) << k;
 	}
 	s->rep.kernel = "rows.cu";
 	s->rep.entry = (char *)op->entry;
@@ -128,8 +130,10 @@ static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 	q->kernel_src = uk->src;
 	q->entry = si->bop.entry;
 	q->nargs = si->bop.nargs;
-	for (int a = 0; a < q->nargs; a++)
+	for (int a = 0; a < q->nargs; a++) {
 		q->args[a] = si->bop.args[a];
+		q->wide[a] = uk->kf->params[a].kind == UB_KP_IARRAY && uk->kf->params[a].bits == 64;
+	}
 	si->rep.kernel = uk->file;
 	si->rep.entry = si->bop.entry;
 	si->rep.entry_shown = si->bop.entry_shown;

@@ -289,8 +289,8 @@ static void decode(uint64_t c, struct ub_kparam *p)
 	} else if (kind == 2 && el == 5 && !p->wrapped) {
 		p->kind = UB_KP_BOOL;
 		p->bits = 8;
-	} else if (kind == 2 && el >= 6 && el <= 16 && !p->wrapped) {
-		p->kind = UB_KP_INT;
+	} else if ((kind == 1 || kind == 2) && el >= 6 && el <= 16 && !p->wrapped) {
+		p->kind = kind == 1 ? UB_KP_IARRAY : UB_KP_INT;
 		p->bits = (int)p->size * 8;
 		p->is_signed = el == 6 || el == 7 || el % 2 == 1;
 	}

@@ -25,6 +25,7 @@
 enum ub_kp_kind {
 	UB_KP_ARRAY,  /* a pointer to float, double, __half or __nv_bfloat16
 			 (or a one-member struct of one) */
+	UB_KP_IARRAY, /* a pointer to integers (class indices), any width */
 	UB_KP_INT,    /* an integer value, any width, signed or not */
 	UB_KP_FLOAT,  /* a float, double, __half or __nv_bfloat16 value */
 	UB_KP_BOOL,   /* a bool value */
@@ -39,8 +40,8 @@ struct ub_kparam {
 	int dtype;         /* ARRAY, FLOAT: enum ub_dtype */
 	int is_const;      /* ARRAY: const elements */
 	int wrapped;       /* ARRAY: elements are a one-member struct */
-	int bits;          /* INT, FLOAT, BOOL: width of the value */
-	int is_signed;     /* INT */
+	int bits;          /* INT, FLOAT, BOOL, IARRAY: width of the value */
+	int is_signed;     /* INT, IARRAY */
 	unsigned size;     /* sizeof the value, or of the pointee, bytes */
 	uint64_t code;     /* the probe's code (ulpbench_probe.h) */
 };

@@ -161,7 +161,8 @@ static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
 static const char *by_name(const struct ub_op *op, const struct ub_kparam *p)
 {
 	switch (p->kind) {
-	case UB_KP_ARRAY: return array_target(op, p->name) ? p->name : NULL;
+	case UB_KP_ARRAY: case UB_KP_IARRAY:
+		return array_target(op, p->name) ? p->name : NULL;
 	case UB_KP_INT: return !strcmp(p->name, "n") || param_of_op(op, p->name) >= 0
 			       ? p->name : NULL;
 	case UB_KP_FLOAT: case UB_KP_BOOL:
@@ -188,12 +189,38 @@ static const char *how(const struct ub_op *op, const struct ub_kparam *p,
 	return buf;
 }
 
+/* An array of integers takes class indices (and only them): 32 or 64
+ * bits, as PyTorch's int64 targets or an int kernel's. */
+static int int_array_fits(const struct ub_user_kernel *uk, const struct ub_op *op,
+			  const struct ub_kparam *p, const char *name,
+			  struct ub_error *err)
+{
+	int k = input_of(op, name);
+	int is_class = k >= 0 && (op->in_class >> k & 1);
+	if (p->kind == UB_KP_IARRAY && !is_class)
+		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) is an array of "
+			       "integers: it can take class indices only, not %s",
+			       uk->file, uk->kf->line, p->name, p->type, name);
+	if (p->kind == UB_KP_ARRAY && is_class)
+		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) takes %s, which "
+			       "holds class indices: make it an array of integers "
+			       "(const int * or const int64_t *)", uk->file, uk->kf->line,
+			       p->name, p->type, name);
+	if (p->kind == UB_KP_IARRAY && p->bits != 32 && p->bits != 64)
+		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s): class indices "
+			       "are passed as 32- or 64-bit integers", uk->file,
+			       uk->kf->line, p->name, p->type);
+	return 0;
+}
+
 /* Array parameter p (k-th) may take NAME. */
 static int array_fits(const struct ub_user_kernel *uk, const struct ub_op *op,
 		      const struct ub_kparam *p, const char *name,
 		      struct ub_error *err)
 {
 	char valid[512];
+	if (array_target(op, name) && int_array_fits(uk, op, p, name, err))
+		return UB_USAGE;
 	if (!array_target(op, name))
 		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) is an array: "
 			       "bind it to an input or out (valid: %s), not %s",
@@ -215,13 +242,13 @@ static int fits(const struct ub_user_kernel *uk, const struct ub_op *op,
 	uint64_t bits;
 	int s = 0, pk = param_of_op(op, name);
 	const char *at = uk->file;
-	if (p->kind == UB_KP_OTHER)
+	if (p->kind == UB_KP_OTHER || (p->kind == UB_KP_IARRAY && !op->in_class))
 		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' of %s has type %s: "
 			       "ulpbench binds arrays of float, double, __half or "
 			       "__nv_bfloat16 (or of a struct of one of them), integers, "
 			       "floating-point values and bools", at, uk->kf->line,
 			       p->name, uk->kf->base, p->type);
-	if (p->kind == UB_KP_ARRAY)
+	if (p->kind == UB_KP_ARRAY || p->kind == UB_KP_IARRAY)
 		s = array_fits(uk, op, p, name, err);
 	else if (p->kind == UB_KP_INT && !strcmp(name, "n"))
 		s = 0;
@@ -236,7 +263,8 @@ static int fits(const struct ub_user_kernel *uk, const struct ub_op *op,
 		snprintf(buf, sizeof buf, "=0x%llx", (unsigned long long)bits);
 	if (s)
 		return s;
-	return (*arg = strdup(p->kind == UB_KP_ARRAY || !strcmp(name, "n") ? name : buf))
+	return (*arg = strdup(p->kind == UB_KP_ARRAY || p->kind == UB_KP_IARRAY ||
+			      !strcmp(name, "n") ? name : buf))
 		? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
 
@@ -277,7 +305,8 @@ static int complete(struct ub_user_kernel *uk, const struct ub_op *op,
 		const struct ub_kparam *p = &k->params[i];
 		if (!bind[i])
 			bind[i] = by_name(op, p);
-		if (!bind[i] && p->kind == UB_KP_OTHER)
+		if (!bind[i] && (p->kind == UB_KP_OTHER ||
+				 (p->kind == UB_KP_IARRAY && !op->in_class)))
 			bind[i] = "";   /* fits() says why */
 		if (!bind[i])
 			return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' of %s is not "
@@ -307,16 +336,26 @@ static int complete(struct ub_user_kernel *uk, const struct ub_op *op,
 	return st;
 }
 
-/* The arrays' one element dtype, which every dtype of cfg must be. */
-static int dtype(const struct ub_user_kernel *uk, const struct ub_config *cfg,
-		 int *dt, struct ub_error *err)
+/* The arrays' one element dtype, which every dtype of cfg must be (but
+ * arrays of the op's float32 inputs: float whatever the dtype). */
+static int dtype(const struct ub_user_kernel *uk, const struct ub_op *op,
+		 const struct ub_config *cfg, int *dt, struct ub_error *err)
 {
 	const struct ub_kfound *k = uk->kf;
 	*dt = -1;
 	for (int i = 0; i < k->nparams; i++) {
 		const struct ub_kparam *p = &k->params[i];
+		int in = input_of(op, uk->args[i]);
 		if (p->kind != UB_KP_ARRAY)
 			continue;
+		if (in >= 0 && (op->in_f32 >> in & 1)) {
+			if (p->dtype != UB_F32)
+				return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) "
+					       "takes %s, which is float32 whatever the "
+					       "dtype: make it const float *", uk->file,
+					       k->line, p->name, p->type, uk->args[i]);
+			continue;
+		}
 		if (*dt >= 0 && p->dtype != *dt)
 			return ub_fail(err, UB_USAGE, "%s:%d: %s mixes %s and %s arrays: "
 				       "ulpbench tests one dtype at a time", uk->file,
@@ -366,7 +405,7 @@ static int bind_all(struct ub_user_kernel *uk, const struct ub_op *op,
 	if (!st)
 		st = complete(uk, op, bind, err);
 	if (!st)
-		st = dtype(uk, cfg, dt, err);
+		st = dtype(uk, op, cfg, dt, err);
 	if (!st)
 		st = fits_n(uk, cfg, err);
 	free(store);

@@ -165,6 +165,8 @@ struct ub_shaped_req {
 	const char *entry;           /* its kernel (NULL: op->entry) */
 	int nargs;                   /* per kernel parameter, what it takes: */
 	const char *args[UB_MAX_KARGS]; /* an input, output, "rows", "cols" */
+	int wide[UB_MAX_KARGS];      /* it takes class indices as 64-bit
+					integers (int64_t, as PyTorch) */
 	int orders;                  /* --orders: sum's rows in other orders */
 	const char *dump;            /* --dump DIR, or NULL */
 	struct ub_shaped_dump *dumped; /* its staged files (ub_shaped_run's) */

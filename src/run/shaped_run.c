@@ -23,6 +23,7 @@ struct sdata {
 	struct ub_array torch[UB_SHAPED_MAX_OUT]; /* empty: no torch values */
 	uint64_t torch_approx;
 	struct ub_array ord[UB_SHAPED_NORDERS]; /* --orders: sum's other orders */
+	struct ub_array wide[UB_SHAPED_MAX_IN]; /* class inputs as int64 */
 	size_t undecided;
 };
 
@@ -32,8 +33,10 @@ static char torch_na[UB_NDTYPES][UB_SHAPED_MAX_OUT][256];
 
 static void sdata_free(struct sdata *d)
 {
-	for (int k = 0; k < UB_SHAPED_MAX_IN; k++)
+	for (int k = 0; k < UB_SHAPED_MAX_IN; k++) {
 		ub_array_free(&d->in[k]);
+		ub_array_free(&d->wide[k]);
+	}
 	for (int k = 0; k < UB_SHAPED_NORDERS; k++)
 		ub_array_free(&d->ord[k]);
 	for (int o = 0; o < UB_SHAPED_MAX_OUT; o++) {
@@ -242,6 +245,25 @@ static struct ub_karg bind(const struct ub_shaped_req *q, struct sdata *d,
 	return (struct ub_karg){0};
 }
 
+/* A class input's argument as 64-bit integers (each class sign-extended
+ * from its int32), kept in d until the run ends. */
+static int widen(const struct ub_shaped_req *q, struct sdata *d,
+		 struct ub_karg *a, struct ub_error *err)
+{
+	int k = (int)(a->arr - d->in);
+	if (k < 0 || k >= q->op->nin)
+		return 0; /* not an input (the binder lets only classes here) */
+	if (!d->wide[k].data) {
+		if (ub_array_alloc(&d->wide[k], UB_F64, d->in[k].n))
+			return ub_fail(err, UB_RUNTIME, "out of memory");
+		for (size_t i = 0; i < d->in[k].n; i++)
+			ub_array_set(&d->wide[k], i, (uint64_t)(int64_t)(int32_t)
+				     ub_array_get(&d->in[k], i));
+	}
+	a->arr = &d->wide[k];
+	return 0;
+}
+
 /* One thread per row, and per column for the sums over the rows. */
 static size_t threads(const struct ub_shaped_op *op, size_t rows, size_t cols)
 {
@@ -264,8 +286,12 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 		s = ub_array_alloc(&y[o], d->dt, ub_extent_count(op->out[o].ext, rows, cols));
 	}
 	if (q->kernel) {
-		for (int a = 0; a < q->nargs; a++)
-			args[nargs++] = bind(q, d, y, q->args[a], rows, cols);
+		for (int a = 0; a < q->nargs && !s; a++) {
+			args[nargs] = bind(q, d, y, q->args[a], rows, cols);
+			if (q->wide[a])
+				s = widen(q, d, &args[nargs], err);
+			nargs++;
+		}
 	} else {
 		for (int k = 0; k < op->nin; k++)
 			args[nargs++] = bind(q, d, y, op->in[k].name, rows, cols);
