@@ -10,12 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Options that mean nothing (yet) for a shaped run: refused, named. */
 static int refuse(const struct ub_cli *cli, struct ub_error *err)
 {
 	static const char *const no[] = {"n", "exhaustive", "range", "domain", "param",
-		"dump", "html", "shard", "partial", "resume", "triton", "sample",
+		"html", "shard", "partial", "resume", "triton", "sample",
 		"reference", "at", NULL};
 	for (int i = 0; i < cli->ngiven; i++)
 		for (int k = 0; no[k]; k++)
@@ -139,11 +140,17 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.cfg = &cfg;
 	if (!s && cli->kernel)
 		s = kernel(cli, &si, &q, &cfg, &uk, err);
+	struct ub_shaped_dump dump = {.dir = cli->dump};
+	struct stat st;
+	if (!s && cli->dump && stat(cli->dump, &st) == 0 && !S_ISDIR(st.st_mode))
+		s = ub_fail(err, UB_USAGE, "%s: --dump needs a directory", cli->dump);
+	q.dump = &dump;
 	struct ub_outputs out;
 	int opened = !s && !(s = ub_outputs_open(&out, cli->csv, cli->append, cli->json,
 						  NULL, err)); /* before the work */
 	if (!s)
 		s = ub_shaped_run(&q, &res, err);
+	s = ub_shaped_dump_finish(&dump, s, err);
 	if (!s) {
 		snprintf(res.inputs, sizeof res.inputs, "%s, shape %zu,%zu",
 			 q.files[0] ? q.files[0] : "random", rows, cols);

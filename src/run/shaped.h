@@ -94,6 +94,24 @@ extern const char *const ub_shaped_orders[UB_SHAPED_NORDERS];
 int ub_shaped_order_sum(int order, const struct ub_array *x, size_t rows,
 			size_t cols, struct ub_array *out, struct ub_error *err);
 
+/* --dump DIR (shaped_dump.c): files staged under hidden names as the run
+ * goes, renamed into place all together at its end. */
+struct ub_shaped_staged;
+struct ub_shaped_dump {
+	const char *dir;             /* NULL: no dump */
+	int nf;
+	struct ub_shaped_staged *f;
+};
+/* Stages DIR/NAME.DTYPE.WHAT.npy holding a, of shape (rows, cols), or
+ * (rows) when cols is 0; nothing when d->dir is NULL.  UB_IO naming the
+ * file. */
+int ub_shaped_dump_add(struct ub_shaped_dump *d, const char *name, enum ub_dtype dt,
+		       const char *what, const struct ub_array *a, size_t rows,
+		       size_t cols, struct ub_error *err);
+/* s == 0: renames every staged file into place (UB_IO naming the one that
+ * fails); else removes them.  Returns s or that failure. */
+int ub_shaped_dump_finish(struct ub_shaped_dump *d, int s, struct ub_error *err);
+
 /* What one shaped run is asked. */
 struct ub_shaped_req {
 	const struct ub_shaped_op *op;
@@ -109,6 +127,7 @@ struct ub_shaped_req {
 	int nargs;                   /* per kernel parameter, what it takes: */
 	const char *args[UB_MAX_KARGS]; /* an input, output, "rows", "cols" */
 	int orders;                  /* --orders: sum's rows in other orders */
+	struct ub_shaped_dump *dump; /* --dump DIR, or NULL */
 };
 
 /* The run's shape in dtype dt: --shape (req->rows, cols), else input x's

@@ -132,6 +132,28 @@ struct launch {
 	int o;              /* the output this level checks */
 };
 
+/* "output element 4 of 6 (the first of 2) was never written; the launch:
+ * ..." for a launch over job->n rows: what each block covers, and how to
+ * give one warp or one block a row. */
+static void unwritten(struct ub_error *err, size_t first, size_t count, size_t n,
+		      const struct ub_job *job)
+{
+	unsigned grid, block;
+	ub_geom_grid(&job->geom, job->n, &grid, &block);
+	unsigned long long per = job->geom.per_block ? job->geom.per_block : block;
+	char of[64] = "", each[64];
+	if (count > 1)
+		snprintf(of, sizeof of, " (the first of %zu)", count);
+	if (job->geom.grid)
+		snprintf(each, sizeof each, "a fixed grid");
+	else
+		snprintf(each, sizeof each, "%llu row%s a block", per, per == 1 ? "" : "s");
+	ub_fail(err, UB_RUNTIME, "output element %zu of %zu%s was never written; the "
+		"launch: %u block%s of %u threads, %s, for %zu rows (one warp a row: "
+		"--launch block=32*W,per-block=W; one block a row: per-block=1)", first, n,
+		of, grid, grid == 1 ? "" : "s", block, each, job->n);
+}
+
 static int run_level(void *ctx, struct ub_error *err)
 {
 	struct launch *l = ctx;
@@ -143,7 +165,7 @@ static int run_level(void *ctx, struct ub_error *err)
 	size_t first, count;
 	int s = ub_run_written(&l->y[l->o], run_level, &in, &first, &count, err);
 	if (!s && count) {
-		ub_unwritten_fail(err, first, count, l->y[l->o].n, &l->job->geom);
+		unwritten(err, first, count, l->y[l->o].n, l->job);
 		s = ub_prefix(err, UB_RUNTIME, "%s: kernel %s, %s: output %s: ",
 			      l->job->name, l->job->shown ? l->job->shown : l->job->entry,
 			      l->job->what, l->q->op->out[l->o].name);
@@ -210,6 +232,38 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	job.arch = be->arch(cfg->arch, cfg->arch_set);
 	struct launch l = { q, &job, y, approx, 0 };
 	return s ? s : run_level(&l, err);
+}
+
+/* --dump: every output of every mode that ran, the torch plan's and the
+ * correctly rounded ones, and the inputs (shaped_dump.c). */
+static int dump(const struct ub_shaped_req *q, const struct sdata *d, const int *ran,
+		size_t rows, size_t cols, struct ub_error *err)
+{
+	const struct ub_shaped_op *op = q->op;
+	int s = 0;
+	for (int o = 0; !s && q->dump && o < op->nout; o++) {
+		char nm[96];
+		snprintf(nm, sizeof nm, op->nout > 1 ? "%s.%s" : "%s", op->name, op->out[o].name);
+		size_t oc = op->out[o].ext == UB_EXT_FULL ? cols : 0;
+		for (int m = 0; !s && m < q->cfg->nmodes; m++)
+			if (ran[m])
+				s = ub_shaped_dump_add(q->dump, nm, d->dt,
+						       ub_modes[q->cfg->modes[m]].name,
+						       &d->y[m][o], rows, oc, err);
+		if (!s && d->torch[o].data)
+			s = ub_shaped_dump_add(q->dump, nm, d->dt, "torch", &d->torch[o], rows,
+					       oc, err);
+		if (!s)
+			s = ub_shaped_dump_add(q->dump, nm, d->dt, "ref", &d->cr[o], rows, oc, err);
+	}
+	for (int k = 0; !s && q->dump && k < op->nin; k++) {
+		char what[64];
+		snprintf(what, sizeof what, "input.%s", op->in[k].name);
+		s = op->in[k].ext == UB_EXT_COLS
+		    ? ub_shaped_dump_add(q->dump, op->name, d->dt, what, &d->in[k], cols, 0, err)
+		    : ub_shaped_dump_add(q->dump, op->name, d->dt, what, &d->in[k], rows, cols, err);
+	}
+	return s;
 }
 
 /* The catalog kernel's source for dt: kernels/rows.cu after the dtype's
@@ -315,6 +369,8 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		s = run_mode(q, &d, m, src, rows, cols, &approx[m], err);
 		ran[m] = !s;
 	}
+	if (!s)
+		s = dump(q, &d, ran, rows, cols, err);
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		for (int m = 0; !s && m < cfg->nmodes; m++)
 			if (ran[m] && measure(res, q, t, o, m, NULL, NULL, &d, approx[m], cols))
