@@ -16,6 +16,13 @@ fractions.Fraction.  Each command prints one line of numbers.
         units of rsqrt.approx.f32's bound 2^-22.9 (PTX ISA)
   block_check.py softmax-bound X.npy   a bound on warp_softmax.cu's error
         in ulps (derived below)
+  block_check.py triton-rowsum X.npy OUT.npy BLOCK WARPS   tests/data/
+        triton/rows.py's row_sum in Triton's order (below): differing
+        elements, max_ulp, cr_mismatch
+  block_check.py triton-softmax X.npy OUT.npy BLOCK WARPS   softmax_row in
+        Triton's order with the interpreter's models of ex2.approx.f32
+        (RN(2^t) through a double) and div.full.f32 (the IEEE quotient):
+        differing elements
 """
 import math
 import random
@@ -131,6 +138,39 @@ def softmax_bound(path):
     print('%.3f' % (1.01 * (2 * (float(dmax) * 2 ** 24 + 4) + k + 2)))
 
 
+def triton_rowsum(row, block, warps):
+    """tl.sum of one row as Triton 3.9 compiles it for BLOCK = 2 * 32 *
+    WARPS or 32 * WARPS (read from its PTX): thread t of the T = 32 WARPS
+    holds columns t and t + T (masked ones 0.0) and adds them; each warp's
+    32 values go round a __shfl_xor butterfly (16 .. 1); the warps' sums go
+    through shared memory to the lanes of every warp, lane l taking warp
+    l % WARPS's, and round a butterfly of WARPS/2 .. 1; lane 0 stores."""
+    t_all = 32 * warps
+    assert block in (t_all, 2 * t_all), 'the order is read for these BLOCKs only'
+    x = list(row) + [0.0] * (block - len(row))
+    v = [x[t] if block == t_all else f32(x[t] + x[t + t_all]) for t in range(t_all)]
+    w = [butterfly(v[32 * k:32 * k + 32]) for k in range(warps)]
+    off = warps // 2
+    while off:
+        w = [f32(w[l] + w[l ^ off]) for l in range(warps)]
+        off //= 2
+    return w[0]
+
+
+def triton_softmax(row, block, warps):
+    """softmax_row: z = x - max (the max is exact in any order), e =
+    ex2.approx(z * f32(log2 e)) (Triton's tl.exp: mul.f32 by 0f3FB8AA3B,
+    read from its PTX), masked columns -inf so e = 0, their sum in
+    row_sum's order, e / sum by div.full.f32."""
+    m = max(row)
+    c = f32(1 / math.log(2))
+    assert bits(c) == bytes.fromhex('3baab83f')  # 0x3FB8AA3B
+    ex2 = getattr(math, 'exp2', lambda t: 2.0 ** t)
+    e = [f32(ex2(f32(f32(v - m) * c))) for v in row]
+    s = triton_rowsum(e, block, warps)
+    return [f32(v / s) for v in e]
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == 'write':
@@ -146,6 +186,18 @@ def main():
         diff = sum(bits(a) != bits(b) for a, b in zip(ours, got))
         worst, mism = figures([(y, sum(Fraction(v) for v in r)) for y, r in zip(ours, rows)])
         print('%d %.6f %d' % (diff, worst, mism))
+    elif cmd == 'triton-rowsum':
+        cols, rows = rows_of(sys.argv[2])
+        got = read_any(sys.argv[3])[1]
+        ours = [triton_rowsum(r, int(sys.argv[4]), int(sys.argv[5])) for r in rows]
+        diff = sum(bits(a) != bits(b) for a, b in zip(ours, got))
+        worst, mism = figures([(y, sum(Fraction(v) for v in r)) for y, r in zip(ours, rows)])
+        print('%d %.6f %d' % (diff, worst, mism))
+    elif cmd == 'triton-softmax':
+        cols, rows = rows_of(sys.argv[2])
+        got = read_any(sys.argv[3])[1]
+        ours = [y for r in rows for y in triton_softmax(r, int(sys.argv[4]), int(sys.argv[5]))]
+        print('%d' % sum(bits(a) != bits(b) for a, b in zip(ours, got)))
     elif cmd == 'layernorm':
         layernorm(sys.argv[2], sys.argv[3])
     elif cmd == 'softmax-bound':

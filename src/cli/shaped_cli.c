@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "report.h"
 #include "shaped.h"
+#include "triton.h"
 #include "user_kernel.h"
 
 #include <stdio.h>
@@ -16,7 +17,7 @@
 static int refuse(const struct ub_cli *cli, struct ub_error *err)
 {
 	static const char *const no[] = {"n", "exhaustive", "range", "domain", "param",
-		"html", "shard", "partial", "resume", "triton", "sample",
+		"html", "shard", "partial", "resume", "sample",
 		"reference", "at", NULL};
 	for (int i = 0; i < cli->ngiven; i++)
 		for (int k = 0; no[k]; k++)
@@ -86,9 +87,42 @@ static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
 	s->bop.params[1] = (struct ub_param){"cols", s->colsv, (double)cols};
 }
 
+/* --triton FILE.py:KERNEL: one program a row unless --grid says, its
+ * parameters bound to the op's inputs, outputs, rows and cols. */
+static int triton(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *q,
+		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
+{
+	struct ub_triton_req req = { cli->triton, cli->args, cli->constexprs, cli->grid,
+				     cli->python, cli->num_warps, 1 };
+	if (cfg->geom.block || cfg->geom.per_block || cfg->geom.grid || cfg->geom.shared)
+		return ub_fail(err, UB_USAGE, "--launch is for --kernel files: a --triton "
+			       "kernel is launched as Triton does (one program a row, "
+			       "--grid, --num-warps)");
+	int s = ub_user_kernel_triton(&req, &si->bop, cfg, uk, err);
+	const struct ub_triton *t = uk->triton;
+	for (int a = 0; !s && a < t->nargs; a++)
+		if (!strcmp(t->args[a], "n"))
+			s = ub_fail(err, UB_USAGE, "--args: %s: a parameter is bound to n, "
+				    "which a shaped op does not have: bind rows or cols",
+				    t->kernel);
+	if (s)
+		return s;
+	q->kernel = t->file;
+	q->kernel_src = t->src;
+	q->entry = t->kernel;
+	q->nargs = t->nargs;
+	for (int a = 0; a < q->nargs; a++)
+		q->args[a] = t->args[a];
+	si->rep.kernel = t->file;
+	si->rep.entry = t->kernel;
+	return 0;
+}
+
 static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *q,
 		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
 {
+	if (cli->triton)
+		return triton(cli, si, q, cfg, uk, err);
 	static char flags[UB_NVCC_MAX_FLAGS][4100];
 	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0} };
 	for (int i = 0; i < cli->nflags; i++) {
@@ -138,7 +172,7 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	standins(op, rows, cols, &si);
 	cfg.op = &si.rep;
 	q.cfg = &cfg;
-	if (!s && cli->kernel)
+	if (!s && (cli->kernel || cli->triton))
 		s = kernel(cli, &si, &q, &cfg, &uk, err);
 	struct ub_shaped_dump dump = {.dir = cli->dump};
 	struct stat st;

@@ -6,6 +6,7 @@
 #include "modes.h"
 #include "native.h"
 #include "paths.h"
+#include "triton.h"
 #include "written.h"
 
 #include <mpfr.h>
@@ -192,6 +193,36 @@ static struct ub_karg bind(const struct ub_shaped_req *q, struct sdata *d,
 	return (struct ub_karg){0};
 }
 
+/* A --triton kernel in mode mi: its PTX from Triton (or the cache), its
+ * parameters args, then the ones Triton appends (null pointers), launched
+ * as Triton's launcher would over the rows (ub_triton_geom: one program a
+ * row unless --grid says; the metadata's dynamic .shared bytes). */
+static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
+		      struct ub_array *y, int mi, struct ub_karg *args, int nargs,
+		      size_t rows, uint64_t *approx, struct ub_error *err)
+{
+	const struct ub_triton *t = q->cfg->triton;
+	struct ub_triton_ptx p;
+	char what[48];
+	snprintf(what, sizeof what, "mode %s", ub_modes[q->cfg->modes[mi]].name);
+	struct ub_job job = { .name = t->file, .entry = t->kernel, .args = args,
+			      .n = rows, .what = what, .exec = q->cfg->exec };
+	int s = ub_triton_compile(t, q->cfg->modes[mi], d->dt, 0, &p, err);
+	if (!s)
+		s = ub_triton_geom(t, &p, rows, &job.geom, err);
+	for (int a = nargs; !s && a < nargs + p.hidden; a++)
+		args[a] = (struct ub_karg){0};
+	job.nargs = nargs + (s ? 0 : p.hidden);
+	job.ptx = p.ptx;
+	job.geom.atomic_seeded = q->cfg->geom.atomic_seeded;
+	job.geom.atomic_seed = q->cfg->geom.atomic_seed;
+	struct launch l = { q, &job, y, approx, 0 };
+	if (!s)
+		s = run_level(&l, err);
+	free(p.ptx);
+	return s;
+}
+
 static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 		    const char *src, size_t rows, size_t cols, uint64_t *approx,
 		    struct ub_error *err)
@@ -200,7 +231,7 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	struct ub_array *y = d->y[mi];
 	const struct ub_shaped_op *op = q->op;
 	const struct ub_config *cfg = q->cfg;
-	struct ub_karg args[UB_MAX_KARGS];
+	struct ub_karg args[UB_MAX_KARGS + 8];
 	int nargs = 0, s = 0;
 	char what[48];
 	for (int o = 0; !s && o < op->nout; o++) {
@@ -219,6 +250,8 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 		args[nargs++] = bind(q, d, y, "cols", rows, cols);
 	}
 	snprintf(what, sizeof what, "mode %s", ub_modes[m].name);
+	if (cfg->triton)
+		return s ? s : run_triton(q, d, y, mi, args, nargs, rows, approx, err);
 	const struct ub_backend *be = ub_config_backend(cfg);
 	struct ub_job job = { .src = src, .unit = cfg->kernel_unit,
 			      .name = q->kernel ? q->kernel : "rows.cu", .opts = ub_modes[m].opts,
@@ -299,6 +332,8 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_shaped_req 
 	snprintf(r->launch, sizeof r->launch, "one thread per row");
 	if (q->cfg->geom.block || q->cfg->geom.per_block || q->cfg->geom.grid)
 		ub_geom_format(&q->cfg->geom, r->launch, sizeof r->launch);
+	if (q->cfg->triton && ub_mode_find(mode) >= 0) /* a mode row, not torch or an order */
+		ub_triton_row(q->cfg->triton, r);
 	return r;
 }
 
@@ -364,8 +399,9 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	uint64_t approx[UB_NMODES] = {0};
 	int ran[UB_NMODES] = {0};
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
-		if (!ub_mode_applies(cfg->modes[m], d.dt))
-			continue; /* no row, as elementwise runs do */
+		if (!ub_mode_applies(cfg->modes[m], d.dt) ||
+		    (cfg->triton && ub_triton_mode_na(cfg->modes[m])))
+			continue; /* no row, as elementwise runs do; Triton: fma, nofma */
 		s = run_mode(q, &d, m, src, rows, cols, &approx[m], err);
 		ran[m] = !s;
 	}
