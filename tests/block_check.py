@@ -14,6 +14,10 @@ fractions.Fraction.  Each command prints one line of numbers.
         differing elements (from the dumped rstd), rstd's largest
         relative distance from 1/sqrt(var + eps) of the emulated var, in
         units of rsqrt.approx.f32's bound 2^-22.9 (PTX ISA)
+  block_check.py write-int X.npy ROWS COLS SEED   integers in [-1000, 1000]
+  block_check.py atomic-bound X.npy BLOCK   atomic_rowsum.cu: a bound on
+        how many ulps apart two orders of its atomicAdds can put a row's
+        sum (derived below), the largest over the rows
   block_check.py softmax-bound X.npy   a bound on warp_softmax.cu's error
         in ulps (derived below)
   block_check.py triton-rowsum X.npy OUT.npy BLOCK WARPS   tests/data/
@@ -171,6 +175,38 @@ def triton_softmax(row, block, warps):
     return [f32(v / s) for v in e]
 
 
+def atomic_bound(rows, block):
+    """Thread t's partial p_t sums columns t, t + BLOCK, ... in one fixed
+    order; the atomics add the p_t to 0 in some order: B - 1 roundings
+    (0 + p is exact), so each order's result is within E = g Sum |p_t| of
+    S = Sum p_t, g = (B-1)u / (1 - (B-1)u), u = 2^-24 (the textbook bound
+    of a recursive sum), and two orders are at most 2E apart.  Between
+    two floats that far apart, of magnitude at least L = |S| - E, lie at
+    most 2E / spacing(L) + 1 encodings (spacing(L) the floats' spacing
+    in L's binade, 2^-149 when L <= 2^-126)."""
+    worst = 0
+    u = Fraction(1, 2 ** 24)
+    g = (block - 1) * u / (1 - (block - 1) * u)
+    for row in rows:
+        p = [0.0] * block
+        for t in range(block):
+            for j in range(t, len(row), block):
+                p[t] = f32(p[t] + row[j])
+        s = sum(Fraction(v) for v in p)
+        e = g * sum(abs(Fraction(v)) for v in p)
+        low = abs(s) - e
+        sp = Fraction(1, 2 ** 149)
+        if low > Fraction(1, 2 ** 126):
+            k = low.numerator.bit_length() - low.denominator.bit_length()
+            while Fraction(2) ** k > low:
+                k -= 1
+            while Fraction(2) ** (k + 1) <= low:
+                k += 1
+            sp = Fraction(2) ** (k - 23)
+        worst = max(worst, int(2 * e / sp) + 1)
+    return worst
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == 'write':
@@ -179,6 +215,13 @@ def main():
         rnd = random.Random(seed)
         write_npy(sys.argv[2], [f32(rnd.uniform(lo, hi)) for _ in range(rows * cols)],
                   rows, cols)
+    elif cmd == 'write-int':
+        rows, cols, seed = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+        rnd = random.Random(seed)
+        write_npy(sys.argv[2], [float(rnd.randint(-1000, 1000)) for _ in range(rows * cols)],
+                  rows, cols)
+    elif cmd == 'atomic-bound':
+        print(atomic_bound(rows_of(sys.argv[2])[1], int(sys.argv[3])))
     elif cmd == 'rowsum':
         cols, rows = rows_of(sys.argv[2])
         got = read_any(sys.argv[3])[1]

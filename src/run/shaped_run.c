@@ -24,6 +24,10 @@ struct sdata {
 	struct ub_array torch[UB_SHAPED_MAX_OUT]; /* empty: no torch values */
 	uint64_t torch_approx;
 	struct ub_array ord[UB_SHAPED_NORDERS]; /* --orders: sum's other orders */
+	struct ub_array seed[UB_SHAPED_NSEEDS][UB_SHAPED_MAX_OUT]; /* --orders
+				with a kernel: the first mode's outputs under
+				--atomic-order seed=1.. */
+	int seed_mode;          /* that mode's index, -1: none ran */
 	size_t undecided;
 };
 
@@ -37,6 +41,9 @@ static void sdata_free(struct sdata *d)
 		ub_array_free(&d->in[k]);
 	for (int k = 0; k < UB_SHAPED_NORDERS; k++)
 		ub_array_free(&d->ord[k]);
+	for (int k = 0; k < UB_SHAPED_NSEEDS; k++)
+		for (int o = 0; o < UB_SHAPED_MAX_OUT; o++)
+			ub_array_free(&d->seed[k][o]);
 	for (int o = 0; o < UB_SHAPED_MAX_OUT; o++) {
 		ub_array_free(&d->cr[o]);
 		ub_array_free(&d->torch[o]);
@@ -198,7 +205,8 @@ static struct ub_karg bind(const struct ub_shaped_req *q, struct sdata *d,
  * as Triton's launcher would over the rows (ub_triton_geom: one program a
  * row unless --grid says; the metadata's dynamic .shared bytes). */
 static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
-		      struct ub_array *y, int mi, struct ub_karg *args, int nargs,
+		      struct ub_array *y, int mi, const struct ub_geom *geom,
+		      struct ub_karg *args, int nargs,
 		      size_t rows, uint64_t *approx, struct ub_error *err)
 {
 	const struct ub_triton *t = q->cfg->triton;
@@ -214,8 +222,8 @@ static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
 		args[a] = (struct ub_karg){0};
 	job.nargs = nargs + (s ? 0 : p.hidden);
 	job.ptx = p.ptx;
-	job.geom.atomic_seeded = q->cfg->geom.atomic_seeded;
-	job.geom.atomic_seed = q->cfg->geom.atomic_seed;
+	job.geom.atomic_seeded = geom->atomic_seeded;
+	job.geom.atomic_seed = geom->atomic_seed;
 	struct launch l = { q, &job, y, approx, 0 };
 	if (!s)
 		s = run_level(&l, err);
@@ -223,12 +231,13 @@ static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
 	return s;
 }
 
+/* Mode mi's kernel into y (the mode's outputs), launched as geom says
+ * (the run's, or another atomic order's). */
 static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
-		    const char *src, size_t rows, size_t cols, uint64_t *approx,
-		    struct ub_error *err)
+		    struct ub_array *y, const struct ub_geom *geom, const char *src,
+		    size_t rows, size_t cols, uint64_t *approx, struct ub_error *err)
 {
 	enum ub_mode m = q->cfg->modes[mi];
-	struct ub_array *y = d->y[mi];
 	const struct ub_shaped_op *op = q->op;
 	const struct ub_config *cfg = q->cfg;
 	struct ub_karg args[UB_MAX_KARGS + 8];
@@ -251,12 +260,12 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	}
 	snprintf(what, sizeof what, "mode %s", ub_modes[m].name);
 	if (cfg->triton)
-		return s ? s : run_triton(q, d, y, mi, args, nargs, rows, approx, err);
+		return s ? s : run_triton(q, d, y, mi, geom, args, nargs, rows, approx, err);
 	const struct ub_backend *be = ub_config_backend(cfg);
 	struct ub_job job = { .src = src, .unit = cfg->kernel_unit,
 			      .name = q->kernel ? q->kernel : "rows.cu", .opts = ub_modes[m].opts,
 			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
-			      .args = args, .nargs = nargs, .n = rows, .geom = cfg->geom,
+			      .args = args, .nargs = nargs, .n = rows, .geom = *geom,
 			      .what = what, .exec = cfg->exec };
 	/* one thread per row is little to run: translating it to native code
 	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
@@ -362,7 +371,7 @@ static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
 	if (mi < 0 && !y)
 		snprintf(r->kernel, sizeof r->kernel, "torch plan (PyTorch's CUDA kernel "
 			 "modelled on the host, docs/reductions.md)");
-	else if (mi < 0)
+	else if (mi < 0 && strncmp(mode, "seed=", 5))
 		snprintf(r->kernel, sizeof r->kernel, "host: the row sum in float, %s "
 			 "order (docs/reductions.md)", mode);
 	ub_stats_measure(&me, &r->st);
@@ -373,11 +382,46 @@ static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
 	return 0;
 }
 
+/* The row of output o under atomic order seed k + 1 (the first mode's
+ * kernel): measured as a mode's, and how far it moved from the default
+ * order (ub_shaped_spread) as its note and kernel text. */
+static int seed_row(struct ub_result *res, const struct ub_shaped_req *q, int t,
+		    int o, int k, const struct sdata *d, uint64_t approx, size_t cols,
+		    struct ub_error *err)
+{
+	static char names[UB_SHAPED_NSEEDS][16];
+	struct ub_spread sp[UB_SHAPED_NSEEDS];
+	const struct ub_array *y0 = &d->y[d->seed_mode][o];
+	uint64_t all = 0;
+	for (int j = 0; j < UB_SHAPED_NSEEDS; j++) {
+		ub_shaped_spread(y0, &d->seed[j][o], &sp[j]);
+		all = sp[j].max_dist > all ? sp[j].max_dist : all;
+	}
+	snprintf(names[k], sizeof names[k], "seed=%d", k + 1);
+	if (measure(res, q, t, o, -1, names[k], &d->seed[k][o], d, approx, cols))
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	struct ub_row *r = &res->rows[res->nrows - 1];
+	const char *mode = ub_modes[q->cfg->modes[d->seed_mode]].name;
+	char where[64] = "";
+	uint64_t c[2];
+	coords(c, sp[k].worst, r->coords == 2, cols);
+	if (sp[k].moved)
+		snprintf(where, sizeof where, r->coords == 2 ? ", at row=%llu;col=%llu" :
+			 ", at row=%llu", (unsigned long long)c[0], (unsigned long long)c[1]);
+	snprintf(r->kernel, sizeof r->kernel, "the kernel in mode %s under "
+		 "--atomic-order seed=%d: %zu of %zu elements move from the default "
+		 "order, by up to %llu ulps%s; over seeds 1..%d: up to %llu ulps", mode,
+		 k + 1, sp[k].moved, y0->n, (unsigned long long)sp[k].max_dist, where,
+		 UB_SHAPED_NSEEDS, (unsigned long long)all);
+	r->note = strdup(r->kernel);
+	return r->note ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
+}
+
 static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t,
 		     struct ub_error *err)
 {
 	const struct ub_config *cfg = q->cfg;
-	struct sdata d = {.dt = cfg->dtypes[t]};
+	struct sdata d = {.dt = cfg->dtypes[t], .seed_mode = -1};
 	for (int k = 0; k < UB_SHAPED_MAX_IN; k++)
 		d.in[k].dt = d.dt;
 	size_t rows, cols;
@@ -402,8 +446,19 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		if (!ub_mode_applies(cfg->modes[m], d.dt) ||
 		    (cfg->triton && ub_triton_mode_na(cfg->modes[m])))
 			continue; /* no row, as elementwise runs do; Triton: fma, nofma */
-		s = run_mode(q, &d, m, src, rows, cols, &approx[m], err);
+		s = run_mode(q, &d, m, d.y[m], &cfg->geom, src, rows, cols, &approx[m], err);
 		ran[m] = !s;
+		if (!s && d.seed_mode < 0)
+			d.seed_mode = m;
+	}
+	/* --orders with a kernel: the first mode again in other atomic orders */
+	for (int k = 0; !s && q->orders && q->kernel && d.seed_mode >= 0 &&
+	     k < UB_SHAPED_NSEEDS; k++) {
+		struct ub_geom g = cfg->geom;
+		uint64_t ap;
+		g.atomic_seeded = 1;
+		g.atomic_seed = (unsigned long long)k + 1;
+		s = run_mode(q, &d, d.seed_mode, d.seed[k], &g, src, rows, cols, &ap, err);
 	}
 	if (!s)
 		s = dump(q, &d, ran, rows, cols, err);
@@ -417,6 +472,8 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 					  0, cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
 		}
+		for (int k = 0; !s && q->orders && d.seed[k][0].data && k < UB_SHAPED_NSEEDS; k++)
+			s = seed_row(res, q, t, o, k, &d, approx[d.seed_mode], cols, err);
 		if (!s && d.torch[o].data) {
 			if (measure(res, q, t, o, -1, "torch", NULL, &d, d.torch_approx, cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
@@ -439,7 +496,7 @@ int ub_shaped_run(const struct ub_shaped_req *q, struct ub_result *res,
 	const struct ub_config *cfg = q->cfg;
 	int s = ub_result_init(cfg, res, err);
 	size_t nrows = (size_t)cfg->ndtypes * (size_t)q->op->nout *
-		       (UB_NMODES + 1 + UB_SHAPED_NORDERS);
+		       (UB_NMODES + 1 + UB_SHAPED_NORDERS + UB_SHAPED_NSEEDS);
 	struct ub_row *rows = s ? NULL : realloc(res->rows, nrows * sizeof *rows);
 	if (!s && !rows)
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
@@ -458,7 +515,9 @@ int ub_shaped_run(const struct ub_shaped_req *q, struct ub_result *res,
 
 void ub_shaped_result_free(struct ub_result *res)
 {
-	for (int i = 0; res->rows && i < res->nrows; i++)
+	for (int i = 0; res->rows && i < res->nrows; i++) {
 		free((char *)res->rows[i].op);
+		free((char *)res->rows[i].note);
+	}
 	ub_result_free(res);
 }
