@@ -10,6 +10,7 @@
 	X(catalog)        \
 	X(npy)            \
 	X(metrics)        \
+	X(metrics_pass)   \
 	X(inputs)         \
 	X(pipeline)       \
 	X(trace)          \

@@ -98,14 +98,34 @@ int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 		      const struct ub_array *torch, struct ub_stats *st);
 /* ub_stats_measure is ub_stats_prepare then a pass over each chunk: what
  * every row shares about an element of [lo, hi), from the reference
- * alone, is worked out once into p (room for hi - lo elements: flag,
- * mul), then each row's pass.  A streamed chunk prepares once for all its
- * rows (stream_chunk.c) and measures each with ub_stats_measure_prep, p
- * prepared over all of m's elements [0, m->y->n). */
+ * alone, is worked out once into p, then each row's pass.  A streamed
+ * chunk prepares once for all its rows (stream_chunk.c) and measures each
+ * with ub_stats_measure_prep, p prepared over all of m's elements
+ * [0, m->y->n).
+ *
+ * Most results of most rows are the correctly rounded result itself, and
+ * its error is the same in every such row: the preparation computes it
+ * once (ecr) and adds up what every row would show if it matched the
+ * correctly rounded result everywhere (nfast, hist, sum, and the elements
+ * of largest error, top).  A row's pass then only looks closer at the
+ * elements where it differs, and takes their share out of those totals
+ * (an exact subtraction: xsum.h), so every figure is the one the
+ * element-by-element definition gives. */
+#define UB_PREP_TOP 32
 struct ub_stats_prep {
-	unsigned char *flag;
-	double *mul;
+	unsigned char *flag; /* PF_* (metrics_def.h) */
+	double *mul;         /* 2^-k: |y - v| in ulps of v */
+	double *ecr;         /* the correctly rounded result's error (PF_FAST) */
+	size_t nfast;        /* elements with PF_FAST */
+	size_t hist[UB_HIST_BINS]; /* of their ecr */
+	struct ub_xsum sum;  /* of their ecr, normalized */
+	size_t ntop;         /* top[0..ntop): the UB_PREP_TOP of them (or all) */
+	size_t top[UB_PREP_TOP]; /* of largest ecr, lowest index first among
+				    equals, largest first (index - lo) */
 };
+/* Room for cap elements; 0, or UB_RUNTIME (p freed) when out of memory. */
+int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap);
+void ub_stats_prep_free(struct ub_stats_prep *p);
 void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
 		      size_t lo, size_t hi, struct ub_stats_prep *p);
 void ub_stats_measure_prep(const struct ub_measure *m,

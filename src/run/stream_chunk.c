@@ -23,11 +23,12 @@ int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 		s = ub_array_alloc(&w->cr, j->dt, UB_STATS_CHUNK);
 	if (!s)
 		s = ub_array_alloc(&w->out, j->dt, UB_STATS_CHUNK);
+	if (!s)
+		s = ub_array_alloc(&w->last, j->dt, UB_STATS_CHUNK);
 	if (!s && !(w->exact = calloc(UB_STATS_CHUNK, sizeof *w->exact)))
 		s = UB_RUNTIME;
-	if (!s && (!(w->prep.flag = malloc(UB_STATS_CHUNK)) ||
-		   !(w->prep.mul = malloc(UB_STATS_CHUNK * sizeof *w->prep.mul))))
-		s = UB_RUNTIME;
+	if (!s)
+		s = ub_stats_prep_alloc(&w->prep, UB_STATS_CHUNK);
 	if (!s && j->cfg->figures &&
 	    !(w->fig = ub_figs_new(j->dt, j->nin, j->nsteps > 0)))
 		s = UB_RUNTIME;
@@ -44,12 +45,10 @@ void ub_wbuf_free(const struct job *j, struct wbuf *w)
 		ub_array_free(&w->env[k]);
 	ub_array_free(&w->cr);
 	ub_array_free(&w->out);
+	ub_array_free(&w->last);
 	free(w->exact);
 	w->exact = NULL;
-	free(w->prep.flag);
-	free(w->prep.mul);
-	w->prep.flag = NULL;
-	w->prep.mul = NULL;
+	ub_stats_prep_free(&w->prep);
 	free(w->fig);
 	w->fig = NULL;
 }
@@ -164,20 +163,36 @@ static int run_mode_kern(const struct job *j, const struct skern *k,
 	return s;
 }
 
-/* Row r's statistics of the chunk of elements first.. into its slot, and
- * its figures straight into the row's (their merge has no order). */
-static void measure(struct job *j, const struct wbuf *w, int r, size_t first,
+/* Row r's statistics of the chunk of elements first.. into its slot
+ * sl[r], and its figures straight into the row's (their merge has no
+ * order).  Statistics and figures are functions of the row's results and
+ * of what every row shares (inputs, reference, torch plan): a row whose
+ * results are those of the row measured just before (modes often give
+ * the same bits) takes its figures as they are. */
+static void measure(struct job *j, struct wbuf *w, int r, size_t first,
 		    const struct ub_array *y, const struct ub_array *torch,
 		    struct slot *sl)
 {
-	struct ub_measure m = {.y = y, .cr = &w->cr, .torch = torch,
-			       .exact = w->exact, .nin = j->nin, .in = w->env,
-			       .first = first};
-	ub_stats_measure_prep(&m, &w->prep, &sl->st);
+	size_t bytes = y->n * (size_t)(ub_dtypes[y->dt].bits / 8);
+	int same = w->last_row >= 0 && w->last.n == y->n &&
+		   !memcmp(w->last.data, y->data, bytes);
+	if (same) {
+		sl[r].st = sl[w->last_row].st;
+	} else {
+		struct ub_measure m = {.y = y, .cr = &w->cr, .torch = torch,
+				       .exact = w->exact, .nin = j->nin, .in = w->env,
+				       .first = first};
+		ub_stats_measure_prep(&m, &w->prep, &sl[r].st);
+		memcpy(w->last.data, y->data, bytes);
+		w->last.n = y->n;
+		w->last_row = r;
+	}
 	if (!w->fig)
 		return;
-	ub_figs_reset(w->fig);
-	ub_figs_add(w->fig, w->env, y, &w->cr, w->exact, torch, first);
+	if (!same) {
+		ub_figs_reset(w->fig);
+		ub_figs_add(w->fig, w->env, y, &w->cr, w->exact, torch, first);
+	}
 	pthread_mutex_lock(&j->mu);
 	ub_figs_merge(j->fig[r], w->fig);
 	pthread_mutex_unlock(&j->mu);
@@ -209,6 +224,7 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 		s = chunk_reference(j, w, len, err);
 	if (!s)   /* what every row's statistics share */
 		ub_stats_prepare(&w->cr, w->exact, 0, len, &w->prep);
+	w->last_row = -1;
 	uint64_t t;
 	const char *names[UB_MAX_INPUTS + SK_MAX_STEPS]; /* of env's arrays */
 	for (int k = 0; k < j->nin + j->nsteps; k++)
@@ -227,11 +243,11 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 		s = run_mode_kern(j, &j->mode[m], w->env, names, &w->out, first, len,
 				  &approx[m], &t, &unwritten, err);
 		if (!s)
-			measure(j, w, m, first, &w->out, torch, &sl[m]);
+			measure(j, w, m, first, &w->out, torch, sl);
 		else if (!unwritten)
 			where(j, w, &j->mode[m], first, t, err);
 	}
 	if (!s && torch)
-		measure(j, w, nm, first, torch, torch, &sl[nm]);
+		measure(j, w, nm, first, torch, torch, sl);
 	return s;
 }

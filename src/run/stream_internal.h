@@ -72,6 +72,9 @@ struct job {
 struct wbuf {
 	struct ub_array env[UB_MAX_INPUTS + SK_MAX_STEPS];
 	struct ub_array cr, out;
+	struct ub_array last;     /* the results of the chunk's last measured
+				     row, last_row (-1: none yet) */
+	int last_row;
 	struct ub_exact *exact;
 	struct ub_stats_prep prep;   /* what the chunk's rows share (metrics.h) */
 	uint64_t rejected;        /* this thread's chunks' rejected candidates */

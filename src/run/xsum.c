@@ -44,6 +44,17 @@ void ub_xsum_merge(struct ub_xsum *a, const struct ub_xsum *b)
 	ub_xsum_norm(a);
 }
 
+void ub_xsum_sub(struct ub_xsum *a, const struct ub_xsum *b)
+{
+	uint64_t borrow = 0;
+	for (int k = 0; k < UB_XSUM_WORDS; k++) {
+		/* digits below 2^32: the difference wraps to 2^64 - d at most */
+		uint64_t v = a->w[k] - b->w[k] - borrow;
+		borrow = v >> 63;
+		a->w[k] = v & 0xffffffffu;
+	}
+}
+
 int ub_xsum_equal(const struct ub_xsum *a, const struct ub_xsum *b)
 {
 	return a->flags == b->flags && !memcmp(a->w, b->w, sizeof a->w);

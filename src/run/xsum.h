@@ -74,6 +74,9 @@ ub_xsum_add(struct ub_xsum *x, double e)
 
 /* a += b; both normalized before, a normalized after. */
 void ub_xsum_merge(struct ub_xsum *a, const struct ub_xsum *b);
+/* a -= b, both normalized, where b's terms are some of a's (so a >= b);
+ * a normalized after, its flags kept. */
+void ub_xsum_sub(struct ub_xsum *a, const struct ub_xsum *b);
 /* Normalized a and b hold the same sum. */
 int ub_xsum_equal(const struct ub_xsum *a, const struct ub_xsum *b);
 

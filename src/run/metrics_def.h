@@ -1,0 +1,185 @@
+/* metrics_def.h — the definitions of metrics.h as static inline functions on
+ * encodings, shared by metrics.c (the public functions) and metrics_pass.c
+ * (the statistics loop, which needs them inlined and specialised to each
+ * dtype).  See metrics.c for the definitions in words. */
+#ifndef UB_METRICS_DEF_H
+#define UB_METRICS_DEF_H
+
+#include "metrics.h"
+#include "ub_bits.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The histogram of ULP errors, declared once: label, upper bound
+ * (inclusive; bin 0 holds exact zeros only). */
+#define UB_HIST(X)                 \
+	X("0", 0.0)                    \
+	X("(0,0.5]", 0.5)              \
+	X("(0.5,1]", 1.0)              \
+	X("(1,2]", 2.0)                \
+	X("(2,4]", 4.0)                \
+	X("(4,16]", 16.0)              \
+	X("(16,256]", 256.0)           \
+	X(">256", INFINITY)
+
+static const double hist_upper[] = {
+#define X(label, upper) upper,
+	UB_HIST(X)
+#undef X
+};
+_Static_assert(sizeof hist_upper / sizeof hist_upper[0] == UB_HIST_BINS,
+	       "UB_HIST and UB_HIST_BINS disagree");
+
+/* The spacing of dt, 2^k, at a value of exponent e = floor(log2|v|) (any
+ * e below emin for 0 and values below the normals, any e above emax for
+ * inf); below: v is a power of two, whose spacing is the one below it
+ * (above 2^emin only; at 2^emin the subnormals share it). */
+UB_INLINE int spacing_exp(enum ub_dtype dt, int e, int below)
+{
+	int p = ub_dt_prec(dt), emin = ub_dt_emin(dt), emax = ub_dt_emax(dt);
+	if (e > emax)
+		return emax - p + 1;
+	if (e < emin)
+		return emin - p + 1;
+	return e - p + 1 - (below && e > emin);
+}
+
+/* log2 of the ulp of the exact value hi + lo (see the file comment), hi
+ * not NaN.  From the fields of hi: a normal double has e = exponent - 1023
+ * and is a power of two when its mantissa is 0; 0 and subnormal doubles
+ * get e = -1023, below the emin of every dtype; inf gets 1024, above every
+ * emax. */
+UB_INLINE int ulp_exact_exp(enum ub_dtype dt, double hi, double lo)
+{
+	uint64_t u;
+	memcpy(&u, &hi, sizeof u);
+	int e = (int)(u >> 52 & 0x7ff) - 1023;
+	int pow2_mant = (u & ((UINT64_C(1) << 52) - 1)) == 0;
+	int above = lo != 0 && (lo > 0) == (hi > 0);
+	return spacing_exp(dt, e, pow2_mant && !above);
+}
+
+UB_INLINE double frac_error(enum ub_dtype dt, double y,
+			    const struct ub_exact *v)
+{
+	double hi = v->hi, lo = v->lo;
+	int k = ulp_exact_exp(dt, hi, lo); /* the divisor: 2^k, halved below */
+	if (fabs(y) > 0x1p1020 || fabs(hi) > 0x1p1020) { /* ~1e307 */
+		y *= 0.5;
+		hi *= 0.5;
+		lo *= 0.5;
+		k--;
+	}
+	double s = y - hi, bb = s - y;
+	double t = (y - (s - bb)) + (-hi - bb); /* TwoSum: s + t = y - hi */
+	double d = s + (t - lo);
+	/* d / 2^k and d * 2^-k round the same real number: where 2^-k is a
+	 * normal double (every k of f32, f16, bf16), the product */
+	return k > -1023 ? fabs(d) * ub_pow2(-k) : fabs(d) / ub_pow2(k);
+}
+
+/* The definition of ub_ulp_error, inline so that stats_pass specialises it
+ * to each dtype (ub_bits.h has the others). */
+UB_INLINE int ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
+			 const struct ub_exact *v, double *err)
+{
+	int yfin = ub_bits_isfinite_i(dt, y);
+	if (!yfin || !ub_bits_isfinite_i(dt, cr)) {
+		if (ub_bits_same_i(dt, y, cr)) {
+			*err = 0;
+			return 0;
+		}
+		/* only a finite y against an overflowed finite v goes on */
+		if (!yfin || ub_bits_isnan_i(dt, cr))
+			return 1;
+	}
+	if (!isfinite(v->hi))
+		return 1;
+	*err = frac_error(dt, ub_bits_to_double_i(dt, y), v);
+	return 0;
+}
+
+/* The bin of an error: the bounds increase, so the number of them that e
+ * exceeds is the first bin whose bound holds e; a NaN exceeds them all
+ * and goes to the last bin.  Most errors are at most half an ulp: one
+ * branch, well predicted, spares them the other compares. */
+UB_INLINE int hist_bin(double e)
+{
+	if (e <= hist_upper[1])
+		return !(e <= hist_upper[0]);
+	int b = 0
+#define X(label, upper) + !(e <= (upper))
+		UB_HIST(X)
+#undef X
+		;
+	return b < UB_HIST_BINS - 1 ? b : UB_HIST_BINS - 1;
+}
+
+UB_INLINE void add_error(struct ub_stats *st, size_t i, double e)
+{
+	if (st->ncomparable == 0 || e > st->max_ulp) {
+		st->max_ulp = e;
+		st->worst = i;
+	}
+	st->ncomparable++;
+	ub_xsum_add(&st->sum_ulp, e);
+	st->hist[hist_bin(e)]++;
+}
+
+UB_INLINE void add_torch(struct ub_stats *st, enum ub_dtype dt,
+			  uint64_t y, uint64_t t)
+{
+	if (ub_bits_same_i(dt, y, t))
+		return;
+	st->torch_mismatch++;
+	uint64_t d = ub_bits_distance_i(dt, y, t);
+	if (d != UINT64_MAX && d > st->torch_max_dist)
+		st->torch_max_dist = d;
+}
+
+/* What every row of a chunk shares about element i, from the reference
+ * alone (struct ub_stats_prep): flag bits, and for a finite exact value
+ * the factor 2^-k that turns |y - v| into ulps of v (frac_error's
+ * divisor, k = ulp_exact_exp). */
+enum {
+	PF_CRFIN = 1,     /* the correctly rounded result is finite */
+	PF_CRNAN = 2,     /* it is NaN */
+	PF_EXFIN = 4,     /* the exact value's hi is finite */
+	PF_UNDEC = 8,     /* undecided (ub_exact_undecided) */
+	PF_SLOW = 16,     /* frac_error's own way: hi near the top of the
+			     doubles, or a divisor below the normals (f64) */
+	PF_FAST = 32      /* CRFIN and EXFIN, neither UNDEC nor SLOW: a row
+			     whose result is the correctly rounded one has
+			     the error prepared in ecr (metrics_pass.c) */
+};
+
+/* ulp_error with what prep_of found: the same values, the per-element
+ * work of the reference done once for every row. */
+UB_INLINE int ulp_error_prep(enum ub_dtype dt, uint64_t y, uint64_t cr,
+			     unsigned f, double mul, const struct ub_exact *v,
+			     double *err)
+{
+	int yfin = ub_bits_isfinite_i(dt, y);
+	if (!yfin || !(f & PF_CRFIN)) {
+		if (ub_bits_same_i(dt, y, cr)) {
+			*err = 0;
+			return 0;
+		}
+		if (!yfin || (f & PF_CRNAN))
+			return 1;
+	}
+	if (!(f & PF_EXFIN))
+		return 1;
+	if (f & PF_SLOW) {
+		*err = frac_error(dt, ub_bits_to_double_i(dt, y), v);
+		return 0;
+	}
+	double yd = ub_bits_to_double_i(dt, y), hi = v->hi;
+	double s = yd - hi, bb = s - yd;
+	double t = (yd - (s - bb)) + (-hi - bb); /* TwoSum: s + t = y - hi */
+	*err = fabs(s + (t - v->lo)) * mul;
+	return 0;
+}
+
+#endif

@@ -1,0 +1,286 @@
+/* metrics_pass.c — the statistics of a row (metrics.h): what the rows of
+ * a chunk share, prepared once from the reference, then one pass per row.
+ *
+ * A row's figures are the element-by-element definitions of metrics.c
+ * (metrics_def.h).  The pass is arranged so that an element where the row
+ * holds the correctly rounded result costs a load and a compare: its
+ * error (ecr, the same in every such row), its histogram bin and its
+ * share of the error sum were counted once by the preparation, over every
+ * element that has one (PF_FAST), as if every row matched there.  Where a
+ * row differs, the pass takes that share back out (counts and bins
+ * subtracted, the sum by an exact subtraction of the shares' own exact
+ * sum) and measures the element as the definition says.  The worst
+ * element is the larger of the worst of those elements and the worst of
+ * the matching ones: the first of the prepared largest (top) that the row
+ * matches, or when it matches none of them a scan. */
+#include "metrics.h"
+#include "metrics_def.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap)
+{
+	memset(p, 0, sizeof *p);
+	p->flag = malloc(cap ? cap : 1);
+	p->mul = malloc((cap ? cap : 1) * sizeof *p->mul);
+	p->ecr = malloc((cap ? cap : 1) * sizeof *p->ecr);
+	if (p->flag && p->mul && p->ecr)
+		return 0;
+	ub_stats_prep_free(p);
+	return UB_RUNTIME;
+}
+
+void ub_stats_prep_free(struct ub_stats_prep *p)
+{
+	free(p->flag);
+	free(p->mul);
+	free(p->ecr);
+	p->flag = NULL;
+	p->mul = NULL;
+	p->ecr = NULL;
+}
+
+/* Element j (index - lo) of error e into p's largest: kept largest first,
+ * and an element comes after every earlier one of the same error (indices
+ * arrive in increasing order), so the list is ordered as the worst
+ * element is chosen. */
+static void top_insert(struct ub_stats_prep *p, size_t j, double e)
+{
+	size_t n = p->ntop;
+	if (n == UB_PREP_TOP && !(e > p->ecr[p->top[n - 1]]))
+		return;
+	if (n < UB_PREP_TOP)
+		p->ntop++;
+	else
+		n--; /* the last one drops out */
+	while (n > 0 && e > p->ecr[p->top[n - 1]]) {
+		p->top[n] = p->top[n - 1];
+		n--;
+	}
+	p->top[n] = j;
+}
+
+UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
+		       const struct ub_exact *exact, size_t lo, size_t hi,
+		       struct ub_stats_prep *p)
+{
+	for (size_t i = lo; i < hi; i++) {
+		uint64_t ci = ub_load(dt, cr, i);
+		const struct ub_exact *v = &exact[i];
+		unsigned f = (ub_bits_isfinite_i(dt, ci) ? PF_CRFIN : 0) |
+			     (ub_bits_isnan_i(dt, ci) ? PF_CRNAN : 0) |
+			     (isfinite(v->hi) ? PF_EXFIN : 0) |
+			     (ub_exact_undecided(v) ? PF_UNDEC : 0);
+		double mul = 0;
+		if (f & PF_EXFIN) {
+			int k = ulp_exact_exp(dt, v->hi, v->lo);
+			if (fabs(v->hi) > 0x1p1020 || k <= -1023)
+				f |= PF_SLOW;
+			else
+				mul = ub_pow2(-k);
+		}
+		if ((f & (PF_CRFIN | PF_EXFIN | PF_UNDEC | PF_SLOW)) == (PF_CRFIN | PF_EXFIN)) {
+			/* ulp_error_prep's last lines, for y the result itself */
+			double e = 0;
+			f |= PF_FAST;
+			ulp_error_prep(dt, ci, ci, f, mul, v, &e);
+			p->ecr[i - lo] = e;
+			p->nfast++;
+			p->hist[hist_bin(e)]++;
+			ub_xsum_add(&p->sum, e);
+			top_insert(p, i - lo, e);
+		}
+		p->flag[i - lo] = (unsigned char)f;
+		p->mul[i - lo] = mul;
+	}
+}
+
+void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
+		      size_t lo, size_t hi, struct ub_stats_prep *p)
+{
+	p->nfast = 0;
+	p->ntop = 0;
+	memset(p->hist, 0, sizeof p->hist);
+	memset(&p->sum, 0, sizeof p->sum);
+	switch (cr->dt) {
+#define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
+	case id:                                                               \
+		prep_of(id, cr->data, exact, lo, hi, p);                       \
+		break;
+	UB_DTYPES(X)
+#undef X
+	default:
+		break;
+	}
+	ub_xsum_norm(&p->sum);
+}
+
+/* The worst of the elements [lo, hi) where y matches the correctly
+ * rounded result and p prepared an error: into *e and *at (index - lo);
+ * 0 when there is none. */
+UB_INLINE int worst_matching(enum ub_dtype dt, const void *y, const void *cr,
+			     const struct ub_stats_prep *p, size_t lo, size_t hi,
+			     double *e, size_t *at)
+{
+	for (size_t t = 0; t < p->ntop; t++) {
+		size_t j = p->top[t];
+		if (ub_load(dt, y, lo + j) == ub_load(dt, cr, lo + j)) {
+			*e = p->ecr[j];
+			*at = j;
+			return 1;
+		}
+	}
+	if (p->ntop < UB_PREP_TOP)
+		return 0; /* top held every such element */
+	int found = 0;
+	for (size_t i = lo; i < hi; i++)
+		if ((p->flag[i - lo] & PF_FAST) && ub_load(dt, y, i) == ub_load(dt, cr, i) &&
+		    (!found || p->ecr[i - lo] > *e)) {
+			*e = p->ecr[i - lo];
+			*at = i - lo;
+			found = 1;
+		}
+	return found;
+}
+
+/* s, the figures of the elements that p's totals do not hold (those
+ * where the row differs, mfast of them with PF_FAST, bins mhist, sum
+ * minus, and every element without PF_FAST), completed with the totals
+ * of the matching ones. */
+UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
+			    const struct ub_stats_prep *p, size_t lo, size_t hi,
+			    size_t mfast, const size_t *mhist,
+			    struct ub_xsum *minus, struct ub_stats *s)
+{
+	double e = 0;
+	size_t at = 0;
+	if (worst_matching(dt, m->y->data, m->cr->data, p, lo, hi, &e, &at)) {
+		size_t run = m->first + lo + at;
+		if (!s->ncomparable || e > s->max_ulp ||
+		    (e == s->max_ulp && run < s->worst)) {
+			s->max_ulp = e;
+			s->worst = run;
+		}
+	}
+	s->ncomparable += p->nfast - mfast;
+	for (int b = 0; b < UB_HIST_BINS; b++)
+		s->hist[b] += p->hist[b] - mhist[b];
+	ub_xsum_norm(minus);
+	ub_xsum_merge(&s->sum_ulp, &p->sum); /* normalizes */
+	ub_xsum_sub(&s->sum_ulp, minus);
+}
+
+/* One pass over m's elements [lo, hi) into st (reset first), with p
+ * prepared over exactly [lo, hi) (p's index i - lo), run indices
+ * m->first + i; always inlined so that each dtype gets its own loop with
+ * the format's constants folded in.  The statistics live in a local
+ * while the loop runs (st might alias the arrays). */
+UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
+		       const struct ub_stats_prep *p, size_t lo, size_t hi,
+		       struct ub_stats *st)
+{
+	const void *y = m->y->data, *cr = m->cr->data;
+	const void *torch = m->torch ? m->torch->data : NULL;
+	const struct ub_exact *exact = m->exact;
+	struct ub_stats s;
+	struct ub_xsum minus;
+	size_t mfast = 0, mhist[UB_HIST_BINS] = {0};
+	memset(&s, 0, sizeof s);
+	memset(&minus, 0, sizeof minus);
+	s.n = hi - lo;
+	for (size_t i = lo; i < hi; i++) {
+		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
+		unsigned f = p->flag[i - lo];
+		double e;
+		if (torch)
+			add_torch(&s, dt, yi, ub_load(dt, torch, i));
+		if (f & PF_FAST) {
+			if (yi == ci)
+				continue; /* counted by the preparation */
+			mfast++;
+			mhist[hist_bin(p->ecr[i - lo])]++;
+			ub_xsum_add(&minus, p->ecr[i - lo]);
+		} else if (f & PF_UNDEC) { /* no reference to compare */
+			if (!s.undecided++)
+				s.first_undecided = m->first + i;
+			continue;
+		}
+		if (!ub_bits_same_i(dt, yi, ci))
+			s.cr_mismatch++;
+		if (ulp_error_prep(dt, yi, ci, f, p->mul[i - lo], &exact[i], &e))
+			s.nan_mismatch++;
+		else
+			add_error(&s, m->first + i, e);
+	}
+	ub_xsum_norm(&s.sum_ulp);
+	add_matching(dt, m, p, lo, hi, mfast, mhist, &minus, &s);
+	*st = s;
+}
+
+static void stats_pass(const struct ub_measure *m,
+		       const struct ub_stats_prep *p, size_t lo, size_t hi,
+		       struct ub_stats *st)
+{
+	switch (m->y->dt) {
+#define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
+	case id:                                                               \
+		pass_of(id, m, p, lo, hi, st);                                 \
+		break;
+	UB_DTYPES(X)
+#undef X
+	default:
+		memset(st, 0, sizeof *st);
+		break;
+	}
+}
+
+/* The inputs of st's worst and first undecided elements, from m. */
+static void find_inputs(const struct ub_measure *m, struct ub_stats *st)
+{
+	for (int k = 0; k < m->nin; k++) {
+		if (st->ncomparable)
+			st->worst_in[k] = ub_array_get(&m->in[k], st->worst - m->first);
+		if (st->undecided)
+			st->undecided_in[k] = ub_array_get(&m->in[k],
+							   st->first_undecided - m->first);
+	}
+}
+
+void ub_stats_measure_prep(const struct ub_measure *m,
+			   const struct ub_stats_prep *p, struct ub_stats *st)
+{
+	stats_pass(m, p, 0, m->y->n, st);
+	find_inputs(m, st);
+}
+
+int ub_stats_measure(const struct ub_measure *m, struct ub_stats *st)
+{
+	struct ub_stats part;
+	struct ub_stats_prep p;
+	size_t n = m->y->n;
+	memset(st, 0, sizeof *st);
+	if (n == 0)
+		return 0;
+	size_t cap = n < UB_STATS_CHUNK ? n : UB_STATS_CHUNK;
+	if (ub_stats_prep_alloc(&p, cap))
+		return UB_RUNTIME;
+	for (size_t lo = 0; lo < n; lo += cap) {
+		size_t hi = n - lo < cap ? n : lo + cap;
+		ub_stats_prepare(m->cr, m->exact, lo, hi, &p);
+		stats_pass(m, &p, lo, hi, &part);
+		ub_stats_merge(st, &part);
+	}
+	ub_stats_prep_free(&p);
+	find_inputs(m, st);
+	return 0;
+}
+
+int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
+		     const struct ub_exact *exact,
+		     const struct ub_array *torch, struct ub_stats *st)
+{
+	struct ub_measure m = {.y = y, .cr = cr, .torch = torch, .exact = exact};
+	return ub_stats_measure(&m, st);
+}

@@ -1,0 +1,287 @@
+/* check_metrics_pass.c — the statistics of a row (ub_stats_compute,
+ * metrics_pass.c) against the element-by-element definitions.
+ *
+ * The pass takes the elements where a row holds the correctly rounded
+ * result from totals prepared once (error, bin, share of the sum, the
+ * largest errors) and measures only the others.  Here every figure is
+ * worked out again the plain way: each element through ub_ulp_error (the
+ * definition, metrics.c), counted, binned by the documented bounds
+ * (metrics.h: 0, 0.5, 1, 2, 4, 16, 256), summed in an exact accumulator,
+ * the worst the largest error at the lowest index; torch figures by
+ * ub_distance.  The data are built to reach every branch: rows that
+ * match almost everywhere, rows that match almost nowhere, a row that
+ * differs exactly where the correctly rounded result has its largest
+ * errors (so none of the prepared largest is matched and the worst of
+ * the matching ones must be searched for), ties of the largest error,
+ * NaN and inf results and references, undecided elements, an exact value
+ * beyond the format, and elements across more than one chunk. */
+#include "suites.h"
+
+#include "metrics.h"
+#include "xsum.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 88172645463325252u;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* The plain figures of y against (cr, ex), and torch when not NULL. */
+static void plain(const struct ub_array *y, const struct ub_array *cr,
+		  const struct ub_exact *ex, const struct ub_array *torch,
+		  struct ub_stats *st)
+{
+	static const double upper[UB_HIST_BINS - 1] = {0, 0.5, 1, 2, 4, 16, 256};
+	enum ub_dtype dt = y->dt;
+	memset(st, 0, sizeof *st);
+	st->n = y->n;
+	for (size_t i = 0; i < y->n; i++) {
+		uint64_t a = ub_array_get(y, i), c = ub_array_get(cr, i);
+		if (torch) {
+			uint64_t t = ub_array_get(torch, i);
+			uint64_t d = ub_distance(dt, a, t); /* 0: same, both NaN */
+			if (d != 0) {
+				st->torch_mismatch++;
+				if (d != UINT64_MAX && d > st->torch_max_dist)
+					st->torch_max_dist = d;
+			}
+		}
+		double e;
+		int r = ub_ulp_error(dt, a, c, &ex[i], &e);
+		if (r == 2) {
+			if (!st->undecided++)
+				st->first_undecided = i;
+			continue;
+		}
+		if (ub_distance(dt, a, c) != 0)
+			st->cr_mismatch++;
+		if (r == 1) {
+			st->nan_mismatch++;
+			continue;
+		}
+		if (!st->ncomparable || e > st->max_ulp) {
+			st->max_ulp = e;
+			st->worst = i;
+		}
+		st->ncomparable++;
+		ub_xsum_add(&st->sum_ulp, e);
+		int b = 0;
+		while (b < UB_HIST_BINS - 1 && e > upper[b])
+			b++;
+		st->hist[b]++;
+	}
+	ub_xsum_norm(&st->sum_ulp);
+}
+
+/* n elements of f32 or f16: cr random in (1, 2),
+ * the exact value within half an ulp of it; special elements on top. */
+static void build(enum ub_dtype dt, size_t n, struct ub_array *cr,
+		  struct ub_exact *ex)
+{
+	int p = dt == UB_F16 ? 11 : 24;
+	uint64_t one = dt == UB_F16 ? 0x3c00 : 0x3f800000;
+	ck_assert_int_eq(ub_array_alloc(cr, dt, n), 0);
+	for (size_t i = 0; i < n; i++) {
+		/* above 1: no power of two, where the error of the correctly
+		 * rounded result could reach 1 ulp (the spacing below it) */
+		uint64_t c = one + 1 + (next() % ((UINT64_C(1) << (p - 1)) - 1));
+		ub_array_set(cr, i, c);
+		double ulp = ldexp(1, 1 - p);
+		/* an offset in (-ulp/2, ulp/2) on a grid of ulp/2^20; now and
+		 * then exactly 0 or one of a few values (ties of the error) */
+		double off = ((double)(next() % (1 << 20)) - (1 << 19)) * ldexp(ulp, -20);
+		if (next() % 8 == 0)
+			off = (next() % 2) ? 0 : ldexp(ulp, -2) * (double)(next() % 2 ? 1 : -1);
+		ex[i].hi = ub_bits_to_double(dt, c) + off; /* exact: few bits */
+		ex[i].lo = 0;
+	}
+	/* specials at fixed places */
+	uint64_t inf = dt == UB_F16 ? 0x7c00 : 0x7f800000;
+	uint64_t nan = dt == UB_F16 ? 0x7e00 : 0x7fc00000;
+	ub_array_set(cr, 3, inf);        /* an infinite result, exact v beyond */
+	ex[3].hi = INFINITY;
+	ub_array_set(cr, 4, nan);        /* NaN */
+	ex[4].hi = NAN;
+	ex[5].lo = NAN;                  /* undecided */
+	ex[n - 2].lo = NAN;
+	ex[7].hi = ub_bits_to_double(dt, ub_array_get(cr, 7)) + ldexp(1, 1 - p) / 2;
+	ex[9].hi = ex[7].hi - ub_bits_to_double(dt, ub_array_get(cr, 7)) +
+		   ub_bits_to_double(dt, ub_array_get(cr, 9)); /* the same error */
+	/* an exact value half an ulp above the largest finite number, its
+	 * correctly rounded result inf: a result of the largest finite
+	 * number has error 0.5 (derive puts it there), measured apart from
+	 * the prepared ones (the reference is not finite) */
+	ub_array_set(cr, 2, inf);
+	ex[2].hi = ub_bits_to_double(dt, inf - 1) + ldexp(1, dt == UB_F16 ? 4 : 103);
+}
+
+/* y from cr: element i differs (by 1 to 3 ulps, or NaN, or inf; only
+ * NaN when nonnum) when differ(i) says so; element 2 is the largest
+ * finite number (see build). */
+static void derive(const struct ub_array *cr, struct ub_array *y,
+		   int (*differ)(size_t, const struct ub_exact *, size_t),
+		   const struct ub_exact *ex, int nonnum)
+{
+	enum ub_dtype dt = cr->dt;
+	ck_assert_int_eq(ub_array_alloc(y, dt, cr->n), 0);
+	for (size_t i = 0; i < cr->n; i++) {
+		uint64_t c = ub_array_get(cr, i);
+		if (i == 2)
+			c--; /* inf - 1: the largest finite */
+		else if (differ(i, ex, cr->n)) {
+			uint64_t r = nonnum ? 0 : next() % 16;
+			c = r == 0 ? (dt == UB_F16 ? 0x7e00 : 0x7fc00000)
+			  : r == 1 ? (dt == UB_F16 ? 0x7c00 : 0x7f800000)
+			  : c + 1 + r % 3;
+		}
+		ub_array_set(y, i, c);
+	}
+}
+
+static int rarely(size_t i, const struct ub_exact *ex, size_t n)
+{
+	(void)i, (void)ex, (void)n;
+	return next() % 50 == 0;
+}
+
+static int mostly(size_t i, const struct ub_exact *ex, size_t n)
+{
+	(void)i, (void)ex, (void)n;
+	return next() % 50 != 0;
+}
+
+/* where the exact value is more than 0.3 ulp from the result (the
+ * largest errors of the correctly rounded result, f32 in [1, 2): a fifth
+ * of the elements, far more than the preparation keeps as its largest) */
+static int at_largest(size_t i, const struct ub_exact *ex, size_t n)
+{
+	(void)n;
+	double hi = ex[i].hi;
+	if (!isfinite(hi) || ex[i].lo != 0)
+		return 0;
+	double f = hi - floor(hi * 0x1p23) * 0x1p-23; /* within the ulp */
+	return f > 0.3 * 0x1p-23 && f < 0.7 * 0x1p-23;
+}
+
+static void same_stats(const struct ub_stats *a, const struct ub_stats *b, const char *what)
+{
+	ck_assert_msg(a->n == b->n && a->ncomparable == b->ncomparable,
+		      "%s: n %zu/%zu comparable %zu/%zu", what, a->n, b->n,
+		      a->ncomparable, b->ncomparable);
+	ck_assert_msg(a->cr_mismatch == b->cr_mismatch && a->nan_mismatch == b->nan_mismatch,
+		      "%s: mismatches %zu/%zu nan %zu/%zu", what, a->cr_mismatch,
+		      b->cr_mismatch, a->nan_mismatch, b->nan_mismatch);
+	ck_assert_msg(a->undecided == b->undecided && (!a->undecided ||
+		      a->first_undecided == b->first_undecided), "%s: undecided", what);
+	ck_assert_msg(a->torch_mismatch == b->torch_mismatch &&
+		      a->torch_max_dist == b->torch_max_dist, "%s: torch", what);
+	ck_assert_msg(!memcmp(a->hist, b->hist, sizeof a->hist), "%s: histogram", what);
+	ck_assert_msg(ub_xsum_equal(&a->sum_ulp, &b->sum_ulp), "%s: sum", what);
+	ck_assert_msg(a->max_ulp == b->max_ulp && a->worst == b->worst,
+		      "%s: worst %a at %zu, plain %a at %zu", what, a->max_ulp,
+		      a->worst, b->max_ulp, b->worst);
+}
+
+/* The ways a row differs: how often, where, and whether only by NaN
+ * (then the worst element is a matching one, or element 2: each tie of
+ * error 0.5 goes to the lowest index). */
+static const struct {
+	int (*differ)(size_t, const struct ub_exact *, size_t);
+	int nonnum;
+	const char *what;
+} ways[] = {
+	{rarely, 0, "differing rarely"},
+	{mostly, 0, "differing mostly"},
+	{rarely, 1, "NaN rarely"},
+	{mostly, 1, "NaN mostly"},
+	{at_largest, 1, "NaN at the largest errors of the correctly rounded result"},
+};
+
+START_TEST(test_pass_plain)
+{
+	static const enum ub_dtype dts[] = {UB_F32, UB_F16};
+	/* f32 over more than one chunk; f16 in one */
+	size_t n = _i ? 5000 : UB_STATS_CHUNK + 3000;
+	enum ub_dtype dt = dts[_i];
+	struct ub_exact *ex = calloc(n, sizeof *ex);
+	struct ub_array cr, y, torch;
+	ck_assert_ptr_nonnull(ex);
+	build(dt, n, &cr, ex);
+	for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+		if (dt == UB_F16 && ways[w].differ == at_largest)
+			continue; /* at_largest reads f32 ulps */
+		derive(&cr, &y, ways[w].differ, ex, ways[w].nonnum);
+		derive(&cr, &torch, rarely, ex, 0);
+		struct ub_stats got, want;
+		ck_assert_int_eq(ub_stats_compute(&y, &cr, ex, &torch, &got), 0);
+		plain(&y, &cr, ex, &torch, &want);
+		same_stats(&got, &want, ways[w].what);
+		ck_assert_int_eq(ub_stats_compute(&y, &cr, ex, NULL, &got), 0);
+		plain(&y, &cr, ex, NULL, &want);
+		same_stats(&got, &want, ways[w].what);
+		if (ways[w].nonnum) /* by construction: 0.5 at element 2 */
+			ck_assert_msg(got.max_ulp == 0.5 && got.worst == 2, "%s: %a at %zu",
+				      ways[w].what, got.max_ulp, got.worst);
+		ub_array_set(&y, 2, ub_array_get(&cr, 2)); /* no longer the worst */
+		ck_assert_int_eq(ub_stats_compute(&y, &cr, ex, NULL, &got), 0);
+		plain(&y, &cr, ex, NULL, &want);
+		same_stats(&got, &want, ways[w].what);
+		if (ways[w].differ == at_largest) /* by construction */
+			ck_assert_msg(got.max_ulp > 0.29 && got.max_ulp <= 0.3, "%a",
+				      got.max_ulp);
+		ub_array_free(&y);
+		ub_array_free(&torch);
+	}
+	struct ub_stats got, want; /* the correctly rounded result itself */
+	ck_assert_int_eq(ub_stats_compute(&cr, &cr, ex, NULL, &got), 0);
+	plain(&cr, &cr, ex, NULL, &want);
+	same_stats(&got, &want, "the correctly rounded result");
+	ck_assert_uint_eq(got.cr_mismatch, 0);
+	ub_array_free(&cr);
+	free(ex);
+}
+END_TEST
+
+/* a - b by ub_xsum_sub is the sum of the terms of a that b lacks. */
+START_TEST(test_xsum_sub)
+{
+	struct ub_xsum all, some, rest;
+	memset(&all, 0, sizeof all);
+	memset(&some, 0, sizeof some);
+	memset(&rest, 0, sizeof rest);
+	for (int i = 0; i < 20000; i++) {
+		uint64_t u = next();
+		/* terms below 2^914, down to subnormals */
+		double e = ldexp((double)(u >> 11), (int)(next() % 2040) - 1126);
+		ub_xsum_add(&all, e);
+		ub_xsum_add(u & 1 ? &some : &rest, e);
+	}
+	ub_xsum_norm(&all);
+	ub_xsum_norm(&some);
+	ub_xsum_norm(&rest);
+	ub_xsum_sub(&all, &some);
+	ck_assert(ub_xsum_equal(&all, &rest));
+	ub_xsum_sub(&all, &rest);
+	struct ub_xsum zero;
+	memset(&zero, 0, sizeof zero);
+	ck_assert(ub_xsum_equal(&all, &zero));
+}
+END_TEST
+
+Suite *ub_metrics_pass_suite(void)
+{
+	Suite *s = suite_create("metrics_pass");
+	TCase *tc = tcase_create("pass");
+	tcase_add_loop_test(tc, test_pass_plain, 0, 2);
+	tcase_add_test(tc, test_xsum_sub);
+	suite_add_tcase(s, tc);
+	return s;
+}
