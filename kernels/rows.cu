@@ -119,3 +119,86 @@ extern "C" __global__ void ub_rows_layer_norm(const ub_t *x, const ub_t *weight,
     mean[r] = ub_st(mu);
     rstd[r] = ub_st(rs);
 }
+
+/* The norms' backward passes from the forward's mean and rstd (float, as
+ * PyTorch saves them): thread t < rows computes row t's dx (the row's two
+ * sums from column 0 up, then each element); thread t < cols sums column
+ * t's dweight (and dbias) over the rows from row 0 up.  The launch has
+ * max(rows, cols) threads. */
+extern "C" __global__ void ub_rows_layer_norm_bwd(const ub_t *dout, const ub_t *x,
+                                                  const ub_t *weight, const float *mean,
+                                                  const float *rstd, ub_t *dx,
+                                                  ub_t *dweight, ub_t *dbias,
+                                                  int rows, int cols)
+{
+    long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (t < rows) {
+        float mu = mean[t], rs = rstd[t], a = 0.f, b = 0.f;
+        for (int j = 0; j < cols; j++) {
+            float g = UB_MUL(ub_ld(weight[j]), ub_ld(dout[t * cols + j]));
+            a = UB_ADD(a, g);
+            b = UB_ADD(b, UB_MUL(g, UB_MUL(UB_SUB(ub_ld(x[t * cols + j]), mu), rs)));
+        }
+        for (int j = 0; j < cols; j++) {
+            float g = UB_MUL(ub_ld(weight[j]), ub_ld(dout[t * cols + j]));
+            float xh = UB_MUL(UB_SUB(ub_ld(x[t * cols + j]), mu), rs);
+            float v = UB_SUB(UB_SUB(UB_MUL((float)cols, g), a), UB_MUL(xh, b));
+            dx[t * cols + j] = ub_st(UB_DIV(UB_MUL(v, rs), (float)cols));
+        }
+    }
+    if (t < cols) {
+        float dw = 0.f, db = 0.f;
+        for (int i = 0; i < rows; i++) {
+            float d = ub_ld(dout[i * (long long)cols + t]);
+            float xh = UB_MUL(UB_SUB(ub_ld(x[i * (long long)cols + t]), mean[i]), rstd[i]);
+            dw = UB_ADD(dw, UB_MUL(d, xh));
+            db = UB_ADD(db, d);
+        }
+        dweight[t] = ub_st(dw);
+        dbias[t] = ub_st(db);
+    }
+}
+
+extern "C" __global__ void ub_rows_rms_norm_bwd(const ub_t *dout, const ub_t *x,
+                                                const ub_t *weight, const float *rstd,
+                                                ub_t *dx, ub_t *dweight, int rows, int cols)
+{
+    long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (t < rows) {
+        float rs = rstd[t], b = 0.f;
+        for (int j = 0; j < cols; j++) {
+            float g = UB_MUL(ub_ld(weight[j]), ub_ld(dout[t * cols + j]));
+            b = UB_ADD(b, UB_MUL(g, ub_ld(x[t * cols + j])));
+        }
+        /* c = rstd^3 * b / cols */
+        float c = UB_DIV(UB_MUL(UB_MUL(UB_MUL(rs, rs), rs), b), (float)cols);
+        for (int j = 0; j < cols; j++) {
+            float g = UB_MUL(ub_ld(weight[j]), ub_ld(dout[t * cols + j]));
+            dx[t * cols + j] = ub_st(UB_SUB(UB_MUL(rs, g), UB_MUL(ub_ld(x[t * cols + j]), c)));
+        }
+    }
+    if (t < cols) {
+        float dw = 0.f;
+        for (int i = 0; i < rows; i++)
+            dw = UB_ADD(dw, UB_MUL(UB_MUL(ub_ld(dout[i * (long long)cols + t]),
+                                          ub_ld(x[i * (long long)cols + t])), rstd[i]));
+        dweight[t] = ub_st(dw);
+    }
+}
+
+/* cross-entropy of a row with class target[r] (reduction 'none'): the
+ * row maximum, the sum of exp(x - max), then log(sum) - (x[t] - max). */
+extern "C" __global__ void ub_rows_cross_entropy(const ub_t *x, const int *target, ub_t *out,
+                                                 int rows, int cols)
+{
+    long long r = ub_row(rows);
+    if (r < 0)
+        return;
+    const ub_t *row = x + r * cols;
+    float m = __int_as_float(0xff800000), s = 0.f; /* -inf */
+    for (int j = 0; j < cols; j++)
+        m = fmaxf(m, ub_ld(row[j]));
+    for (int j = 0; j < cols; j++)
+        s = UB_ADD(s, expf(UB_SUB(ub_ld(row[j]), m)));
+    out[r] = ub_st(UB_SUB(logf(s), UB_SUB(ub_ld(row[target[r]]), m)));
+}

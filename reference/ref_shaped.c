@@ -32,6 +32,7 @@ struct row {
 	mpfr_t *x, *w, *b;       /* the row's inputs, exact; w, b: NULL */
 	int special;             /* a NaN or inf among them */
 	size_t finite;           /* finite x of the row */
+	size_t t;                /* cross_entropy: the row's class */
 	int oom;                 /* out of memory on the way */
 	uint64_t *cr[UB_SHAPED_MAX_OUT];
 	struct ub_exact *ex[UB_SHAPED_MAX_OUT];
@@ -212,6 +213,54 @@ static void row_softmax(struct row *w, mpfr_prec_t p, int lg)
 	free(t);
 }
 
+/* cross_entropy: loss = L - d_t with L = log(sum exp(x_k - m)) and d_t =
+ * x_t - m exact: as log_softmax's entry t with the sign turned, the same
+ * bound, |error| <= 2^(max(1, exp(L), exp(loss)) + 2 - p).  x_t = -inf
+ * (another finite): +inf exactly; x_t the row's only finite entry: 0. */
+static void row_xent(struct row *w, mpfr_prec_t p)
+{
+	size_t C = w->cols;
+	mpfr_t m, d, S, q;
+	mpfr_t *e = malloc(C * sizeof *e);
+	mpfr_ptr *t = calloc(C, sizeof *t);
+	if (!e || !t) {
+		w->oom = 1;
+		free(e);
+		free(t);
+		return;
+	}
+	mpfr_init2(m, ub_dtypes[w->dt].prec);
+	mpfr_set_inf(m, -1);
+	for (size_t k = 0; k < C; k++)
+		mpfr_max(m, m, w->x[k], MPFR_RNDN);
+	mpfr_init2(d, w->pex);
+	mpfr_inits2(p, S, q, (mpfr_ptr)0);
+	for (size_t k = 0; k < C; k++) {
+		mpfr_init2(e[k], p);
+		mpfr_sub(d, w->x[k], m, MPFR_RNDN);
+		mpfr_exp(e[k], d, MPFR_RNDN);
+		t[k] = e[k];
+	}
+	mpfr_sum(S, t, (unsigned long)C, MPFR_RNDN);
+	mpfr_log(S, S, MPFR_RNDN); /* L */
+	if (mpfr_inf_p(w->x[w->t])) {
+		mpfr_set_inf(q, 1);
+		put_exact(w, 0, 0, q);
+	} else if (w->finite == 1) {
+		mpfr_set_zero(q, 1);
+		put_exact(w, 0, 0, q);
+	} else {
+		mpfr_sub(d, w->x[w->t], m, MPFR_RNDN);
+		mpfr_sub(q, S, d, MPFR_RNDN);
+		decide(w, 0, 0, q, max3(1, ex(S), ex(q)) + 2 - p);
+	}
+	for (size_t k = 0; k < C; k++)
+		mpfr_clear(e[k]);
+	mpfr_clears(m, d, S, q, (mpfr_ptr)0);
+	free(e);
+	free(t);
+}
+
 /* a = var + eps from the exact numerator N of var = N / C^k: N / C^k
  * rounded (u), + eps rounded (both >= 0: 2.01u in all), then 1/sqrt
  * rounded: rstd within 0.5 * 2.01u * 1.01 + u <= 2.1u relative. */
@@ -361,6 +410,12 @@ static void row_special(struct row *w)
 			put_nan(w, o, k);
 }
 
+/* Ops whose -inf inputs are values (exp(-inf) = 0). */
+static int softmax_like(enum ub_shaped_kind k)
+{
+	return k == UB_SH_SOFTMAX || k == UB_SH_LOG_SOFTMAX || k == UB_SH_CROSS_ENTROPY;
+}
+
 /* Loads input k's elements of the row into exact MPFR numbers. */
 static mpfr_t *load(struct row *w, const struct ub_array *a, enum ub_extent e)
 {
@@ -371,7 +426,7 @@ static mpfr_t *load(struct row *w, const struct ub_array *a, enum ub_extent e)
 		uint64_t bits = ub_array_get(a, base + k);
 		mpfr_set_d(v[k], ub_bits_to_double(w->dt, bits), MPFR_RNDN);
 		if (mpfr_nan_p(v[k]) || (mpfr_inf_p(v[k]) &&
-		    (e == UB_EXT_COLS || mpfr_sgn(v[k]) > 0 || w->op->kind > UB_SH_LOG_SOFTMAX)))
+		    (e == UB_EXT_COLS || mpfr_sgn(v[k]) > 0 || !softmax_like(w->op->kind))))
 			w->special = 1; /* softmax: -inf is a value (exp 0) */
 		w->finite += e == UB_EXT_FULL && mpfr_number_p(v[k]);
 	}
@@ -408,6 +463,8 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 		      size_t *undecided, struct ub_error *err)
 {
 	(void)rows;
+	if (op->kind == UB_SH_LAYER_NORM_BWD || op->kind == UB_SH_RMS_NORM_BWD)
+		return ub_shaped_ref_bwd_row(op, dt, in, cols, r, cr, exact);
 	struct row w = {.op = op, .dt = dt, .cols = cols, .r = r};
 	const struct ub_dtype_info *f = &ub_dtypes[dt];
 	size_t lg = 1;
@@ -424,11 +481,14 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 			s = ub_fail(err, UB_RUNTIME, "out of memory");
 	}
 	w.x = load(&w, &in[0], op->in[0].ext);
-	if (op->nin > 1)
+	if (op->kind == UB_SH_CROSS_ENTROPY) /* in[1]: classes, checked on input */
+		w.t = (size_t)ub_shaped_class(&in[1], r);
+	else if (op->nin > 1)
 		w.w = load(&w, &in[1], op->in[1].ext);
 	if (op->nin > 2)
 		w.b = load(&w, &in[2], op->in[2].ext);
-	if (!s && (!w.x || (op->nin > 1 && !w.w) || (op->nin > 2 && !w.b)))
+	if (!s && (!w.x || (op->nin > 1 && !w.w && op->kind != UB_SH_CROSS_ENTROPY) ||
+		    (op->nin > 2 && !w.b)))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
 	mpfr_set_emin(mpfr_get_emin_min());
@@ -443,6 +503,8 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 			row_softmax(&w, p, op->kind == UB_SH_LOG_SOFTMAX);
 		else if (op->kind == UB_SH_RMS_NORM)
 			row_rms(&w, p);
+		else if (op->kind == UB_SH_CROSS_ENTROPY)
+			row_xent(&w, p);
 		else
 			row_layer(&w, p);
 	}

@@ -99,9 +99,9 @@ def layernorm(d, mode):
     cols, rows = rows_of(d + '/layer_norm.f32.input.x.npy')
     g = read_any(d + '/layer_norm.f32.input.weight.npy')[1]
     b = read_any(d + '/layer_norm.f32.input.bias.npy')[1]
-    mean = read_any(d + '/layer_norm.mean.f32.%s.npy' % mode)[1]
-    rstd = read_any(d + '/layer_norm.rstd.f32.%s.npy' % mode)[1]
-    out = read_any(d + '/layer_norm.out.f32.%s.npy' % mode)[1]
+    mean = read_any(d + '/layer_norm.f32.mean.%s.npy' % mode)[1]
+    rstd = read_any(d + '/layer_norm.f32.rstd.%s.npy' % mode)[1]
+    out = read_any(d + '/layer_norm.f32.out.%s.npy' % mode)[1]
     dmean = dout = 0
     rel = 0.0
     for r, row in enumerate(rows):

@@ -1,4 +1,5 @@
-/* check_shaped.c — the shaped ops' exact reference (reference/ref_shaped.c)
+/* check_shaped.c — the shaped ops' exact reference (reference/ref_shaped.c,
+ * ref_shaped_bwd.c)
  * on rows whose answers are known independently: hand derivations for the
  * sums (ties, cancellation, overflow, subnormals, specials), and for the
  * rest mpmath at 400 bits rounded to binary32 with exact fractions
@@ -183,6 +184,142 @@ START_TEST(test_shaped_norms)
 }
 END_TEST
 
+/* The reference of a backward op in f32 on a rows x cols run: src[k] the
+ * values of input k (of its extent); every output into out[o]. */
+static void bwd_ref(const char *name, size_t rows, size_t cols, const float *const *src,
+		    uint64_t out[][8])
+{
+	const struct ub_shaped_op *op = ub_shaped_find(name);
+	ck_assert_ptr_nonnull(op);
+	struct ub_array in[UB_SHAPED_MAX_IN] = {{0}}, cr[3] = {{0}};
+	struct ub_exact *ex[3] = {0};
+	struct ub_error err;
+	for (int k = 0; k < op->nin; k++) {
+		size_t n = ub_extent_count(op->in[k].ext, rows, cols);
+		ck_assert_int_eq(ub_array_alloc(&in[k], ub_shaped_in_dtype(op, k, UB_F32), n), 0);
+		for (size_t i = 0; i < n; i++)
+			ub_array_set(&in[k], i, F32(src[k][i]));
+	}
+	for (int o = 0; o < op->nout; o++) {
+		size_t n = ub_extent_count(op->out[o].ext, rows, cols);
+		ck_assert_int_eq(ub_array_alloc(&cr[o], UB_F32, n), 0);
+		ex[o] = calloc(n, sizeof *ex[o]);
+	}
+	size_t und = 0;
+	for (size_t r = 0; r < rows; r++)
+		ck_assert_int_eq(ub_shaped_ref_row(op, UB_F32, in, rows, cols, r, cr, ex, &und,
+						   &err), 0);
+	ck_assert_int_eq(ub_shaped_ref_cols(op, UB_F32, in, rows, cols, cr, ex, &err), 0);
+	ck_assert_uint_eq(und, 0);
+	for (int o = 0; o < op->nout; o++) {
+		for (size_t i = 0; i < cr[o].n && i < 8; i++)
+			out[o][i] = ub_array_get(&cr[o], i);
+		ub_array_free(&cr[o]);
+		free(ex[o]);
+	}
+	for (int k = 0; k < op->nin; k++)
+		ub_array_free(&in[k]);
+}
+
+START_TEST(test_shaped_bwd)
+{
+	uint64_t out[3][8];
+	/* layer_norm_bwd, 3 rows of one column, mean 0, rstd 1, x 1, weight 1:
+	 * dweight = dbias = sum dout = 2^24 + 1 + 1 = 2^24 + 2 exactly
+	 * (a float sum from row 0 gives 2^24); dx of a one-column row is
+	 * rstd/1 * (g - g - xhat*g*xhat) = -g = -dout */
+	const float dy[] = {0x1p24f, 1, 1}, x1[] = {1, 1, 1}, one[] = {1, 1, 1},
+		    zero[] = {0, 0, 0};
+	const float *const c1[] = {dy, x1, one, zero, one};
+	bwd_ref("layer_norm_bwd", 3, 1, c1, out);
+	ck_assert_uint_eq(out[1][0], 0x4b800001);
+	ck_assert_uint_eq(out[2][0], 0x4b800001);
+	ck_assert_uint_eq(out[0][0], F32(-0x1p24f));
+	ck_assert_uint_eq(out[0][1], F32(-1.f));
+	/* one row of 3: x = (1, 0, -1), mean 0, rstd 1, weight 1, dout =
+	 * (1, 0, 0): g = (1, 0, 0), sum g = 1, sum g*xhat = 1, dx_j = 1/3 (3
+	 * g_j - 1 - xhat_j) = (1/3, -1/3, 0); 1/3 rounds to 0x3eaaaaab;
+	 * dweight = dout*xhat = (1, 0, 0), dbias = dout */
+	const float d3[] = {1, 0, 0}, x3[] = {1, 0, -1};
+	const float *const r3[] = {d3, x3, one, zero, one};
+	bwd_ref("layer_norm_bwd", 1, 3, r3, out);
+	ck_assert_uint_eq(out[0][0], 0x3eaaaaab);
+	ck_assert_uint_eq(out[0][1], 0xbeaaaaab);
+	ck_assert_uint_eq(out[0][2], 0);
+	ck_assert_uint_eq(out[1][0], F32(1.f));
+	ck_assert_uint_eq(out[1][1], 0);
+	ck_assert_uint_eq(out[2][0], F32(1.f));
+	/* rms_norm_bwd, one row x = (1, 1), rstd 1, weight 1, dout = (1, 0):
+	 * sum g*x = 1, dx_j = g_j - x_j/2 = (1/2, -1/2); dweight = dout*x*rstd
+	 * = (1, 0).  rstd = 3 (dout (1, 0)): dx_j = 3 g_j - x_j 27/2 = (-10.5,
+	 * -13.5) */
+	const float d2[] = {1, 0}, three[] = {3};
+	const float *const r2[] = {d2, one, one, one};
+	bwd_ref("rms_norm_bwd", 1, 2, r2, out);
+	ck_assert_uint_eq(out[0][0], F32(0.5f));
+	ck_assert_uint_eq(out[0][1], F32(-0.5f));
+	ck_assert_uint_eq(out[1][0], F32(1.f));
+	ck_assert_uint_eq(out[1][1], 0);
+	const float *const r2b[] = {d2, one, one, three};
+	bwd_ref("rms_norm_bwd", 1, 2, r2b, out);
+	ck_assert_uint_eq(out[0][0], F32(-10.5f));
+	ck_assert_uint_eq(out[0][1], F32(-13.5f));
+	/* an infinite dout: the row's dx and the column's sums are NaN */
+	const float dinf[] = {INFINITY, 0};
+	const float *const r2c[] = {dinf, one, one, one};
+	bwd_ref("rms_norm_bwd", 1, 2, r2c, out);
+	ck_assert(isnan(ub_bits_to_double(UB_F32, out[0][1])));
+	ck_assert(isnan(ub_bits_to_double(UB_F32, out[1][0])));
+}
+END_TEST
+
+/* cross_entropy of one row: logits (0, 0), class 0: log 2, whose nearest
+ * binary32 is 0x3f317218 (the float ln 2 of every libm's tables); class 1
+ * of (-inf, 3): the only finite logit, loss 0 exactly; class 0 of
+ * (-inf, 3): +inf exactly. */
+START_TEST(test_shaped_xent)
+{
+	uint64_t out[3][8];
+	size_t und;
+	uint64_t z[] = {F32(0.f), F32(0.f)}, t0[] = {0, 0}, t1[] = {1, 1};
+	ref_row("cross_entropy", UB_F32, z, t0, NULL, 2, out, &und);
+	ck_assert_uint_eq(und, 0);
+	ck_assert_uint_eq(out[0][0], 0x3f317218);
+	uint64_t m[] = {F32(-INFINITY), F32(3.f)};
+	ref_row("cross_entropy", UB_F32, m, t1, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], 0);
+	ref_row("cross_entropy", UB_F32, m, t0, NULL, 2, out, &und);
+	ck_assert_uint_eq(out[0][0], 0x7f800000);
+}
+END_TEST
+
+/* The default statistics: the forward's mean and rstd rounded to f32.
+ * Row (1, 2, 3, 4): mean 5/2 exactly; biased variance 5/4, rstd =
+ * 1/sqrt(5/4 + eps), rms: mean of squares 15/2, rstd = 1/sqrt(15/2 +
+ * eps), eps = 0x1.4f8b58p-17.  Expected: Python, the exact rational's
+ * integer square root (math.isqrt) at 200 bits, and of the binary32
+ * neighbours the nearest to it by Fraction distance (0x3f64f8f2: 9.3e-9
+ * away, the others 5e-8 and more; 0x3ebaf4b2: 1.2e-9, the others 2.8e-8
+ * and more). */
+START_TEST(test_shaped_stats)
+{
+	struct ub_array x = {0}, m = {0}, r = {0};
+	struct ub_error err;
+	ck_assert_int_eq(ub_array_alloc(&x, UB_F32, 4), 0);
+	for (int i = 0; i < 4; i++)
+		ub_array_set(&x, (size_t)i, F32((float)(i + 1)));
+	ck_assert_int_eq(ub_shaped_ref_stats(0, &x, 1, 4, &m, &r, &err), 0);
+	ck_assert_uint_eq(ub_array_get(&m, 0), F32(2.5f));
+	ck_assert_uint_eq(ub_array_get(&r, 0), 0x3f64f8f2);
+	ub_array_free(&r);
+	ck_assert_int_eq(ub_shaped_ref_stats(1, &x, 1, 4, NULL, &r, &err), 0);
+	ck_assert_uint_eq(ub_array_get(&r, 0), 0x3ebaf4b2);
+	ub_array_free(&x);
+	ub_array_free(&m);
+	ub_array_free(&r);
+}
+END_TEST
+
 START_TEST(test_shaped_shape)
 {
 	size_t r, c;
@@ -205,6 +342,9 @@ Suite *ub_shaped_suite(void)
 	tcase_add_test(tc, test_shaped_softmax);
 	tcase_add_test(tc, test_shaped_norms);
 	tcase_add_test(tc, test_shaped_shape);
+	tcase_add_test(tc, test_shaped_bwd);
+	tcase_add_test(tc, test_shaped_stats);
+	tcase_add_test(tc, test_shaped_xent);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -35,5 +35,11 @@ struct ub_shaped_op;
 int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 		   struct ub_error *err);
 int ub_shaped_list(FILE *f, const struct ub_shaped_op *op);
+/* --dump DIR: fails before any work if DIR cannot be written or is not a
+ * directory (main.c; made when missing). */
+int ub_check_dump_dir(const char *dir, struct ub_error *err);
+/* One line per shaped op that cat does not shadow (a catalog op of the
+ * same name wins), after the catalog's in --list-ops. */
+void ub_shaped_list_all(FILE *f, const struct ub_catalog *cat);
 
 #endif

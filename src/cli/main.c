@@ -48,7 +48,7 @@ static int finish(int s, struct ub_error *err)
 
 /* Fails before any work if the dump directory cannot be written, or is
  * something else than a directory. */
-static int check_dump_dir(const char *dir, struct ub_error *err)
+int ub_check_dump_dir(const char *dir, struct ub_error *err)
 {
 	struct stat st;
 	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
@@ -128,7 +128,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	if (!s) /* no output over another, or over an input */
 		s = ub_clash_check_cli(cli, &op, err);
 	if (!s && cli->dump)
-		s = check_dump_dir(cli->dump, err);
+		s = ub_check_dump_dir(cli->dump, err);
 	if (!s)
 		s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, cli->html, err);
 	if (s) {
@@ -220,8 +220,11 @@ int main(int argc, char **argv)
 		s = ub_shaped_list(stdout, sop);
 	else if (sop)
 		s = ub_shaped_main(&cli, sop, &err);
-	else if (!s && cli.action == UB_ACT_LIST_OPS)
+	else if (!s && cli.action == UB_ACT_LIST_OPS) {
 		s = ub_list_ops(stdout, &cat, cli.op, &err);
+		if (!s && !cli.op)
+			ub_shaped_list_all(stdout, &cat);
+	}
 	else if (!s)
 		s = run(&cli, &cat, &err);
 	ub_catalog_free(&cat);

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* Options that mean nothing (yet) for a shaped run: refused, named. */
 static int refuse(const struct ub_cli *cli, struct ub_error *err)
@@ -118,13 +117,40 @@ static int triton(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 	return 0;
 }
 
+/* --args for the binder, whose result is "out": an op's first output of
+ * another name (dx) as out, in --args (P=dx) or, not bound there, by the
+ * parameter's name (dx=out). */
+static const char *first_out(const char *given, const char *first, char *buf, size_t len)
+{
+	size_t used = 0, fl = strlen(first);
+	int bound = 0;
+	buf[0] = '\0';
+	for (const char *p = given; p && *p && used < len;) {
+		const char *comma = strchr(p, ','), *eq = strchr(p, '=');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		int is_first = eq && eq < p + n && (size_t)(p + n - eq - 1) == fl &&
+			       !strncmp(eq + 1, first, fl);
+		bound |= is_first || (eq && eq < p + n && !strncmp(eq + 1, "out", 3) &&
+				      p + n - eq - 1 == 3);
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s%s", used ? "," : "",
+					 is_first ? (int)(eq + 1 - p) : (int)n, p,
+					 is_first ? "out" : "");
+		p += n + (comma != NULL);
+	}
+	if (!bound && used < len)
+		snprintf(buf + used, len - used, "%s%s=out", used ? "," : "", first);
+	return buf;
+}
+
 static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *q,
 		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
 {
 	if (cli->triton)
 		return triton(cli, si, q, cfg, uk, err);
-	static char flags[UB_NVCC_MAX_FLAGS][4100];
+	static char flags[UB_NVCC_MAX_FLAGS][4100], args[4200];
 	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0} };
+	if (strcmp(q->op->out[0].name, "out"))
+		req.args = first_out(cli->args, q->op->out[0].name, args, sizeof args);
 	for (int i = 0; i < cli->nflags; i++) {
 		snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i], cli->flag_arg[i]);
 		req.flags[i] = flags[i];
@@ -158,7 +184,10 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.cols = 128;
 	q.shape_given = cli->shape != NULL;
 	q.orders = cli->orders;
+	q.dump = cli->dump;
 	int s = refuse(cli, err);
+	if (!s && q.dump)
+		s = ub_check_dump_dir(q.dump, err);
 	if (!s && cli->orders && op->kind != UB_SH_SUM)
 		s = ub_fail(err, UB_USAGE, "--orders: only for sum (a row sum in other "
 			    "orders), not %s", op->name);
@@ -174,17 +203,15 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.cfg = &cfg;
 	if (!s && (cli->kernel || cli->triton))
 		s = kernel(cli, &si, &q, &cfg, &uk, err);
-	struct ub_shaped_dump dump = {.dir = cli->dump};
-	struct stat st;
-	if (!s && cli->dump && stat(cli->dump, &st) == 0 && !S_ISDIR(st.st_mode))
-		s = ub_fail(err, UB_USAGE, "%s: --dump needs a directory", cli->dump);
-	q.dump = &dump;
 	struct ub_outputs out;
 	int opened = !s && !(s = ub_outputs_open(&out, cli->csv, cli->append, cli->json,
 						  NULL, err)); /* before the work */
+	if (!s && q.dump && !(q.dumped = ub_shaped_dump_new(q.dump)))
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
 		s = ub_shaped_run(&q, &res, err);
-	s = ub_shaped_dump_finish(&dump, s, err);
+	if (q.dumped) /* renamed into place only after a whole run */
+		s = ub_shaped_dump_finish(q.dumped, s, err);
 	if (!s) {
 		snprintf(res.inputs, sizeof res.inputs, "%s, shape %zu,%zu",
 			 q.files[0] ? q.files[0] : "random", rows, cols);
@@ -198,16 +225,39 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	return s;
 }
 
+void ub_shaped_list_all(FILE *f, const struct ub_catalog *cat)
+{
+	for (int i = 0; i < ub_nshaped_ops; i++) {
+		const struct ub_shaped_op *op = &ub_shaped_ops[i];
+		if (ub_catalog_find(cat, op->name))
+			continue;
+		fprintf(f, "%-12s (shaped)  (", op->name);
+		for (int k = 0; k < op->nin; k++)
+			fprintf(f, "%s%s", k ? " " : "", op->in[k].name);
+		fprintf(f, ") -> (");
+		for (int o = 0; o < op->nout; o++)
+			fprintf(f, "%s%s", o ? " " : "", op->out[o].name);
+		fprintf(f, ")  %s; --list-ops --op %s\n", op->desc, op->name);
+	}
+}
+
 int ub_shaped_list(FILE *f, const struct ub_shaped_op *op)
 {
 	fprintf(f, "%s (shaped)  %s\n", op->name, op->desc);
 	for (int k = 0; k < op->nin; k++)
-		fprintf(f, "  input %s (%s) in [%g, %g]: %s\n", op->in[k].name,
-			op->in[k].ext == UB_EXT_COLS ? "cols" : "rows, cols", op->in[k].lo,
-			op->in[k].hi, op->in[k].doc);
+		if (op->in[k].role == UB_ARG_CLASS)
+			fprintf(f, "  input %s (%s, integer): %s\n", op->in[k].name,
+				ub_extent_name(op->in[k].ext), op->in[k].doc);
+		else if (op->in[k].role == UB_ARG_STAT)
+			fprintf(f, "  input %s (%s, f32): %s\n", op->in[k].name,
+				ub_extent_name(op->in[k].ext), op->in[k].doc);
+		else
+			fprintf(f, "  input %s (%s) in [%g, %g]: %s\n", op->in[k].name,
+				ub_extent_name(op->in[k].ext), op->in[k].lo, op->in[k].hi,
+				op->in[k].doc);
 	for (int o = 0; o < op->nout; o++)
 		fprintf(f, "  output %s (%s): %s\n", op->out[o].name,
-			op->out[o].ext == UB_EXT_ROWS ? "rows" : "rows, cols", op->out[o].doc);
+			ub_extent_name(op->out[o].ext), op->out[o].doc);
 	fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: PyTorch's CUDA kernel modelled "
 		"on the host (docs/reductions.md)\n  math:\n", op->entry);
 	for (const char *p = op->math; *p;) {

@@ -18,10 +18,11 @@ void ub_format_inputs(enum ub_dtype dt, const char *const *names,
 					 (unsigned long long)v[k]);
 }
 
-/* A shaped op's element place: "row=3;col=17" (result.h: coords). */
+/* A shaped op's element place: "row=3;col=17", "row=3" or "col=17"
+ * (result.h: coords). */
 static void format_coords(const uint64_t *c, int n, char *buf, size_t len)
 {
-	snprintf(buf, len, n == 2 ? "row=%llu;col=%llu" : "row=%llu",
+	snprintf(buf, len, n == 2 ? "row=%llu;col=%llu" : n == 3 ? "col=%llu" : "row=%llu",
 		 (unsigned long long)c[0], (unsigned long long)c[1]);
 }
 

@@ -321,17 +321,21 @@ static int read_header(FILE *f, const char *path, char **text, size_t *hlen,
 	return 0;
 }
 
-static int check_header(struct hdr *h, const char *path, enum ub_dtype dt,
+/* The header names dtype want (or, want NULL, <i8 or <i4). */
+static int check_header(struct hdr *h, const char *path, const char *want,
 			struct ub_error *err)
 {
-	const char *want = ub_dtypes[dt].npy;
+	int any_int = !want;
+	if (any_int)
+		want = "<i8 or <i4 (integers)";
 	if (parse_dict(h) != 0 && !h->structured)
 		return ub_fail(err, UB_USAGE, "%s: malformed header: %s", path,
 			       h->why);
 	if (h->structured)
 		return ub_fail(err, UB_USAGE, "%s: expected dtype %s, found a "
 			       "structured dtype", path, want);
-	if (!descr_ok(h->descr, want))
+	if (any_int ? !descr_ok(h->descr, "<i8") && !descr_ok(h->descr, "<i4")
+		    : !descr_ok(h->descr, want))
 		return ub_fail(err, UB_USAGE, "%s: expected dtype %s, found %s",
 			       path, want, h->descr);
 	if (h->fortran)
@@ -391,7 +395,7 @@ int ub_npy_read(const char *path, enum ub_dtype dt, struct ub_array *a,
 	if (rc == 0) {
 		h.p = text;
 		h.end = text + hlen;
-		rc = check_header(&h, path, dt, err);
+		rc = check_header(&h, path, ub_dtypes[dt].npy, err);
 	}
 	if (rc == 0 && shape_count(&h.shape, (size_t)ub_dtypes[dt].bits / 8,
 				   &n)) {
@@ -413,17 +417,76 @@ int ub_npy_read(const char *path, enum ub_dtype dt, struct ub_array *a,
 	return 0;
 }
 
+/* n integers of es bytes after the header, sign-extended into *v. */
+static int read_ints(FILE *f, const char *path, size_t n, size_t es, int64_t **v,
+		     struct ub_error *err)
+{
+	unsigned char *b = malloc(n * es != 0 ? n * es : 1);
+	*v = malloc((n ? n : 1) * sizeof **v);
+	int rc = b && *v ? 0 : ub_fail(err, UB_RUNTIME, "%s: out of memory", path);
+	size_t got = rc ? 0 : fread(b, 1, n * es, f);
+	if (!rc && got != n * es)
+		rc = ub_fail(err, UB_USAGE, "%s: truncated: header says %zu elements, "
+			     "file holds %zu", path, n, got / es);
+	if (!rc && fgetc(f) != EOF)
+		rc = ub_fail(err, UB_USAGE, "%s: trailing data after %zu elements", path, n);
+	for (size_t i = 0; !rc && i < n; i++) {
+		uint64_t u = le_load(b + i * es, es);
+		if (es == 4)
+			u = (uint64_t)(int64_t)(int32_t)(uint32_t)u;
+		(*v)[i] = (int64_t)u;
+	}
+	free(b);
+	if (rc) {
+		free(*v);
+		*v = NULL;
+	}
+	return rc;
+}
+
+int ub_npy_read_int(const char *path, int64_t **v, size_t *n, struct ub_shape *shape,
+		    struct ub_error *err)
+{
+	*v = NULL;
+	*n = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return ub_fail(err, UB_USAGE, "%s: cannot open: %s", path, strerror(errno));
+	char *text = NULL;
+	size_t hlen = 0, off = 0, es = 8;
+	int rc = read_header(f, path, &text, &hlen, &off, err);
+	struct hdr h = {0};
+	if (rc == 0) {
+		h.p = text;
+		h.end = text + hlen;
+		rc = check_header(&h, path, NULL, err);
+		es = descr_ok(h.descr, "<i4") ? 4 : 8;
+	}
+	if (rc == 0 && shape_count(&h.shape, es, n)) {
+		char buf[256];
+		rc = ub_fail(err, UB_USAGE, "%s: shape %s has too many elements", path,
+			     shape_str(&h.shape, buf, sizeof buf));
+	}
+	if (rc == 0)
+		rc = read_ints(f, path, *n, es, v, err);
+	free(text);
+	fclose(f);
+	if (!rc && shape)
+		*shape = h.shape;
+	return rc;
+}
+
 /* ----------------------------------------------------------------------
  * Writing */
 
 /* Version 1.0 magic, length and padded dict; returns the total size. */
-static size_t make_header(char *buf, size_t len, enum ub_dtype dt,
+static size_t make_header(char *buf, size_t len, const char *descr,
 			  const struct ub_shape *s)
 {
 	char sh[256];
 	int dict = snprintf(buf + 10, len - 10, "{'descr': '%s', "
 			    "'fortran_order': False, 'shape': %s, }",
-			    ub_dtypes[dt].npy, shape_str(s, sh, sizeof sh));
+			    descr, shape_str(s, sh, sizeof sh));
 	size_t hl = (size_t)dict + 1; /* with the '\n' */
 	size_t pad = NPY_ALIGN - (10 + hl) % NPY_ALIGN;
 	memset(buf + 10 + dict, ' ', pad);
@@ -487,6 +550,12 @@ static int write_tmp(const char *path, char *tmp, size_t tmplen,
 int ub_npy_write(const char *path, const struct ub_array *a,
 		 const struct ub_shape *shape, struct ub_error *err)
 {
+	return ub_npy_write_as(path, a, shape, ub_dtypes[a->dt].npy, err);
+}
+
+int ub_npy_write_as(const char *path, const struct ub_array *a,
+		    const struct ub_shape *shape, const char *descr, struct ub_error *err)
+{
 	struct ub_shape flat = {.ndim = 1, .dim = {a->n}};
 	const struct ub_shape *s = shape ? shape : &flat;
 	size_t n = 0, es = (size_t)ub_dtypes[a->dt].bits / 8;
@@ -499,7 +568,7 @@ int ub_npy_write(const char *path, const struct ub_array *a,
 			       "not hold %zu elements", path,
 			       shape_str(s, buf, sizeof buf), a->n);
 	char hdr[10 + 256 + 16 + NPY_ALIGN];
-	size_t hsize = make_header(hdr, sizeof hdr, a->dt, s);
+	size_t hsize = make_header(hdr, sizeof hdr, descr, s);
 	size_t tmplen = strlen(path) + 64; /* PATH.tmpPID.N */
 	char *tmp = malloc(tmplen);
 	if (!tmp)

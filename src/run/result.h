@@ -109,7 +109,8 @@ struct ub_row {
 	int has_worst;
 	int coords;          /* a shaped op's row (shaped.h): worst_in and
 				undecided_in are the element's place, row
-				(1) or row and col (2), not its inputs */
+				(1), row and col (2) or col (3, in
+				worst_in[0]), not its inputs */
 	int has_torch;       /* the op has a torch plan (else the torch_*
 				fields are meaningless: "-" / empty) */
 	int sim_exact;       /* no approximate instruction executed */

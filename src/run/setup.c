@@ -1,5 +1,6 @@
 /* setup.c — catalog, op and dtype checks shared by the commands (setup.h). */
 #include "setup.h"
+#include "shaped.h"
 #include "applicable.h"
 #include "paths.h"
 #include "triton.h"
@@ -30,6 +31,10 @@ int ub_find_op(const struct ub_catalog *cat, const char *name,
 	for (int i = 0; i < cat->nops; i++)
 		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
 			 i ? ", " : "", cat->ops[i].name);
+	for (int i = 0; i < ub_nshaped_ops; i++) /* those the catalog leaves */
+		if (!ub_catalog_find(cat, ub_shaped_ops[i].name))
+			snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+				 valid[0] ? ", " : "", ub_shaped_ops[i].name);
 	return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", name, valid);
 }
 

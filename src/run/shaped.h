@@ -1,5 +1,6 @@
 /* shaped.h — ops over tensors of shape (rows, cols): reductions along the
- * last dimension (sum, softmax, log_softmax, rms_norm, layer_norm), whose
+ * last dimension (sum, softmax, log_softmax, rms_norm, layer_norm, and the
+ * norms' backward passes, whose weight gradients sum over the rows), whose
  * inputs may be broadcast along the rows and whose several outputs are
  * each measured on their own (docs/reductions.md).
  *
@@ -14,23 +15,34 @@
 
 #include "result.h"
 
-#define UB_SHAPED_MAX_IN 3
+#define UB_SHAPED_MAX_IN 5
 #define UB_SHAPED_MAX_OUT 3
 
 /* The shape of an input or output: the whole (rows, cols), one value a
  * row (rows), or one a column, broadcast along the rows (cols). */
 enum ub_extent { UB_EXT_FULL, UB_EXT_ROWS, UB_EXT_COLS };
+/* What an input holds: values of the dtype, a forward statistic, classes. */
+enum ub_arg_role { UB_ARG_VALUE, UB_ARG_STAT, UB_ARG_CLASS };
 
 struct ub_shaped_arg {
 	const char *name;
 	enum ub_extent ext;
 	double lo, hi;         /* inputs: the domain they are sampled in */
+	enum ub_arg_role role; /* UB_ARG_STAT: the forward's statistic (mean,
+				  rstd): float32 whatever the dtype, as
+				  PyTorch saves it, and by default the
+				  forward's value from x (ub_shaped_ref_stats);
+				  UB_ARG_CLASS: class indices (cross_entropy's
+				  target), one integer a row in [0, cols),
+				  held as int32 in an f32-sized array
+				  (ub_shaped_class) */
 	const char *doc;
 };
 
 enum ub_shaped_kind {
 	UB_SH_SUM, UB_SH_SOFTMAX, UB_SH_LOG_SOFTMAX, UB_SH_RMS_NORM,
-	UB_SH_LAYER_NORM
+	UB_SH_LAYER_NORM, UB_SH_LAYER_NORM_BWD, UB_SH_RMS_NORM_BWD,
+	UB_SH_CROSS_ENTROPY
 };
 
 struct ub_shaped_op {
@@ -51,6 +63,18 @@ const struct ub_shaped_op *ub_shaped_find(const char *name);
 const char *ub_shaped_names(char *buf, size_t len);
 /* Elements of an input or output of extent e in a rows x cols run. */
 size_t ub_extent_count(enum ub_extent e, size_t rows, size_t cols);
+/* "rows, cols", "rows", "cols". */
+const char *ub_extent_name(enum ub_extent e);
+/* The dtype of input k in a run of dtype dt (float32 for a statistic). */
+enum ub_dtype ub_shaped_in_dtype(const struct ub_shaped_op *op, int k, enum ub_dtype dt);
+/* Element i of a class-index input (its int32). */
+static inline int64_t ub_shaped_class(const struct ub_array *a, size_t i)
+{
+	return (int32_t)(uint32_t)ub_array_get(a, i);
+}
+/* Whether op has an output of one value a column (a sum over the rows):
+ * its kernel then runs max(rows, cols) threads. */
+int ub_shaped_has_cols_out(const struct ub_shaped_op *op);
 
 /* --shape R,C: both integers >= 1, rows*cols at most 2^31 - 1. */
 int ub_shape_parse(const char *spec, size_t *rows, size_t *cols,
@@ -71,6 +95,29 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 		      const struct ub_array *in, size_t rows, size_t cols,
 		      size_t r, struct ub_array *cr, struct ub_exact **exact,
 		      size_t *undecided, struct ub_error *err);
+
+/* The backward ops' (rows, cols) output dx of row r, exact and rounded
+ * once (reference/ref_shaped_bwd.c: ub_shaped_ref_row's for these). */
+int ub_shaped_ref_bwd_row(const struct ub_shaped_op *op, enum ub_dtype dt,
+			  const struct ub_array *in, size_t cols, size_t r,
+			  struct ub_array *cr, struct ub_exact **exact);
+
+/* The outputs of extent (cols) of a backward op (reference/ref_shaped_bwd.c):
+ * each a sum over all rows, exact, correctly rounded into cr[o] and
+ * exact[o] (the outputs of other extents are left alone). */
+int ub_shaped_ref_cols(const struct ub_shaped_op *op, enum ub_dtype dt,
+		       const struct ub_array *in, size_t rows, size_t cols,
+		       struct ub_array *cr, struct ub_exact **exact,
+		       struct ub_error *err);
+
+/* The forward's statistics of x (rows x cols, any dtype) as the default
+ * mean and rstd inputs of a backward op (ref_shaped_bwd.c), float32
+ * encodings rounded to nearest: layer norm's mean (exact, rounded once)
+ * and rstd, or (rms) rms_norm's rstd alone (mean NULL).  rstd rounds a
+ * 160-bit MPFR value: within half an ulp and a hair of the exact one. */
+int ub_shaped_ref_stats(int rms, const struct ub_array *x, size_t rows, size_t cols,
+			struct ub_array *mean, struct ub_array *rstd,
+			struct ub_error *err);
 
 /* The torch plan of op at the inputs in (shaped_torch.c: PyTorch's CUDA
  * kernel modelled on the host, torch_reduce.h, default device): torch[o]
@@ -94,23 +141,15 @@ extern const char *const ub_shaped_orders[UB_SHAPED_NORDERS];
 int ub_shaped_order_sum(int order, const struct ub_array *x, size_t rows,
 			size_t cols, struct ub_array *out, struct ub_error *err);
 
-/* --dump DIR (shaped_dump.c): files staged under hidden names as the run
- * goes, renamed into place all together at its end. */
-struct ub_shaped_staged;
-struct ub_shaped_dump {
-	const char *dir;             /* NULL: no dump */
-	int nf;
-	struct ub_shaped_staged *f;
-};
-/* Stages DIR/NAME.DTYPE.WHAT.npy holding a, of shape (rows, cols), or
- * (rows) when cols is 0; nothing when d->dir is NULL.  UB_IO naming the
- * file. */
-int ub_shaped_dump_add(struct ub_shaped_dump *d, const char *name, enum ub_dtype dt,
-		       const char *what, const struct ub_array *a, size_t rows,
-		       size_t cols, struct ub_error *err);
-/* s == 0: renames every staged file into place (UB_IO naming the one that
- * fails); else removes them.  Returns s or that failure. */
-int ub_shaped_dump_finish(struct ub_shaped_dump *d, int s, struct ub_error *err);
+/* --dump DIR (shaped_dump.c): files staged per dtype, renamed into place
+ * by ub_shaped_dump_finish when the run succeeded (s == 0), else removed;
+ * it frees dp and returns s or its own failure.  descr NULL: a's dtype. */
+struct ub_shaped_dump;
+struct ub_shaped_dump *ub_shaped_dump_new(const char *dir);
+int ub_shaped_dump_stage(struct ub_shaped_dump *dp, const char *op, enum ub_dtype dt,
+			 const char *what, const struct ub_array *a, enum ub_extent e,
+			 size_t rows, size_t cols, const char *descr, struct ub_error *err);
+int ub_shaped_dump_finish(struct ub_shaped_dump *dp, int s, struct ub_error *err);
 
 /* --orders with --kernel or --triton: the first mode's kernel again under
  * --atomic-order seed=1..UB_SHAPED_NSEEDS (docs/reductions.md), and how
@@ -141,7 +180,8 @@ struct ub_shaped_req {
 	int nargs;                   /* per kernel parameter, what it takes: */
 	const char *args[UB_MAX_KARGS]; /* an input, output, "rows", "cols" */
 	int orders;                  /* --orders: sum's rows in other orders */
-	struct ub_shaped_dump *dump; /* --dump DIR, or NULL */
+	const char *dump;            /* --dump DIR, or NULL */
+	struct ub_shaped_dump *dumped; /* its staged files (ub_shaped_run's) */
 };
 
 /* The run's shape in dtype dt: --shape (req->rows, cols), else input x's

@@ -1,63 +1,77 @@
-/* shaped_dump.c — --dump DIR for a shaped run (shaped.h,
- * docs/reductions.md): every output of every mode, the torch plan's and
- * the correctly rounded values, and the inputs, as .npy files in their
- * shapes.  All or nothing, as the elementwise dump: each file is written
- * under a hidden staging name (removed on a signal), and only when the
- * whole run succeeded are they all renamed into place. */
+/* shaped_dump.c — a shaped run's per-element results as .npy (--dump DIR,
+ * docs/reductions.md): DIR/OP.DTYPE.OUTPUT.MODE.npy per mode,
+ * OP.DTYPE.OUTPUT.torch.npy, OP.DTYPE.OUTPUT.ref.npy (the correctly
+ * rounded reference; NaN where undecided) in each output's shape, and the
+ * inputs as OP.DTYPE.input.NAME.npy (so a run replays with --input).
+ * All-or-nothing, as the elementwise dump: each file is written under a
+ * hidden staging name (tmpfiles.h: a signal removes it), and renamed into
+ * place only when every one of the run was written. */
 #include "shaped.h"
-#include "npy.h"
 #include "tmpfiles.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-struct ub_shaped_staged {
+struct staged {
 	char tmp[4200], final[4200];
-	int slot; /* tmp's in tmpfiles.h */
+	int slot;
 };
 
-int ub_shaped_dump_add(struct ub_shaped_dump *d, const char *name, enum ub_dtype dt,
-		       const char *what, const struct ub_array *a, size_t rows,
-		       size_t cols, struct ub_error *err)
+struct ub_shaped_dump {
+	const char *dir;
+	int n, cap;
+	struct staged *f;
+};
+
+struct ub_shaped_dump *ub_shaped_dump_new(const char *dir)
 {
-	if (!d->dir)
-		return 0;
-	if (!d->nf && mkdir(d->dir, 0777) != 0 && errno != EEXIST)
-		return ub_fail(err, UB_IO, "%s: cannot create directory: %s", d->dir,
-			       strerror(errno));
-	struct ub_shaped_staged *f = realloc(d->f, (size_t)(d->nf + 1) * sizeof *f);
-	if (!f)
-		return ub_fail(err, UB_RUNTIME, "out of memory");
-	d->f = f;
-	f += d->nf;
-	snprintf(f->final, sizeof f->final, "%s/%s.%s.%s.npy", d->dir, name,
-		 ub_dtypes[dt].name, what);
-	snprintf(f->tmp, sizeof f->tmp, "%s/.%s.%s.%s.npy.%ld.staging", d->dir, name,
-		 ub_dtypes[dt].name, what, (long)getpid());
-	if ((f->slot = ub_tmp_track(f->tmp)) < 0)
-		return ub_fail(err, UB_IO, "%s: cannot write: %s", f->final, strerror(errno));
-	d->nf++;
-	struct ub_shape sh = {.ndim = cols ? 2 : 1, .dim = {rows, cols}};
-	return ub_npy_write(f->tmp, a, &sh, err);
+	struct ub_shaped_dump *dp = calloc(1, sizeof *dp);
+	if (dp)
+		dp->dir = dir;
+	return dp;
 }
 
-int ub_shaped_dump_finish(struct ub_shaped_dump *d, int s, struct ub_error *err)
+int ub_shaped_dump_stage(struct ub_shaped_dump *dp, const char *op, enum ub_dtype dt,
+			 const char *what, const struct ub_array *a, enum ub_extent e,
+			 size_t rows, size_t cols, const char *descr, struct ub_error *err)
+{
+	if (dp->n == dp->cap) {
+		int cap = dp->cap ? 2 * dp->cap : 16;
+		struct staged *f = realloc(dp->f, (size_t)cap * sizeof *f);
+		if (!f)
+			return ub_fail(err, UB_RUNTIME, "out of memory");
+		dp->f = f;
+		dp->cap = cap;
+	}
+	struct staged *s = &dp->f[dp->n];
+	struct ub_shape sh = {.ndim = e == UB_EXT_FULL ? 2 : 1,
+			      .dim = {e == UB_EXT_COLS ? cols : rows, cols}};
+	snprintf(s->final, sizeof s->final, "%s/%s.%s.%s.npy", dp->dir, op,
+		 ub_dtypes[dt].name, what);
+	snprintf(s->tmp, sizeof s->tmp, "%s/.%s.%s.%s.npy.%ld.staging", dp->dir, op,
+		 ub_dtypes[dt].name, what, (long)getpid());
+	if ((s->slot = ub_tmp_track(s->tmp)) < 0)
+		return ub_fail(err, UB_IO, "%s: cannot write: %s", s->final, strerror(errno));
+	dp->n++;
+	return ub_npy_write_as(s->tmp, a, &sh, descr ? descr : ub_dtypes[a->dt].npy, err);
+}
+
+int ub_shaped_dump_finish(struct ub_shaped_dump *dp, int s, struct ub_error *err)
 {
 	int done = 0;
-	while (!s && done < d->nf)
-		if (rename(d->f[done].tmp, d->f[done].final) != 0)
-			s = ub_fail(err, UB_IO, "%s: cannot write: %s", d->f[done].final,
+	while (dp && !s && done < dp->n)
+		if (rename(dp->f[done].tmp, dp->f[done].final) != 0)
+			s = ub_fail(err, UB_IO, "%s: cannot write: %s", dp->f[done].final,
 				    strerror(errno));
 		else
-			ub_tmp_forget(d->f[done++].slot);
-	for (int i = done; i < d->nf; i++) /* staged, not renamed */
-		ub_tmp_discard(d->f[i].slot);
-	free(d->f);
-	d->f = NULL;
-	d->nf = 0;
+			ub_tmp_forget(dp->f[done++].slot);
+	for (int i = done; dp && i < dp->n; i++) /* staged, not renamed */
+		ub_tmp_discard(dp->f[i].slot);
+	if (dp)
+		free(dp->f);
+	free(dp);
 	return s;
 }

@@ -60,7 +60,7 @@ static int read_input(const struct ub_shaped_req *q, int k, struct sdata *d,
 {
 	const struct ub_shaped_arg *a = &q->op->in[k];
 	struct ub_shape sh;
-	int s = ub_npy_read(q->files[k], d->dt, &d->in[k], &sh, err);
+	int s = ub_npy_read(q->files[k], d->in[k].dt, &d->in[k], &sh, err);
 	size_t want = ub_extent_count(a->ext, rows, cols);
 	if (!s && d->in[k].n != want)
 		s = ub_fail(err, UB_USAGE, "%s: input %s has %zu elements: the run's "
@@ -69,8 +69,8 @@ static int read_input(const struct ub_shaped_req *q, int k, struct sdata *d,
 	return s;
 }
 
-/* The run's shape: --shape, else input x's file (2-D: its shape; 1-D: one
- * row), else the default. */
+/* The run's shape: --shape, else the file of the first (rows, cols) input
+ * given one (2-D: its shape; 1-D: one row), else the default. */
 int ub_shaped_shape(const struct ub_shaped_req *q, enum ub_dtype dt, size_t *rows,
 		    size_t *cols, struct ub_error *err)
 {
@@ -78,40 +78,110 @@ int ub_shaped_shape(const struct ub_shaped_req *q, enum ub_dtype dt, size_t *row
 	struct ub_shape sh = {0};
 	*rows = q->rows;
 	*cols = q->cols;
-	if (!q->files[0])
+	int k = 0;
+	while (k < q->op->nin && (q->op->in[k].ext != UB_EXT_FULL || !q->files[k]))
+		k++;
+	if (k == q->op->nin)
 		return 0;
-	int s = ub_npy_read(q->files[0], dt, &a, &sh, err);
+	int s = ub_npy_read(q->files[k], dt, &a, &sh, err);
 	ub_array_free(&a);
 	if (s)
 		return s;
 	size_t r = sh.ndim == 2 ? sh.dim[0] : 1, c = sh.ndim == 2 ? sh.dim[1] :
 		   sh.ndim == 1 ? sh.dim[0] : 0;
 	if ((sh.ndim != 1 && sh.ndim != 2) || !r || !c)
-		return ub_fail(err, UB_USAGE, "%s: input x must be 1-D (one row) or 2-D "
+		return ub_fail(err, UB_USAGE, "%s: input %s must be 1-D (one row) or 2-D "
 			       "(rows, cols) and not empty; it has %d dimensions",
-			       q->files[0], sh.ndim);
+			       q->files[k], q->op->in[k].name, sh.ndim);
 	if (q->shape_given && (r != q->rows || c != q->cols))
 		return ub_fail(err, UB_USAGE, "%s: shape %zu,%zu differs from --shape "
-			       "%zu,%zu", q->files[0], r, c, q->rows, q->cols);
+			       "%zu,%zu", q->files[k], r, c, q->rows, q->cols);
 	*rows = r;
 	*cols = c;
 	return 0;
 }
 
+/* The forward statistics not given as files: the forward's values from x
+ * (input 1 of the backward ops). */
+static int stats(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
+		 size_t cols, struct ub_error *err)
+{
+	int rms = q->op->kind == UB_SH_RMS_NORM_BWD, km = rms ? -1 : 3, kr = rms ? 3 : 4;
+	struct ub_array m = {0}, r = {0};
+	if (q->files[kr] && (km < 0 || q->files[km]))
+		return 0;
+	int s = ub_shaped_ref_stats(rms, &d->in[1], rows, cols, rms ? NULL : &m, &r, err);
+	if (!s && km >= 0 && !q->files[km]) {
+		ub_array_free(&d->in[km]);
+		d->in[km] = m;
+		m = (struct ub_array){0};
+	}
+	if (!s && !q->files[kr]) {
+		ub_array_free(&d->in[kr]);
+		d->in[kr] = r;
+		r = (struct ub_array){0};
+	}
+	ub_array_free(&m);
+	ub_array_free(&r);
+	return s;
+}
+
+/* splitmix64's step: the seeded class indices. */
+static uint64_t mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Class-index input k: its file's integers (one a row, each a class in
+ * [0, cols)), else seeded uniform in [0, cols) (the 64-bit draw modulo
+ * cols: a bias below cols / 2^64). */
+static int classes(const struct ub_shaped_req *q, int k, struct sdata *d, size_t rows,
+		   size_t cols, struct ub_error *err)
+{
+	const char *file = q->files[k], *nm = q->op->in[k].name;
+	int64_t *v = NULL;
+	size_t n = rows;
+	struct ub_shape sh = {.ndim = 1};
+	uint64_t seed = q->cfg->seed + (uint64_t)k;
+	int s = file ? ub_npy_read_int(file, &v, &n, &sh, err) : 0;
+	if (!s && sh.ndim != 1)
+		s = ub_fail(err, UB_USAGE, "%s: input %s must be 1-D (one class a row); it "
+			    "has %d dimensions", file, nm, sh.ndim);
+	if (!s && n != rows)
+		s = ub_fail(err, UB_USAGE, "%s: input %s has %zu elements: the run's shape "
+			    "%zu,%zu needs one a row: %zu", file, nm, n, rows, cols, rows);
+	for (size_t i = 0; !s && file && i < n; i++)
+		if (v[i] < 0 || (uint64_t)v[i] >= cols)
+			s = ub_fail(err, UB_USAGE, "%s: %s %lld of row %zu is not a class in "
+				    "[0, %zu)", file, nm, (long long)v[i], i, cols);
+	if (!s && ub_array_alloc(&d->in[k], UB_F32, rows))
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
+	for (size_t i = 0; !s && i < rows; i++)
+		ub_array_set(&d->in[k], i, (uint32_t)(file ? v[i] : (int64_t)(mix(&seed) % cols)));
+	free(v);
+	return s;
+}
+
 static int inputs(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
 		  size_t cols, struct ub_error *err)
 {
-	int s = 0;
+	int s = 0, stat = 0;
 	for (int k = 0; !s && k < q->op->nin; k++) {
 		const struct ub_shaped_arg *a = &q->op->in[k];
 		struct ub_domain dom = {.lo = a->lo, .hi = a->hi, .no_nan = 1};
-		if (q->files[k])
+		stat |= a->role == UB_ARG_STAT;
+		if (a->role == UB_ARG_CLASS)
+			s = classes(q, k, d, rows, cols, err);
+		else if (q->files[k])
 			s = read_input(q, k, d, rows, cols, err);
-		else /* input k: seed + k (docs/reductions.md) */
+		else if (a->role == UB_ARG_VALUE) /* input k: seed + k (docs/reductions.md) */
 			s = ub_inputs_generate(d->dt, 1, &dom, ub_extent_count(a->ext, rows, cols),
 					       q->cfg->seed + (uint64_t)k, &d->in[k], err);
 	}
-	return s;
+	return s || !stat ? s : stats(q, d, rows, cols, err);
 }
 
 static int reference(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
@@ -127,6 +197,8 @@ static int reference(const struct ub_shaped_req *q, struct sdata *d, size_t rows
 	for (size_t r = 0; !s && r < rows; r++)
 		s = ub_shaped_ref_row(q->op, d->dt, d->in, rows, cols, r, d->cr, d->exact,
 				      &d->undecided, err);
+	if (!s && ub_shaped_has_cols_out(q->op)) /* the sums over the rows */
+		s = ub_shaped_ref_cols(q->op, d->dt, d->in, rows, cols, d->cr, d->exact, err);
 	return s;
 }
 
@@ -193,11 +265,17 @@ static struct ub_karg bind(const struct ub_shaped_req *q, struct sdata *d,
 	for (int k = 0; k < op->nin; k++)
 		if (!strcmp(nm, op->in[k].name))
 			return (struct ub_karg){.arr = &d->in[k], .name = op->in[k].name};
-	for (int o = 0; o < op->nout; o++)
-		if (!strcmp(nm, op->out[o].name))
+	for (int o = 0; o < op->nout; o++) /* the binder's "out" is output 0 */
+		if (!strcmp(nm, op->out[o].name) || (!o && !strcmp(nm, "out")))
 			return (struct ub_karg){.arr = &y[o], .writable = 1,
 						.name = op->out[o].name};
 	return (struct ub_karg){0};
+}
+
+/* One thread per row, and per column for the sums over the rows. */
+static size_t threads(const struct ub_shaped_op *op, size_t rows, size_t cols)
+{
+	return ub_shaped_has_cols_out(op) && cols > rows ? cols : rows;
 }
 
 /* A --triton kernel in mode mi: its PTX from Triton (or the cache), its
@@ -265,7 +343,8 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	struct ub_job job = { .src = src, .unit = cfg->kernel_unit,
 			      .name = q->kernel ? q->kernel : "rows.cu", .opts = ub_modes[m].opts,
 			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
-			      .args = args, .nargs = nargs, .n = rows, .geom = *geom,
+			      .args = args, .nargs = nargs, .n = threads(op, rows, cols),
+			      .geom = *geom,
 			      .what = what, .exec = cfg->exec };
 	/* one thread per row is little to run: translating it to native code
 	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
@@ -274,38 +353,6 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	job.arch = be->arch(cfg->arch, cfg->arch_set);
 	struct launch l = { q, &job, y, approx, 0 };
 	return s ? s : run_level(&l, err);
-}
-
-/* --dump: every output of every mode that ran, the torch plan's and the
- * correctly rounded ones, and the inputs (shaped_dump.c). */
-static int dump(const struct ub_shaped_req *q, const struct sdata *d, const int *ran,
-		size_t rows, size_t cols, struct ub_error *err)
-{
-	const struct ub_shaped_op *op = q->op;
-	int s = 0;
-	for (int o = 0; !s && q->dump && o < op->nout; o++) {
-		char nm[96];
-		snprintf(nm, sizeof nm, op->nout > 1 ? "%s.%s" : "%s", op->name, op->out[o].name);
-		size_t oc = op->out[o].ext == UB_EXT_FULL ? cols : 0;
-		for (int m = 0; !s && m < q->cfg->nmodes; m++)
-			if (ran[m])
-				s = ub_shaped_dump_add(q->dump, nm, d->dt,
-						       ub_modes[q->cfg->modes[m]].name,
-						       &d->y[m][o], rows, oc, err);
-		if (!s && d->torch[o].data)
-			s = ub_shaped_dump_add(q->dump, nm, d->dt, "torch", &d->torch[o], rows,
-					       oc, err);
-		if (!s)
-			s = ub_shaped_dump_add(q->dump, nm, d->dt, "ref", &d->cr[o], rows, oc, err);
-	}
-	for (int k = 0; !s && q->dump && k < op->nin; k++) {
-		char what[64];
-		snprintf(what, sizeof what, "input.%s", op->in[k].name);
-		s = op->in[k].ext == UB_EXT_COLS
-		    ? ub_shaped_dump_add(q->dump, op->name, d->dt, what, &d->in[k], cols, 0, err)
-		    : ub_shaped_dump_add(q->dump, op->name, d->dt, what, &d->in[k], rows, cols, err);
-	}
-	return s;
 }
 
 /* The catalog kernel's source for dt: kernels/rows.cu after the dtype's
@@ -337,8 +384,10 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_shaped_req 
 		 q->op->out[o].name);
 	r->op = strdup(label);
 	r->nin = 0;
-	r->coords = q->op->out[o].ext == UB_EXT_FULL ? 2 : 1;
-	snprintf(r->launch, sizeof r->launch, "one thread per row");
+	enum ub_extent e = q->op->out[o].ext;
+	r->coords = e == UB_EXT_FULL ? 2 : e == UB_EXT_ROWS ? 1 : 3;
+	snprintf(r->launch, sizeof r->launch, ub_shaped_has_cols_out(q->op) ?
+		 "one thread per row and per column" : "one thread per row");
 	if (q->cfg->geom.block || q->cfg->geom.per_block || q->cfg->geom.grid)
 		ub_geom_format(&q->cfg->geom, r->launch, sizeof r->launch);
 	if (q->cfg->triton && ub_mode_find(mode) >= 0) /* a mode row, not torch or an order */
@@ -346,7 +395,8 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_shaped_req 
 	return r;
 }
 
-/* The element index i of an output as coordinates (row, col). */
+/* The element index i of an output as coordinates (row, col); of a
+ * per-row or per-column output, c[0] = i. */
 static void coords(uint64_t *c, size_t i, int full, size_t cols)
 {
 	c[0] = full ? i / cols : i;
@@ -417,13 +467,47 @@ static int seed_row(struct ub_result *res, const struct ub_shaped_req *q, int t,
 	return r->note ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
 
+/* --dump: d's inputs, reference, mode and torch outputs, staged. */
+static int dump_dtype(const struct ub_shaped_req *q, const struct sdata *d, const int *ran,
+		      size_t rows, size_t cols, struct ub_error *err)
+{
+	const struct ub_shaped_op *op = q->op;
+	char what[160];
+	int s = 0;
+	for (int k = 0; !s && k < op->nin; k++) {
+		snprintf(what, sizeof what, "input.%s", op->in[k].name);
+		s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->in[k],
+					 op->in[k].ext, rows, cols,
+					 op->in[k].role == UB_ARG_CLASS ? "<i4" : NULL, err);
+	}
+	for (int o = 0; !s && o < op->nout; o++) {
+		const char *on = op->out[o].name;
+		enum ub_extent e = op->out[o].ext;
+		snprintf(what, sizeof what, "%s.ref", on);
+		s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->cr[o], e, rows,
+					 cols, NULL, err);
+		for (int m = 0; !s && m < q->cfg->nmodes; m++) {
+			if (!ran[m])
+				continue;
+			snprintf(what, sizeof what, "%s.%s", on, ub_modes[q->cfg->modes[m]].name);
+			s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->y[m][o], e,
+						 rows, cols, NULL, err);
+		}
+		snprintf(what, sizeof what, "%s.torch", on);
+		if (!s && d->torch[o].data)
+			s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->torch[o], e,
+						 rows, cols, NULL, err);
+	}
+	return s;
+}
+
 static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t,
 		     struct ub_error *err)
 {
 	const struct ub_config *cfg = q->cfg;
 	struct sdata d = {.dt = cfg->dtypes[t], .seed_mode = -1};
 	for (int k = 0; k < UB_SHAPED_MAX_IN; k++)
-		d.in[k].dt = d.dt;
+		d.in[k].dt = k < q->op->nin ? ub_shaped_in_dtype(q->op, k, d.dt) : d.dt;
 	size_t rows, cols;
 	char *src = NULL;
 	int s = ub_shaped_shape(q, d.dt, &rows, &cols, err);
@@ -460,8 +544,6 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		g.atomic_seed = (unsigned long long)k + 1;
 		s = run_mode(q, &d, d.seed_mode, d.seed[k], &g, src, rows, cols, &ap, err);
 	}
-	if (!s)
-		s = dump(q, &d, ran, rows, cols, err);
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		for (int m = 0; !s && m < cfg->nmodes; m++)
 			if (ran[m] && measure(res, q, t, o, m, NULL, NULL, &d, approx[m], cols))
@@ -485,6 +567,8 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		else if (r)
 			r->na = torch_na[t][o];
 	}
+	if (!s && q->dumped)
+		s = dump_dtype(q, &d, ran, rows, cols, err);
 	free(src);
 	sdata_free(&d);
 	return s;

@@ -24,7 +24,8 @@ static uint64_t stand_ins(enum ub_shaped_kind k)
 {
 	switch (k) {
 	case UB_SH_SOFTMAX: return 1ull << PTX_AX_EX2_APPROX;
-	case UB_SH_LOG_SOFTMAX: return 1ull << PTX_AX_EX2_APPROX | 1ull << PTX_AX_LG2_APPROX;
+	case UB_SH_LOG_SOFTMAX: case UB_SH_CROSS_ENTROPY:
+		return 1ull << PTX_AX_EX2_APPROX | 1ull << PTX_AX_LG2_APPROX;
 	case UB_SH_RMS_NORM: case UB_SH_LAYER_NORM: return 1ull << PTX_AX_RSQRT_APPROX;
 	default: return 0;
 	}
@@ -48,6 +49,30 @@ static enum tp_status model(const struct ub_shaped_op *op, const struct tp_tenso
 	case UB_SH_LAYER_NORM:
 		return tp_layer_norm_fwd(&dev, NULL, x, in[1], in[2], UB_SHAPED_EPS, out[0],
 					 out[1], out[2], stat, why);
+	case UB_SH_LAYER_NORM_BWD: { /* x: dout; mean, rstd: float32 */
+		struct tp_tensor xx = *x;
+		xx.bits = in[1];
+		return tp_layer_norm_bwd(&dev, x, &xx, in[3], in[4], in[2], out[0], out[1],
+					 out[2], why);
+	}
+	case UB_SH_CROSS_ENTROPY: { /* in[1]: the classes as int32 */
+		int64_t *t = malloc((x->rows ? x->rows : 1) * sizeof *t);
+		if (!t) {
+			snprintf(why->msg, sizeof why->msg, "out of memory");
+			return TP_NA;
+		}
+		for (size_t i = 0; i < x->rows; i++)
+			t[i] = (int32_t)(uint32_t)in[1][i];
+		enum tp_status st = tp_cross_entropy(&dev, NULL, x, t, 0, out[0], why);
+		free(t);
+		return st;
+	}
+	case UB_SH_RMS_NORM_BWD:
+		snprintf(why->msg, sizeof why->msg, "no torch plan for rms_norm_bwd: PyTorch "
+			 "has no fused rms_norm kernel in the modelled versions; its backward "
+			 "is autograd through the chain pow, mean, add, rsqrt, mul, whose "
+			 "reductions' order is not modelled");
+		return TP_NA;
 	}
 	return TP_NA;
 }

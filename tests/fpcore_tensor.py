@@ -1,0 +1,279 @@
+"""fpcore_tensor.py — an independent evaluator of the exact math that
+`ulpbench --list-ops` prints for shaped ops (FPCore 2.0's tensor forms:
+tensor, for, ref, let, let*, and array for several outputs), written from
+the FPCore standard's description of those forms, not from ulpbench's
+code.  It evaluates the math with mpmath at 400 bits on inputs it draws
+itself, rounds each output element to the dtype by hand (nearest, ties
+to even, subnormals) and writes a kernel that stores exactly those
+encodings.  tests/shaped_fpcore.test runs that kernel through ulpbench
+against its own correctly rounded reference: every element must agree
+(cr_mismatch 0), so the C reference (reference/ref_shaped.c) and the
+printed math say the same thing.
+
+  fpcore_tensor.py OP ROWS COLS DTYPE SEED DIR [FLIP]
+
+reads the op's description from `ulpbench --list-ops --op OP` on stdin,
+writes DIR/IN.npy for each input and DIR/table.cu; with FLIP, the first
+element of the first output is moved one ulp (a control: ulpbench must
+then count one mismatch).  Prints the --input arguments.
+"""
+import random
+import re
+import struct
+import sys
+from fractions import Fraction
+
+import mpmath
+from mpmath import mp
+
+mp.prec = 400
+
+FORMATS = {'f32': (24, -126, 127, 'f', '<f4'), 'f16': (11, -14, 15, 'e', '<f2')}
+
+
+# ------------------------------------------------------------------ s-expressions
+def tokens(text):
+    return re.findall(r'[()\[\]]|[^\s()\[\]]+', text)
+
+
+def parse(toks):
+    t = toks.pop(0)
+    if t in '([':
+        out = []
+        while toks[0] not in ')]':
+            out.append(parse(toks))
+        toks.pop(0)
+        return out
+    return t
+
+
+# ------------------------------------------------------------------ evaluation
+class Unbound(Exception):
+    pass
+
+
+def number(tok):
+    if re.fullmatch(r'[+-]?\d+/\d+', tok):
+        return mpmath.mpf(Fraction(tok).numerator) / Fraction(tok).denominator
+    if re.fullmatch(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?', tok):
+        f = Fraction(tok)  # the decimal's exact value
+        return mpmath.mpf(f.numerator) / f.denominator
+    return None
+
+
+CONST = {'INFINITY': mpmath.inf, '-inf': -mpmath.inf, '+inf': mpmath.inf,
+         'PI': mpmath.pi, 'E': mpmath.e, 'TRUE': True, 'FALSE': False}
+
+
+def nary(f, args):
+    acc = args[0]
+    for a in args[1:]:
+        acc = f(acc, a)
+    return acc
+
+
+OPS = {
+    '+': lambda a: nary(lambda x, y: x + y, a),
+    '*': lambda a: nary(lambda x, y: x * y, a),
+    '-': lambda a: -a[0] if len(a) == 1 else nary(lambda x, y: x - y, a),
+    '/': lambda a: nary(lambda x, y: x / y, a),
+    'exp': lambda a: mpmath.exp(a[0]), 'log': lambda a: mpmath.log(a[0]),
+    'sqrt': lambda a: mpmath.sqrt(a[0]), 'fabs': lambda a: abs(a[0]),
+    'pow': lambda a: a[0] ** a[1], 'tanh': lambda a: mpmath.tanh(a[0]),
+    'fmax': lambda a: max(a[0], a[1]), 'fmin': lambda a: min(a[0], a[1]),
+    '<': lambda a: a[0] < a[1], '>': lambda a: a[0] > a[1],
+    '<=': lambda a: a[0] <= a[1], '>=': lambda a: a[0] >= a[1],
+    '==': lambda a: a[0] == a[1], 'and': lambda a: all(a), 'or': lambda a: any(a),
+    'not': lambda a: not a[0],
+}
+
+
+def ev(e, env):
+    if isinstance(e, str):
+        if e in env:
+            return env[e]
+        if e in CONST:
+            return CONST[e]
+        v = number(e)
+        if v is None:
+            raise Unbound(e)
+        return v
+    head = e[0]
+    if head in ('let', 'let*'):
+        inner = dict(env)
+        for name, val in e[1]:
+            inner[name] = ev(val, inner if head == 'let*' else env)
+        return ev(e[2], inner)
+    if head == 'if':
+        return ev(e[2] if ev(e[1], env) else e[3], env)
+    if head == 'tensor':  # (tensor ([i n] ...) body): nested lists
+        return tensor(e[1], e[2], env)
+    if head == 'for':  # (for ([i n] ...) ([acc init update] ...) body)
+        return loop(e[1], e[2], e[3], env)
+    if head == 'ref':
+        t = ev(e[1], env)
+        for ix in e[2:]:
+            t = t[int(ev(ix, env))]
+        return t
+    if head == 'array':  # several outputs: a tuple of them
+        return tuple(ev(a, env) for a in e[1:])
+    return OPS[head]([ev(a, env) for a in e[1:]])
+
+
+def tensor(dims, body, env):
+    name, n = dims[0]
+    out = []
+    for k in range(int(ev(n, env))):
+        inner = dict(env)
+        inner[name] = mpmath.mpf(k)
+        out.append(tensor(dims[1:], body, inner) if len(dims) > 1 else ev(body, inner))
+    return out
+
+
+def loop(dims, accs, body, env):
+    # the accumulators start at their inits and all update together, once
+    # per index tuple, the indices of the dims nested in order
+    state = dict(env)
+    for name, init, _ in accs:
+        state[name] = ev(init, env)
+
+    def walk(d, st):
+        if d == len(dims):
+            new = {name: ev(upd, st) for name, _, upd in accs}
+            st.update(new)
+            return
+        name, n = dims[d]
+        for k in range(int(ev(n, st))):
+            st[name] = mpmath.mpf(k)
+            walk(d + 1, st)
+    walk(0, state)
+    return ev(body, state)
+
+
+# ------------------------------------------------------------------ rounding
+def exact(v):
+    m, e = mpmath.mpf(v).man_exp
+    return Fraction(int(m)) * Fraction(2) ** int(e)
+
+
+def round_to(v, dt):
+    """v rounded to the dtype, nearest, ties to even: its encoding.  Also
+    checks that 400 bits were enough: v is on a midpoint (then exact: sums
+    and products of the inputs are) or not within 2^-300 of one."""
+    p, emin, emax, code, _ = FORMATS[dt]
+    if mpmath.isnan(v):
+        return struct.unpack('<H' if code == 'e' else '<I', struct.pack('<' + code, float('nan')))[0]
+    sign = v < 0
+    a = exact(abs(v)) if not mpmath.isinf(v) else None
+    if a is None or a == 0:
+        val = float('inf') if a is None else 0.0
+    else:
+        e = a.numerator.bit_length() - a.denominator.bit_length()
+        while Fraction(2) ** e > a:
+            e -= 1
+        while Fraction(2) ** (e + 1) <= a:
+            e += 1
+        q = Fraction(2) ** (max(e, emin) - p + 1)  # the spacing at a
+        n, r = divmod(a, q)
+        half = Fraction(1, 2)
+        frac = r / q
+        # exactly a midpoint: an exact value (a sum, a product); near one
+        # but not on it: 400 bits might not have been enough
+        assert frac == half or abs(frac - half) > Fraction(1, 2 ** 300), 'too close to a midpoint'
+        n = int(n) + (1 if frac > half or (frac == half and n % 2) else 0)
+        val = float(n * q) if n * q < Fraction(2) ** (emax + 1) else float('inf')
+    val = -val if sign else val
+    return struct.unpack('<H' if code == 'e' else '<I', struct.pack('<' + code, val))[0]
+
+
+# ------------------------------------------------------------------ files
+def write_npy(path, vals, shape, dt):
+    _, _, _, code, descr = FORMATS[dt]
+    dims = '(%s)' % ', '.join(str(d) for d in shape) if len(shape) > 1 else '(%d,)' % shape[0]
+    hdr = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, dims)
+    hdr += ' ' * (64 - (10 + len(hdr) + 1) % 64) + '\n'
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode())
+        f.write(struct.pack('<%d%s' % (len(vals), code), *vals))
+
+
+def describe(text):
+    """Inputs (name, extent, lo, hi), outputs (name, extent), the math."""
+    ins, outs, math = [], [], []
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        m = re.match(r'\s+input (\w+) \(([\w, ]+)\) in \[([-\d.e]+), ([-\d.e]+)\]', line)
+        if m:
+            ins.append((m.group(1), m.group(2), float(m.group(3)), float(m.group(4))))
+        m = re.match(r'\s+output (\w+) \(([\w, ]+)\)', line)
+        if m:
+            outs.append((m.group(1), m.group(2)))
+        if line.strip() == 'math:':
+            math = lines[k + 1:]
+            break
+    return ins, outs, '\n'.join(math)
+
+
+def extent(ext, rows, cols):
+    return {'rows, cols': (rows, cols), 'rows': (rows,), 'cols': (cols,)}[ext]
+
+
+def flat(t):
+    return [v for x in t for v in flat(x)] if isinstance(t, list) else [t]
+
+
+def main():
+    op, rows, cols, dt, seed, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
+        sys.argv[4], int(sys.argv[5]), sys.argv[6]
+    flip = len(sys.argv) > 7
+    ins, outs, math = describe(sys.stdin.read())
+    core = parse(tokens(math))
+    assert core[0] == 'FPCore', 'the math is not an FPCore'
+    args, body = core[2], core[-1]  # properties (if any) between them
+    rng = random.Random(seed)
+    env = {}
+    code = FORMATS[dt][3]
+    for a in args:  # (name dim ...): the dims bound to the sizes
+        name, dims = a[0], a[1:]
+        _, ext, lo, hi = next(i for i in ins if i[0] == name)
+        shape = extent(ext, rows, cols)
+        for d, n in zip(dims, shape):
+            env[d] = mpmath.mpf(n)
+        vals = [struct.unpack('<' + code, struct.pack('<' + code, rng.uniform(lo, hi)))[0]
+                for _ in range(shape[0] * (shape[1] if len(shape) > 1 else 1))]
+        write_npy('%s/%s.npy' % (out, name), vals, shape, dt)
+        it = iter(mpmath.mpf(v) for v in vals)
+        env[name] = [[next(it) for _ in range(shape[1])] for _ in range(shape[0])] \
+            if len(shape) > 1 else [next(it) for _ in range(shape[0])]
+        print('--input %s=%s/%s.npy' % (name, out, name), end=' ')
+    print()
+    res = ev(body, env)
+    res = res if isinstance(res, tuple) else (res,)
+    assert len(res) == len(outs), 'the math gives %d outputs, the op %d' % (len(res), len(outs))
+    ctype, utype, cast = ('float', 'unsigned int', '__uint_as_float') if dt == 'f32' else \
+        ('__half', 'unsigned short', '__ushort_as_half')
+    src = ['#include <cuda_fp16.h>' if dt == 'f16' else '',
+           '// the correctly rounded outputs of %s, from the printed math' % op]
+    params = ['const %s *%s' % (ctype, i[0]) for i in ins] + \
+             ['%s *%s' % (ctype, o[0]) for o in outs] + ['int rows', 'int cols']
+    stores = []
+    for (name, ext), t in zip(outs, res):
+        enc = [round_to(v, dt) for v in flat(t)]
+        if flip and name == outs[0][0]:
+            enc[0] += 1  # one ulp up (a finite, positive-magnitude step)
+        src.append('__device__ const %s T_%s[] = {%s};' % (utype, name, ', '.join(map(str, enc))))
+        if ext == 'rows, cols':
+            stores.append('for (int j = 0; j < cols; j++) %s[r * cols + j] = %s(T_%s[r * cols + j]);'
+                          % (name, cast, name))
+        elif ext == 'rows':
+            stores.append('%s[r] = %s(T_%s[r]);' % (name, cast, name))
+        else:
+            stores.append('if (r == 0) for (int j = 0; j < cols; j++) %s[j] = %s(T_%s[j]);'
+                          % (name, cast, name))
+    src.append('__global__ void table(%s)\n{\n    int r = blockIdx.x * blockDim.x + threadIdx.x;\n'
+               '    if (r >= rows)\n        return;\n    %s\n}' % (', '.join(params), '\n    '.join(stores)))
+    open('%s/table.cu' % out, 'w').write('\n'.join(src) + '\n')
+
+
+if __name__ == '__main__':
+    main()

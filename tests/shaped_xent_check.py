@@ -1,0 +1,82 @@
+"""shaped_xent_check.py — cross_entropy's correctly rounded reference (from
+`ulpbench --dump`) bit for bit against an independent computation: the
+loss log(sum_k exp(x_k)) - x_t written out from PyTorch's documentation
+of cross_entropy (reduction='none', no weights), in mpmath at 256 bits,
+converted to an exact fraction and rounded to the dtype by hand (round
+half to even).  At 256 bits the computed loss is within 2^-240 relative
+of the exact one, so it rounds as the exact loss does unless it lies that
+close to a midpoint (then the row is counted, not compared; none is
+expected in random data).  Pure Python besides mpmath (no numpy).
+
+  shaped_xent_check.py DUMP DTYPE    exit 0 when every row agrees
+"""
+import struct
+import sys
+from fractions import Fraction
+
+import mpmath
+
+FMT = {'f32': (24, -126), 'f16': (11, -14)}  # precision, emin
+
+
+def read_npy(path):
+    data = open(path, 'rb').read()
+    n = struct.unpack('<H', data[8:10])[0]
+    hdr = data[10:10 + n].decode('latin-1')
+    shape = [int(s) for s in hdr.split("'shape': (")[1].split(')')[0].split(',') if s.strip()]
+    code = {"'<f4'": 'f', "'<f2'": 'e', "'<i4'": 'i'}
+    c = [v for k, v in code.items() if k in hdr][0]
+    count = 1
+    for d in shape:
+        count *= d
+    return shape, list(struct.unpack('<%d%s' % (count, c), data[10 + n:]))
+
+
+def exponent(a):
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    while Fraction(2) ** e > a:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= a:
+        e += 1
+    return e
+
+
+def round_to(q, dt):  # (value, distance to the nearest midpoint in quanta)
+    if q == 0:
+        return 0.0, Fraction(1, 2)
+    a = abs(q)
+    p, emin = FMT[dt]
+    quantum = Fraction(2) ** (max(exponent(a), emin) - (p - 1))
+    m = a / quantum
+    fl = m.numerator // m.denominator
+    rest = m - fl
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and fl % 2):
+        fl += 1
+    v = float(fl * quantum)
+    return (v if q > 0 else -v), abs(rest - Fraction(1, 2))
+
+
+def main():
+    d, dt = sys.argv[1], sys.argv[2]
+    (rows, cols), x = read_npy('%s/cross_entropy.%s.input.x.npy' % (d, dt))
+    _, t = read_npy('%s/cross_entropy.%s.input.target.npy' % (d, dt))
+    _, ref = read_npy('%s/cross_entropy.%s.out.ref.npy' % (d, dt))
+    mpmath.mp.prec = 256
+    bad = close = 0
+    for i in range(rows):
+        row = [mpmath.mpf(v) for v in x[i * cols:(i + 1) * cols]]  # exact
+        m = max(row)
+        loss = mpmath.log(mpmath.fsum(mpmath.exp(v - m) for v in row)) - (row[t[i]] - m)
+        man, e = loss.man_exp if loss else (0, 0)
+        want, dist = round_to(Fraction(man) * Fraction(2) ** e, dt)
+        if dist < Fraction(1, 2 ** 200):
+            close += 1
+        elif want != ref[i]:
+            bad += 1
+            print('row %d: ref %r, expected %r (loss %s)' % (i, ref[i], want, loss))
+    print('cross_entropy %s: %d rows, %d differ, %d too close to a midpoint' %
+          (dt, rows, bad, close))
+    sys.exit(1 if bad else 0)
+
+
+main()
