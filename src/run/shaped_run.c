@@ -554,7 +554,7 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 					  0, cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
 		}
-		for (int k = 0; !s && q->orders && d.seed[k][0].data && k < UB_SHAPED_NSEEDS; k++)
+		for (int k = 0; !s && q->orders && k < UB_SHAPED_NSEEDS && d.seed[k][0].data; k++)
 			s = seed_row(res, q, t, o, k, &d, approx[d.seed_mode], cols, err);
 		if (!s && d.torch[o].data) {
 			if (measure(res, q, t, o, -1, "torch", NULL, &d, d.torch_approx, cols))
