@@ -89,6 +89,49 @@ START_TEST(atomics)
 }
 END_TEST
 
+/* bf16x2 adds by two threads in the default order (thread 0, then 1), each
+ * half rounded to nearest even on its own, without a flush (docs/
+ * block-kernels.md).  Word 0 starts as (hi 1.0, lo 1.0) = 0x3f803f80 and
+ * each thread adds (hi 2^-8 = 0x3b80, lo 3*2^-9 = 0x3bc0); near 1 bf16's
+ * spacing is 2^-7, so:
+ *   hi: 1 + 2^-8 is a tie between 1 and 1 + 2^-7: even, 1 (twice): 0x3f80;
+ *   lo: 1 + 0.75*2^-7 rounds up to 1 + 2^-7 (0x3f81); + 0.75*2^-7 gives
+ *       1 + 1.75*2^-7, rounded to 1 + 2*2^-7 (0x3f82).
+ * Thread 1's atom returns the word after thread 0's add: 0x3f803f81.
+ * Word 1 (by red) starts as (hi 2^-133, the least subnormal, lo +0) =
+ * 0x00010000 and each thread adds (hi 2^-133, lo -0) = 0x00018000: hi
+ * 3*2^-133 = 0x0003 (not flushed), lo +0 + -0 = +0 in round to nearest. */
+static const char bf16x2_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry bf(.param .u64 p0)\n{\n"
+	".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n"
+	"ld.param.u64 %rd1, [p0];\nmov.u32 %r1, %tid.x;\n"
+	"mov.b32 %r2, 0x3b803bc0;\n"
+	"atom.global.add.noftz.bf16x2 %r3, [%rd1], %r2;\n"
+	"mov.b32 %r4, 0x00018000;\n"
+	"red.global.add.noftz.bf16x2 [%rd1+4], %r4;\n"
+	"setp.eq.u32 %p1, %r1, 1;\n"
+	"@%p1 st.global.u32 [%rd1+8], %r3;\n"
+	"ret;\n}\n";
+
+START_TEST(bf16x2_add)
+{
+	struct ub_error err = { "" };
+	struct ptx_module *m = NULL;
+	ck_assert_msg(ptx_parse(bf16x2_ptx, &m, &err) == 0, "%s", err.msg);
+	uint32_t w[3] = { 0x3f803f80, 0x00010000, 0 };
+	struct ptx_buffer b = { w, sizeof w, 1, NULL };
+	uint64_t arg = (uint64_t)(uintptr_t)w;
+	struct ptx_launch l = { { 1, 1, 1 }, { 2, 1, 1 }, &arg, 1, &b, 1, 0, 0, 0, 0, 0 };
+	struct ptx_run_info info;
+	ck_assert_msg(ptx_run(m, "bf", &l, &info, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(w[0], 0x3f803f82);
+	ck_assert_uint_eq(w[1], 0x00030000);
+	ck_assert_uint_eq(w[2], 0x3f803f81);
+	ptx_free(m);
+}
+END_TEST
+
 /* A launch of kernel `name` in one block of `threads`; the error. */
 static void fails(const char *ptx, const char *name, unsigned threads,
 		  const char *msg)
@@ -157,6 +200,7 @@ TCase *ptx_block_tcase(void)
 {
 	TCase *tc = tcase_create("block");
 	tcase_add_test(tc, atomics);
+	tcase_add_test(tc, bf16x2_add);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, exits);
 	return tc;

@@ -155,4 +155,5 @@ def main():
     print('%.6f %d' % (worst, mism))
 
 
-main()
+if __name__ == "__main__":
+    main()

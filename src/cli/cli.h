@@ -23,7 +23,7 @@
 	X("domain", 0, 1, "NAME=LO:HI", RUN, "sample input NAME in [LO, HI] instead of the op's domain (repeatable)") \
 	X("param", 0, 1, "NAME=V", RUN, "set the op's named constant NAME (its :params) for the reference, the torch plan and the kernel (repeatable)") \
 	X("shape", 0, 1, "R,C", RUN, "a shaped op's rows and columns (docs/reductions.md; default: 64,128, or its x input's .npy shape)") \
-	X("orders", 0, 0, NULL, RUN, "shaped sum: also the row sums in other orders (sequential, pairwise, warp tree), computed on the host") \
+	X("orders", 0, 0, NULL, RUN, "shaped sum: also the row sums in other orders (sequential, pairwise, warp tree), computed on the host; with a kernel of your own, also its results under --atomic-order seed=1..4") \
 	X("sample", 0, 1, "encoding|value", RUN, "draw samples uniformly over the encodings (default) or in value between the domain's ends") \
 	X("exhaustive", 0, 0, NULL, RUN, "every encoding as input instead of samples (one input: f16/bf16 65,536, f32 2^32; two f16/bf16 inputs: 2^32 pairs)") \
 	X("range", 0, 1, "LO:HI", RUN, "--exhaustive over values LO..HI (-1:0x1p3), encodings LO..HI (0x3f800000:0x3fffffff) or pair indices") \

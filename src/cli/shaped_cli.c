@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "report.h"
 #include "shaped.h"
+#include "triton.h"
 #include "user_kernel.h"
 
 #include <stdio.h>
@@ -15,7 +16,7 @@
 static int refuse(const struct ub_cli *cli, struct ub_error *err)
 {
 	static const char *const no[] = {"n", "exhaustive", "range", "domain", "param",
-		"html", "shard", "partial", "resume", "triton", "sample",
+		"html", "shard", "partial", "resume", "sample",
 		"reference", "at", NULL};
 	for (int i = 0; i < cli->ngiven; i++)
 		for (int k = 0; no[k]; k++)
@@ -87,6 +88,37 @@ static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
 	s->bop.params[1] = (struct ub_param){"cols", s->colsv, (double)cols};
 }
 
+/* --triton FILE.py:KERNEL: one program a row unless --grid says, its
+ * parameters bound to the op's inputs, outputs, rows and cols. */
+static int triton(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *q,
+		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
+{
+	struct ub_triton_req req = { cli->triton, cli->args, cli->constexprs, cli->grid,
+				     cli->python, cli->num_warps, 1 };
+	if (cfg->geom.block || cfg->geom.per_block || cfg->geom.grid || cfg->geom.shared)
+		return ub_fail(err, UB_USAGE, "--launch is for --kernel files: a --triton "
+			       "kernel is launched as Triton does (one program a row, "
+			       "--grid, --num-warps)");
+	int s = ub_user_kernel_triton(&req, &si->bop, cfg, uk, err);
+	const struct ub_triton *t = uk->triton;
+	for (int a = 0; !s && a < t->nargs; a++)
+		if (!strcmp(t->args[a], "n"))
+			s = ub_fail(err, UB_USAGE, "--args: %s: a parameter is bound to n, "
+				    "which a shaped op does not have: bind rows or cols",
+				    t->kernel);
+	if (s)
+		return s;
+	q->kernel = t->file;
+	q->kernel_src = t->src;
+	q->entry = t->kernel;
+	q->nargs = t->nargs;
+	for (int a = 0; a < q->nargs; a++)
+		q->args[a] = t->args[a];
+	si->rep.kernel = t->file;
+	si->rep.entry = t->kernel;
+	return 0;
+}
+
 /* --args for the binder, whose result is "out": an op's first output of
  * another name (dx) as out, in --args (P=dx) or, not bound there, by the
  * parameter's name (dx=out). */
@@ -115,6 +147,8 @@ static const char *first_out(const char *given, const char *first, char *buf, si
 static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *q,
 		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
 {
+	if (cli->triton)
+		return triton(cli, si, q, cfg, uk, err);
 	static char flags[UB_NVCC_MAX_FLAGS][4100], args[4200];
 	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0} };
 	if (strcmp(q->op->out[0].name, "out"))
@@ -171,7 +205,7 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	standins(op, rows, cols, &si);
 	cfg.op = &si.rep;
 	q.cfg = &cfg;
-	if (!s && cli->kernel)
+	if (!s && (cli->kernel || cli->triton))
 		s = kernel(cli, &si, &q, &cfg, &uk, err);
 	struct ub_outputs out;
 	int opened = !s && !(s = ub_outputs_open(&out, cli->csv, cli->append, cli->json,

@@ -225,14 +225,14 @@ static int parse_entry(const struct ub_triton *t, enum ub_mode mode,
 		return ub_fail(err, UB_USAGE, "%s: Triton compiled %s with "
 			       "enable_fp_fusion=%d, not %d", t->file, t->kernel,
 			       fusion, tmodes[mode].fusion);
-	if (shared)
-		return ub_fail(err, UB_RUNTIME, "%s: %s uses %d bytes of shared memory: "
-			       "the sim backend runs elementwise kernels, one thread "
-			       "after another", t->file, t->kernel, shared);
+	if (shared < 0 || shared > (1 << 30))
+		return ub_fail(err, UB_USAGE, "%s: bad answer from the Triton helper "
+			       "(shared=%d)", t->file, shared);
 	if (!(out->ptx = strdup(text + used + 1)))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	out->num_warps = warps;
 	out->hidden = hidden;
+	out->shared = (unsigned)shared;
 	return 0;
 }
 
@@ -302,6 +302,7 @@ int ub_triton_geom(const struct ub_triton *t, const struct ub_triton_ptx *p,
 {
 	memset(g, 0, sizeof *g);
 	g->block = 32 * p->num_warps;
+	g->shared = p->shared; /* as Triton's launcher passes it */
 	if (t->grid) {
 		g->grid = t->grid;
 		return 0;
@@ -319,6 +320,8 @@ const char *ub_triton_about(const struct ub_triton *t, char *buf, size_t len)
 	char grid[96];
 	if (t->grid)
 		snprintf(grid, sizeof grid, "%u", t->grid);
+	else if (!t->per_name[0])
+		snprintf(grid, sizeof grid, "rows (one program a row)");
 	else
 		snprintf(grid, sizeof grid, "ceil(n/%s)", t->per_name);
 	snprintf(buf, len, "%s %s %s:%s%s%s num_warps=%u grid=%s", t->toolkit, t->arch,

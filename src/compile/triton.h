@@ -50,6 +50,9 @@ struct ub_triton_req {
 	const char *grid;     /* --grid N or n/NAME (NULL: ceil(n / BLOCK)) */
 	const char *python;   /* --python PATH (NULL: $ULPBENCH_PYTHON, python3) */
 	unsigned num_warps;   /* --num-warps (0: Triton's default, 4) */
+	int per_row;          /* a shaped op's run (docs/reductions.md): n is
+				 its rows and, without --grid, one program
+				 a row; its :params (rows, cols) bind too */
 };
 
 /* A bound kernel: what every mode compiles and how it is launched. */
@@ -72,6 +75,7 @@ struct ub_triton {
 	char per_name[64];    /* the constexpr that gives it */
 	unsigned grid;        /* --grid N: programs (0: from n) */
 	unsigned num_warps;
+	int per_row;          /* ub_triton_req's */
 	char toolkit[48];     /* "triton 3.9.0" */
 	char arch[16];        /* "sm_90" */
 	char options[UB_NMODES][640]; /* each mode row's CSV options */
@@ -103,6 +107,9 @@ struct ub_triton_ptx {
 	unsigned num_warps;   /* threads a program: 32 * num_warps */
 	int hidden;           /* parameters Triton appends (scratch pointers):
 				 passed as null pointers */
+	unsigned shared;      /* bytes of dynamic .shared memory a program
+				 needs (its metadata's "shared": reductions
+				 across warps stage through it) */
 };
 
 /* The PTX of t in mode (fma or nofma) for dtype dt, from the cache or the

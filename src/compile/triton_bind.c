@@ -27,6 +27,15 @@ static int input_of(const struct ub_op *op, const char *name)
 	return -1;
 }
 
+/* A shaped op's :param (rows, cols), or NULL. */
+static const struct ub_param *param_named(const struct ub_op *op, const char *name)
+{
+	for (int i = 0; i < op->nparams; i++)
+		if (!strcmp(op->params[i].name, name))
+			return &op->params[i];
+	return NULL;
+}
+
 static int bindable(const struct ub_op *op, const char *name)
 {
 	return input_of(op, name) >= 0 || !strcmp(name, "out") || !strcmp(name, "n");
@@ -114,7 +123,10 @@ static int bind_one(struct ub_triton *t, const struct ub_op *op, int k,
 	if (bind[k])
 		return ub_fail(err, UB_USAGE, "--args: parameter '%s' is bound twice",
 			       t->d.params[k].name);
-	if (bindable(op, name))
+	const struct ub_param *pm = t->per_row ? param_named(op, name) : NULL;
+	if (pm)  /* a shaped run's rows or cols: its value, a number */
+		name = pm->text;
+	if (bindable(op, name) && !pm)
 		bind[k] = strdup(name);
 	else if (number(name, &bits, ty) == 0) {
 		char hex[32];
@@ -218,7 +230,7 @@ static int complete(struct ub_triton *t, const struct ub_op *op, char **bind,
 		const struct ub_triton_param *p = &t->d.params[k];
 		if (p->is_constexpr || bind[k])
 			continue;
-		if (bindable(op, p->name))
+		if (bindable(op, p->name) || (t->per_row && param_named(op, p->name)))
 			s = bind_one(t, op, k, p->name, bind, err);
 		else if (p->has_default)
 			s = bind_one(t, op, k, p->dflt, bind, err);
@@ -297,6 +309,11 @@ static int grid(struct ub_triton *t, const char *spec, char **cx,
 {
 	char valid[512] = "";
 	int k = -1, several = 0;
+	if (!spec && t->per_row) { /* a shaped run: one program a row */
+		t->per_program = 1;
+		t->per_name[0] = '\0';
+		return 0;
+	}
 	if (spec && strncmp(spec, "n/", 2) != 0) {
 		char *end;
 		unsigned long long g = strtoull(spec, &end, 10);
@@ -334,6 +351,7 @@ int ub_triton_bind_params(struct ub_triton *t, const struct ub_triton_req *req,
 {
 	char *bind[UB_TRITON_MAX_PARAMS] = {0}, *cx[UB_TRITON_MAX_PARAMS] = {0};
 	int s = 0;
+	t->per_row = req->per_row;
 	if (req->args)
 		s = each_item("--args", req->args, arg_item, t, op, bind, err);
 	if (!s && req->constexprs)

@@ -149,6 +149,8 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 			r->sim_exact ? "yes" : "no", worst[0] ? worst : "-");
 		if (!r->sim_exact)
 			fprintf(f, "%-10s (modelled, not GPU bits: %s)\n", "", approx);
+		if (r->note)
+			fprintf(f, "%-10s (%s)\n", "", r->note);
 	}
 	if (noted)
 		undecided_note(f, noted);

@@ -124,6 +124,8 @@ struct ub_row {
 	char toolkit[80];    /* what compiled it: "nvrtc 13.0", "nvcc 13.0.88",
 				"triton 3.9.0" */
 	char launch[64];     /* "block=256,per-thread=1" (ub_geom_format) */
+	const char *note;    /* a line the table prints under the row (a
+				shaped run's atomic-order rows), or NULL */
 	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
 				(owned; NULL for n/a rows) */

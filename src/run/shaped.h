@@ -151,6 +151,20 @@ int ub_shaped_dump_stage(struct ub_shaped_dump *dp, const char *op, enum ub_dtyp
 			 size_t rows, size_t cols, const char *descr, struct ub_error *err);
 int ub_shaped_dump_finish(struct ub_shaped_dump *dp, int s, struct ub_error *err);
 
+/* --orders with --kernel or --triton: the first mode's kernel again under
+ * --atomic-order seed=1..UB_SHAPED_NSEEDS (docs/reductions.md), and how
+ * far each output moves from the default order (shaped_order.c): the
+ * elements whose bits differ, the largest distance in ulps (encodings
+ * apart; NaN against a number counts as UINT64_MAX), and the first such
+ * element. */
+#define UB_SHAPED_NSEEDS 4
+struct ub_spread {
+	size_t moved, worst;
+	uint64_t max_dist;
+};
+void ub_shaped_spread(const struct ub_array *a, const struct ub_array *b,
+		      struct ub_spread *sp);
+
 /* What one shaped run is asked. */
 struct ub_shaped_req {
 	const struct ub_shaped_op *op;

@@ -66,3 +66,19 @@ int ub_shaped_order_sum(int order, const struct ub_array *x, size_t rows,
 	free(v);
 	return s;
 }
+
+void ub_shaped_spread(const struct ub_array *a, const struct ub_array *b,
+		      struct ub_spread *sp)
+{
+	memset(sp, 0, sizeof *sp);
+	for (size_t i = 0; i < a->n && i < b->n; i++) {
+		uint64_t x = ub_array_get(a, i), y = ub_array_get(b, i);
+		if (ub_same(a->dt, x, y))
+			continue;
+		uint64_t dist = ub_distance(a->dt, x, y);
+		if (!sp->moved++ || dist > sp->max_dist) {
+			sp->max_dist = dist;
+			sp->worst = i;
+		}
+	}
+}

@@ -6,6 +6,7 @@
 #include "modes.h"
 #include "native.h"
 #include "paths.h"
+#include "triton.h"
 #include "written.h"
 
 #include <mpfr.h>
@@ -24,6 +25,10 @@ struct sdata {
 	uint64_t torch_approx;
 	struct ub_array ord[UB_SHAPED_NORDERS]; /* --orders: sum's other orders */
 	struct ub_array wide[UB_SHAPED_MAX_IN]; /* class inputs as int64 */
+	struct ub_array seed[UB_SHAPED_NSEEDS][UB_SHAPED_MAX_OUT]; /* --orders
+				with a kernel: the first mode's outputs under
+				--atomic-order seed=1.. */
+	int seed_mode;          /* that mode's index, -1: none ran */
 	size_t undecided;
 };
 
@@ -39,6 +44,9 @@ static void sdata_free(struct sdata *d)
 	}
 	for (int k = 0; k < UB_SHAPED_NORDERS; k++)
 		ub_array_free(&d->ord[k]);
+	for (int k = 0; k < UB_SHAPED_NSEEDS; k++)
+		for (int o = 0; o < UB_SHAPED_MAX_OUT; o++)
+			ub_array_free(&d->seed[k][o]);
 	for (int o = 0; o < UB_SHAPED_MAX_OUT; o++) {
 		ub_array_free(&d->cr[o]);
 		ub_array_free(&d->torch[o]);
@@ -207,6 +215,28 @@ struct launch {
 	int o;              /* the output this level checks */
 };
 
+/* "output element 4 of 6 (the first of 2) was never written; the launch:
+ * ..." for a launch over job->n rows: what each block covers, and how to
+ * give one warp or one block a row. */
+static void unwritten(struct ub_error *err, size_t first, size_t count, size_t n,
+		      const struct ub_job *job)
+{
+	unsigned grid, block;
+	ub_geom_grid(&job->geom, job->n, &grid, &block);
+	unsigned long long per = job->geom.per_block ? job->geom.per_block : block;
+	char of[64] = "", each[64];
+	if (count > 1)
+		snprintf(of, sizeof of, " (the first of %zu)", count);
+	if (job->geom.grid)
+		snprintf(each, sizeof each, "a fixed grid");
+	else
+		snprintf(each, sizeof each, "%llu row%s a block", per, per == 1 ? "" : "s");
+	ub_fail(err, UB_RUNTIME, "output element %zu of %zu%s was never written; the "
+		"launch: %u block%s of %u threads, %s, for %zu rows (one warp a row: "
+		"--launch block=32*W,per-block=W; one block a row: per-block=1)", first, n,
+		of, grid, grid == 1 ? "" : "s", block, each, job->n);
+}
+
 static int run_level(void *ctx, struct ub_error *err)
 {
 	struct launch *l = ctx;
@@ -218,7 +248,7 @@ static int run_level(void *ctx, struct ub_error *err)
 	size_t first, count;
 	int s = ub_run_written(&l->y[l->o], run_level, &in, &first, &count, err);
 	if (!s && count) {
-		ub_unwritten_fail(err, first, count, l->y[l->o].n, &l->job->geom);
+		unwritten(err, first, count, l->y[l->o].n, l->job);
 		s = ub_prefix(err, UB_RUNTIME, "%s: kernel %s, %s: output %s: ",
 			      l->job->name, l->job->shown ? l->job->shown : l->job->entry,
 			      l->job->what, l->q->op->out[l->o].name);
@@ -270,15 +300,47 @@ static size_t threads(const struct ub_shaped_op *op, size_t rows, size_t cols)
 	return ub_shaped_has_cols_out(op) && cols > rows ? cols : rows;
 }
 
+/* A --triton kernel in mode mi: its PTX from Triton (or the cache), its
+ * parameters args, then the ones Triton appends (null pointers), launched
+ * as Triton's launcher would over the rows (ub_triton_geom: one program a
+ * row unless --grid says; the metadata's dynamic .shared bytes). */
+static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
+		      struct ub_array *y, int mi, const struct ub_geom *geom,
+		      struct ub_karg *args, int nargs,
+		      size_t rows, uint64_t *approx, struct ub_error *err)
+{
+	const struct ub_triton *t = q->cfg->triton;
+	struct ub_triton_ptx p;
+	char what[48];
+	snprintf(what, sizeof what, "mode %s", ub_modes[q->cfg->modes[mi]].name);
+	struct ub_job job = { .name = t->file, .entry = t->kernel, .args = args,
+			      .n = rows, .what = what, .exec = q->cfg->exec };
+	int s = ub_triton_compile(t, q->cfg->modes[mi], d->dt, 0, &p, err);
+	if (!s)
+		s = ub_triton_geom(t, &p, rows, &job.geom, err);
+	for (int a = nargs; !s && a < nargs + p.hidden; a++)
+		args[a] = (struct ub_karg){0};
+	job.nargs = nargs + (s ? 0 : p.hidden);
+	job.ptx = p.ptx;
+	job.geom.atomic_seeded = geom->atomic_seeded;
+	job.geom.atomic_seed = geom->atomic_seed;
+	struct launch l = { q, &job, y, approx, 0 };
+	if (!s)
+		s = run_level(&l, err);
+	free(p.ptx);
+	return s;
+}
+
+/* Mode mi's kernel into y (the mode's outputs), launched as geom says
+ * (the run's, or another atomic order's). */
 static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
-		    const char *src, size_t rows, size_t cols, uint64_t *approx,
-		    struct ub_error *err)
+		    struct ub_array *y, const struct ub_geom *geom, const char *src,
+		    size_t rows, size_t cols, uint64_t *approx, struct ub_error *err)
 {
 	enum ub_mode m = q->cfg->modes[mi];
-	struct ub_array *y = d->y[mi];
 	const struct ub_shaped_op *op = q->op;
 	const struct ub_config *cfg = q->cfg;
-	struct ub_karg args[UB_MAX_KARGS];
+	struct ub_karg args[UB_MAX_KARGS + 8];
 	int nargs = 0, s = 0;
 	char what[48];
 	for (int o = 0; !s && o < op->nout; o++) {
@@ -301,12 +363,14 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 		args[nargs++] = bind(q, d, y, "cols", rows, cols);
 	}
 	snprintf(what, sizeof what, "mode %s", ub_modes[m].name);
+	if (cfg->triton)
+		return s ? s : run_triton(q, d, y, mi, geom, args, nargs, rows, approx, err);
 	const struct ub_backend *be = ub_config_backend(cfg);
 	struct ub_job job = { .src = src, .unit = cfg->kernel_unit,
 			      .name = q->kernel ? q->kernel : "rows.cu", .opts = ub_modes[m].opts,
 			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
 			      .args = args, .nargs = nargs, .n = threads(op, rows, cols),
-			      .geom = cfg->geom,
+			      .geom = *geom,
 			      .what = what, .exec = cfg->exec };
 	/* one thread per row is little to run: translating it to native code
 	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
@@ -352,6 +416,8 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_shaped_req 
 		 "one thread per row and per column" : "one thread per row");
 	if (q->cfg->geom.block || q->cfg->geom.per_block || q->cfg->geom.grid)
 		ub_geom_format(&q->cfg->geom, r->launch, sizeof r->launch);
+	if (q->cfg->triton && ub_mode_find(mode) >= 0) /* a mode row, not torch or an order */
+		ub_triton_row(q->cfg->triton, r);
 	return r;
 }
 
@@ -381,7 +447,7 @@ static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
 	if (mi < 0 && !y)
 		snprintf(r->kernel, sizeof r->kernel, "torch plan (PyTorch's CUDA kernel "
 			 "modelled on the host, docs/reductions.md)");
-	else if (mi < 0)
+	else if (mi < 0 && strncmp(mode, "seed=", 5))
 		snprintf(r->kernel, sizeof r->kernel, "host: the row sum in float, %s "
 			 "order (docs/reductions.md)", mode);
 	ub_stats_measure(&me, &r->st);
@@ -390,6 +456,41 @@ static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
 	coords(r->st.undecided_in, r->st.first_undecided, r->coords == 2, cols);
 	ub_row_set_approx(r, approx);
 	return 0;
+}
+
+/* The row of output o under atomic order seed k + 1 (the first mode's
+ * kernel): measured as a mode's, and how far it moved from the default
+ * order (ub_shaped_spread) as its note and kernel text. */
+static int seed_row(struct ub_result *res, const struct ub_shaped_req *q, int t,
+		    int o, int k, const struct sdata *d, uint64_t approx, size_t cols,
+		    struct ub_error *err)
+{
+	static char names[UB_SHAPED_NSEEDS][16];
+	struct ub_spread sp[UB_SHAPED_NSEEDS];
+	const struct ub_array *y0 = &d->y[d->seed_mode][o];
+	uint64_t all = 0;
+	for (int j = 0; j < UB_SHAPED_NSEEDS; j++) {
+		ub_shaped_spread(y0, &d->seed[j][o], &sp[j]);
+		all = sp[j].max_dist > all ? sp[j].max_dist : all;
+	}
+	snprintf(names[k], sizeof names[k], "seed=%d", k + 1);
+	if (measure(res, q, t, o, -1, names[k], &d->seed[k][o], d, approx, cols))
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	struct ub_row *r = &res->rows[res->nrows - 1];
+	const char *mode = ub_modes[q->cfg->modes[d->seed_mode]].name;
+	char where[64] = "";
+	uint64_t c[2];
+	coords(c, sp[k].worst, r->coords == 2, cols);
+	if (sp[k].moved)
+		snprintf(where, sizeof where, r->coords == 2 ? ", at row=%llu;col=%llu" :
+			 ", at row=%llu", (unsigned long long)c[0], (unsigned long long)c[1]);
+	snprintf(r->kernel, sizeof r->kernel, "the kernel in mode %s under "
+		 "--atomic-order seed=%d: %zu of %zu elements move from the default "
+		 "order, by up to %llu ulps%s; over seeds 1..%d: up to %llu ulps", mode,
+		 k + 1, sp[k].moved, y0->n, (unsigned long long)sp[k].max_dist, where,
+		 UB_SHAPED_NSEEDS, (unsigned long long)all);
+	r->note = strdup(r->kernel);
+	return r->note ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
 
 /* --dump: d's inputs, reference, mode and torch outputs, staged. */
@@ -430,7 +531,7 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		     struct ub_error *err)
 {
 	const struct ub_config *cfg = q->cfg;
-	struct sdata d = {.dt = cfg->dtypes[t]};
+	struct sdata d = {.dt = cfg->dtypes[t], .seed_mode = -1};
 	for (int k = 0; k < UB_SHAPED_MAX_IN; k++)
 		d.in[k].dt = k < q->op->nin ? ub_shaped_in_dtype(q->op, k, d.dt) : d.dt;
 	size_t rows, cols;
@@ -452,10 +553,22 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	uint64_t approx[UB_NMODES] = {0};
 	int ran[UB_NMODES] = {0};
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
-		if (!ub_mode_applies(cfg->modes[m], d.dt))
-			continue; /* no row, as elementwise runs do */
-		s = run_mode(q, &d, m, src, rows, cols, &approx[m], err);
+		if (!ub_mode_applies(cfg->modes[m], d.dt) ||
+		    (cfg->triton && ub_triton_mode_na(cfg->modes[m])))
+			continue; /* no row, as elementwise runs do; Triton: fma, nofma */
+		s = run_mode(q, &d, m, d.y[m], &cfg->geom, src, rows, cols, &approx[m], err);
 		ran[m] = !s;
+		if (!s && d.seed_mode < 0)
+			d.seed_mode = m;
+	}
+	/* --orders with a kernel: the first mode again in other atomic orders */
+	for (int k = 0; !s && q->orders && q->kernel && d.seed_mode >= 0 &&
+	     k < UB_SHAPED_NSEEDS; k++) {
+		struct ub_geom g = cfg->geom;
+		uint64_t ap;
+		g.atomic_seeded = 1;
+		g.atomic_seed = (unsigned long long)k + 1;
+		s = run_mode(q, &d, d.seed_mode, d.seed[k], &g, src, rows, cols, &ap, err);
 	}
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		for (int m = 0; !s && m < cfg->nmodes; m++)
@@ -467,6 +580,8 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 					  0, cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
 		}
+		for (int k = 0; !s && q->orders && k < UB_SHAPED_NSEEDS && d.seed[k][0].data; k++)
+			s = seed_row(res, q, t, o, k, &d, approx[d.seed_mode], cols, err);
 		if (!s && d.torch[o].data) {
 			if (measure(res, q, t, o, -1, "torch", NULL, &d, d.torch_approx, cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
@@ -491,7 +606,7 @@ int ub_shaped_run(const struct ub_shaped_req *q, struct ub_result *res,
 	const struct ub_config *cfg = q->cfg;
 	int s = ub_result_init(cfg, res, err);
 	size_t nrows = (size_t)cfg->ndtypes * (size_t)q->op->nout *
-		       (UB_NMODES + 1 + UB_SHAPED_NORDERS);
+		       (UB_NMODES + 1 + UB_SHAPED_NORDERS + UB_SHAPED_NSEEDS);
 	struct ub_row *rows = s ? NULL : realloc(res->rows, nrows * sizeof *rows);
 	if (!s && !rows)
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
@@ -510,7 +625,9 @@ int ub_shaped_run(const struct ub_shaped_req *q, struct ub_result *res,
 
 void ub_shaped_result_free(struct ub_result *res)
 {
-	for (int i = 0; res->rows && i < res->nrows; i++)
+	for (int i = 0; res->rows && i < res->nrows; i++) {
 		free((char *)res->rows[i].op);
+		free((char *)res->rows[i].note);
+	}
 	ub_result_free(res);
 }
