@@ -334,31 +334,12 @@ static double tiny(enum ub_dtype dt)
 	return ldexp(1, ub_dt_emin(dt) - ub_dt_prec(dt) + 1 - 22);
 }
 
-/* Whether [v - e, v + e], e > 0, holds a power of two in magnitude: the
- * ulp of the exact value (metrics.h) is the smaller spacing at a power of
- * two and the larger above it, so v alone does not give the fractional
- * error; MPFR and the exact evaluation decide such an element
- * (ref_mpfr.c).  An enclosure reaching 0 is of a value far below every
- * format's normals, where the spacing does not change. */
-static int near_pow2(double v, double e)
-{
-	double a = fabs(v) - e, b = fabs(v) + e;
-	int ea, eb;
-	if (!(e > 0) || !(a > 0))
-		return 0;
-	double ma = frexp(a, &ea);
-	frexp(b, &eb);
-	return ea != eb || ma == 0.5;
-}
-
 /* Decides the root r (see the file comment): 1 with *cr and *exact, or 0.
  * x: the single function's argument. */
 static int decide(const struct fprog *p, enum ub_dtype dt, double x,
 		  const struct fval *r, uint64_t *cr, struct ub_exact *exact)
 {
 	if (!r->ok || !(r->e <= fabs(r->v) * 0x1p-45 || r->e <= tiny(dt)))
-		return 0;
-	if (exact && near_pow2(r->v, r->e))
 		return 0;
 	double lo = step(r->v - r->e, 0), hi = step(r->v + r->e, 1);
 	if (r->sg > 0 && lo <= 0)

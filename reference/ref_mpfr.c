@@ -308,22 +308,6 @@ static int narrow(struct cache *c, const struct ub_ival *r)
 	return mpfr_cmpabs(c->t, r->lo) <= 0 && mpfr_cmpabs(c->t, r->hi) <= 0;
 }
 
-/* Whether r holds a power of two in magnitude but is not a point: the
- * ulp of the exact value (metrics.h) is the smaller spacing at a power of
- * two and the larger just above it, so the fractional error depends on
- * which side the value is, which r's midpoint does not say. */
-static int at_pow2(const struct ub_ival *r)
-{
-	if (ub_iv_point(r) || !mpfr_regular_p(r->lo) || !mpfr_regular_p(r->hi) ||
-	    mpfr_sgn(r->lo) != mpfr_sgn(r->hi))
-		return 0;
-	mpfr_srcptr a = mpfr_cmpabs(r->lo, r->hi) <= 0 ? r->lo : r->hi;
-	mpfr_srcptr b = a == r->lo ? r->hi : r->lo;
-	return mpfr_get_exp(a) != mpfr_get_exp(b) ||
-	       mpfr_cmp_ui_2exp(a, 1, mpfr_get_exp(a) - 1) == 0 ||
-	       mpfr_cmp_si_2exp(a, -1, mpfr_get_exp(a) - 1) == 0;
-}
-
 /* One Ziv step at the cache's precision: 0 with *cr and *x set when
  * decided; UB_IV_REFINE when not, with *rounded set when the rounding is
  * decided (and *x too: only the exact value wants a narrower interval);
@@ -348,7 +332,7 @@ static int attempt(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 	if (!x)
 		return 0;
 	exact_value(c, r, x);
-	return narrow(c, r) && !at_pow2(r) ? 0 : UB_IV_REFINE;
+	return narrow(c, r) ? 0 : UB_IV_REFINE;
 }
 
 /* An element no precision up to the cap decided: no value (the canonical
@@ -405,15 +389,6 @@ static int ziv(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 		if (st == UB_IV_REFINE && !rounded && !asked && p >= EXACT_FROM) {
 			asked = 1;
 			if (ub_ref_exact(d, dt, in, nin, cr, exact) == 0)
-				st = 0;
-		}
-		/* rounded, and the exact value may be a power of two: the exact
-		 * evaluation says whether it is one (else precision separates
-		 * it from the power, or the cap leaves the midpoint) */
-		uint64_t xcr;
-		if (st == UB_IV_REFINE && rounded && exact && !asked && at_pow2(c->root)) {
-			asked = 1;
-			if (ub_ref_exact(d, dt, in, nin, &xcr, exact) == 0)
 				st = 0;
 		}
 	}
