@@ -154,31 +154,60 @@ static void row_sum(struct row *w)
  * |error| <= 2^(exp(q) - p + 3).  log_softmax: L = log(S~) rounded,
  * |L - log S| <= 1.01 |s| + u |L| <= 2^-p (2.1 + 2^exp(L)); out = d_j - L
  * rounded adds u |out|: |error| <= 2^(max(1, exp(L), exp(out)) + 2 - p). */
+/* What softmax, log_softmax and cross_entropy share, at precision p: the
+ * row's maximum m (exact, at the dtype's precision), d (room for an
+ * exact x_k - m), e_k = exp(x_k - m) rounded and their sum S rounded once
+ * (their bounds above).  0, or -1 out of memory (w->oom; nothing held);
+ * expsum_free gives it back. */
+struct expsum {
+	mpfr_t m, d, S, q;
+	mpfr_t *e;
+};
+
+static int expsum(struct row *w, mpfr_prec_t p, struct expsum *x)
+{
+	size_t C = w->cols;
+	x->e = malloc(C * sizeof *x->e);
+	mpfr_ptr *t = calloc(C, sizeof *t);
+	if (!x->e || !t) {
+		w->oom = 1;
+		free(x->e);
+		free(t);
+		return -1;
+	}
+	mpfr_init2(x->m, ub_dtypes[w->dt].prec);
+	mpfr_set_inf(x->m, -1);
+	for (size_t k = 0; k < C; k++)
+		mpfr_max(x->m, x->m, w->x[k], MPFR_RNDN);
+	mpfr_init2(x->d, w->pex);
+	mpfr_inits2(p, x->S, x->q, (mpfr_ptr)0);
+	for (size_t k = 0; k < C; k++) {
+		mpfr_init2(x->e[k], p);
+		mpfr_sub(x->d, w->x[k], x->m, MPFR_RNDN);
+		mpfr_exp(x->e[k], x->d, MPFR_RNDN);
+		t[k] = x->e[k];
+	}
+	mpfr_sum(x->S, t, (unsigned long)C, MPFR_RNDN);
+	free(t);
+	return 0;
+}
+
+static void expsum_free(const struct row *w, struct expsum *x)
+{
+	for (size_t k = 0; k < w->cols; k++)
+		mpfr_clear(x->e[k]);
+	mpfr_clears(x->m, x->d, x->S, x->q, (mpfr_ptr)0);
+	free(x->e);
+}
+
 static void row_softmax(struct row *w, mpfr_prec_t p, int lg)
 {
 	size_t C = w->cols;
-	mpfr_t m, d, S, q;
-	mpfr_t *e = malloc(C * sizeof *e);
-	mpfr_ptr *t = calloc(C, sizeof *t);
-	if (!e || !t) {
-		w->oom = 1;
-		free(e);
-		free(t);
+	struct expsum x;
+	if (expsum(w, p, &x))
 		return;
-	}
-	mpfr_init2(m, ub_dtypes[w->dt].prec);
-	mpfr_set_inf(m, -1);
-	for (size_t k = 0; k < C; k++)
-		mpfr_max(m, m, w->x[k], MPFR_RNDN);
-	mpfr_inits2(w->pex, d, (mpfr_ptr)0);
-	mpfr_inits2(p, S, q, (mpfr_ptr)0);
-	for (size_t k = 0; k < C; k++) {
-		mpfr_init2(e[k], p);
-		mpfr_sub(d, w->x[k], m, MPFR_RNDN);
-		mpfr_exp(e[k], d, MPFR_RNDN);
-		t[k] = e[k];
-	}
-	mpfr_sum(S, t, (unsigned long)C, MPFR_RNDN);
+	mpfr_ptr m = x.m, d = x.d, S = x.S, q = x.q;
+	mpfr_t *e = x.e;
 	if (lg)
 		mpfr_log(S, S, MPFR_RNDN); /* L */
 	for (size_t j = 0; j < C; j++) {
@@ -206,11 +235,7 @@ static void row_softmax(struct row *w, mpfr_prec_t p, int lg)
 			decide(w, 0, j, q, ex(q) - p + 3);
 		}
 	}
-	for (size_t k = 0; k < C; k++)
-		mpfr_clear(e[k]);
-	mpfr_clears(m, d, S, q, (mpfr_ptr)0);
-	free(e);
-	free(t);
+	expsum_free(w, &x);
 }
 
 /* cross_entropy: loss = L - d_t with L = log(sum exp(x_k - m)) and d_t =
@@ -219,29 +244,10 @@ static void row_softmax(struct row *w, mpfr_prec_t p, int lg)
  * (another finite): +inf exactly; x_t the row's only finite entry: 0. */
 static void row_xent(struct row *w, mpfr_prec_t p)
 {
-	size_t C = w->cols;
-	mpfr_t m, d, S, q;
-	mpfr_t *e = malloc(C * sizeof *e);
-	mpfr_ptr *t = calloc(C, sizeof *t);
-	if (!e || !t) {
-		w->oom = 1;
-		free(e);
-		free(t);
+	struct expsum x;
+	if (expsum(w, p, &x))
 		return;
-	}
-	mpfr_init2(m, ub_dtypes[w->dt].prec);
-	mpfr_set_inf(m, -1);
-	for (size_t k = 0; k < C; k++)
-		mpfr_max(m, m, w->x[k], MPFR_RNDN);
-	mpfr_init2(d, w->pex);
-	mpfr_inits2(p, S, q, (mpfr_ptr)0);
-	for (size_t k = 0; k < C; k++) {
-		mpfr_init2(e[k], p);
-		mpfr_sub(d, w->x[k], m, MPFR_RNDN);
-		mpfr_exp(e[k], d, MPFR_RNDN);
-		t[k] = e[k];
-	}
-	mpfr_sum(S, t, (unsigned long)C, MPFR_RNDN);
+	mpfr_ptr m = x.m, d = x.d, S = x.S, q = x.q;
 	mpfr_log(S, S, MPFR_RNDN); /* L */
 	if (mpfr_inf_p(w->x[w->t])) {
 		mpfr_set_inf(q, 1);
@@ -254,11 +260,7 @@ static void row_xent(struct row *w, mpfr_prec_t p)
 		mpfr_sub(q, S, d, MPFR_RNDN);
 		decide(w, 0, 0, q, max3(1, ex(S), ex(q)) + 2 - p);
 	}
-	for (size_t k = 0; k < C; k++)
-		mpfr_clear(e[k]);
-	mpfr_clears(m, d, S, q, (mpfr_ptr)0);
-	free(e);
-	free(t);
+	expsum_free(w, &x);
 }
 
 /* a = var + eps from the exact numerator N of var = N / C^k: N / C^k
