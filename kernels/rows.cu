@@ -49,6 +49,18 @@ extern "C" __global__ void ub_rows_sum(const ub_t *x, ub_t *out, int rows, int c
     out[r] = ub_st(acc);
 }
 
+/* A row's maximum into *m, and the sum of exp(x - max) in column order. */
+static __device__ float ub_expsum(const ub_t *row, int cols, float *m)
+{
+    float s = 0.f;
+    *m = __int_as_float(0xff800000); /* -inf */
+    for (int j = 0; j < cols; j++)
+        *m = fmaxf(*m, ub_ld(row[j]));
+    for (int j = 0; j < cols; j++)
+        s = UB_ADD(s, expf(UB_SUB(ub_ld(row[j]), *m)));
+    return s;
+}
+
 /* max, then sum of exp(x - max); lg: x - max - log(sum) instead of the
  * quotient. */
 static __device__ void ub_softmax(const ub_t *x, ub_t *out, int rows, int cols, int lg)
@@ -57,11 +69,7 @@ static __device__ void ub_softmax(const ub_t *x, ub_t *out, int rows, int cols, 
     if (r < 0)
         return;
     const ub_t *row = x + r * cols;
-    float m = __int_as_float(0xff800000), s = 0.f; /* -inf */
-    for (int j = 0; j < cols; j++)
-        m = fmaxf(m, ub_ld(row[j]));
-    for (int j = 0; j < cols; j++)
-        s = UB_ADD(s, expf(UB_SUB(ub_ld(row[j]), m)));
+    float m, s = ub_expsum(row, cols, &m);
     float ls = logf(s);
     for (int j = 0; j < cols; j++) {
         float d = UB_SUB(ub_ld(row[j]), m);
@@ -195,10 +203,6 @@ extern "C" __global__ void ub_rows_cross_entropy(const ub_t *x, const int *targe
     if (r < 0)
         return;
     const ub_t *row = x + r * cols;
-    float m = __int_as_float(0xff800000), s = 0.f; /* -inf */
-    for (int j = 0; j < cols; j++)
-        m = fmaxf(m, ub_ld(row[j]));
-    for (int j = 0; j < cols; j++)
-        s = UB_ADD(s, expf(UB_SUB(ub_ld(row[j]), m)));
+    float m, s = ub_expsum(row, cols, &m);
     out[r] = ub_st(UB_SUB(logf(s), UB_SUB(ub_ld(row[target[r]]), m)));
 }
