@@ -52,9 +52,9 @@ struct fnode {
 struct fprog {
 	int n, ok;
 	int strict;        /* NaN in, NaN out (see the file comment) */
-	int fn, fn_var;    /* the root is fn(variable fn_var), a function with
-			      a float version; else fn = -1 */
-	int one, one_var;  /* the root is one(variable one_var), any unary
+	int fn;            /* the root is fn(node 0, a variable), a function
+			      with a float version; else fn = -1 */
+	int one;           /* the root is one(node 0, a variable), any unary
 			      operator (overflows); else one = -1 */
 	int nvars;         /* 1 + the largest variable used */
 	unsigned used;     /* bit k: variable k is used */
@@ -139,12 +139,9 @@ static struct fprog *build(const struct ub_dag *d)
 	if (d->n == 2 && r->kind == FK_OP && r->nargs == 1 &&
 	    p->node[0].kind == FK_VAR) {
 		p->one = r->op;
-		p->one_var = p->node[0].var;
 	}
-	if (p->one >= 0 && fast_fn_float(r->op, 1.0f, &y)) {
+	if (p->one >= 0 && fast_fn_float(r->op, 1.0f, &y))
 		p->fn = r->op;
-		p->fn_var = p->node[0].var;
-	}
 	return p;
 }
 
@@ -203,62 +200,120 @@ static int compare(int op, const struct fval *a, const struct fval *b)
 	}
 }
 
-static void truth(struct fval *r, int t)
+/* The enclosures of one node for the elements of a block, apart:
+ * element j's struct fval is (v[j], e[j], ok[j], sg[j]), so that a node's
+ * loop reads and writes contiguous arrays. */
+#define BLOCK 256
+struct fcol {
+	double v[BLOCK], e[BLOCK];
+	signed char ok[BLOCK], sg[BLOCK];
+};
+
+static inline struct fval get(const struct fcol *c, int j)
 {
-	*r = (struct fval){ t > 0, 0, t >= 0, 0 };
+	return (struct fval){ c->v[j], c->e[j], c->ok[j], c->sg[j] };
 }
 
-/* Node nd for the m elements of a block from its arguments' enclosures
- * (node k's for element j at val[k * BLOCK + j]). */
-#define BLOCK 256
-#define EACH(...) for (int j = 0; j < m; j++) { __VA_ARGS__; }
-static void node_op(const struct fnode *nd, struct fval *val, int m)
+static inline void put(struct fcol *c, int j, struct fval f)
 {
-	const struct fval *a = &val[(size_t)nd->a[0] * BLOCK], *b = &val[(size_t)nd->a[1] * BLOCK],
-			  *c = &val[(size_t)nd->a[2] * BLOCK];
-	struct fval *r = &val[(size_t)nd->self * BLOCK], nb;
+	c->v[j] = f.v, c->e[j] = f.e, c->ok[j] = f.ok, c->sg[j] = f.sg;
+}
+
+/* Element j of r from a computed (v, e), its operands' ok and the sign
+ * rule's sg: fast_sign's checks. */
+static inline void set(struct fcol *r, int j, double v, double e, int ok, int sg)
+{
+	r->v[j] = v;
+	r->e[j] = e;
+	r->ok[j] = (signed char)(ok && fast_finite(v, e));
+	r->sg[j] = fast_sg(v, e, sg);
+}
+
+/* A condition's value: 1 true, 0 false, -1 undecided (ok 0). */
+static inline void truth(struct fcol *r, int j, int t)
+{
+	put(r, j, (struct fval){ t > 0, 0, t >= 0, 0 });
+}
+
+/* Node nd for the m elements of a block from its arguments' columns:
+ * ref_fast.h's rules element by element (the same operations in the same
+ * order as fast_add, fast_mul, ..., hence the same bits). */
+#define EACH(...) for (int j = 0; j < m; j++) { __VA_ARGS__; }
+static void node_op(const struct fnode *nd, struct fcol *val, int m)
+{
+	const struct fcol *a = &val[nd->a[0]], *b = &val[nd->a[1]], *c = &val[nd->a[2]];
+	struct fcol *r = &val[nd->self];
+	struct fval t;
 	switch (nd->op) {
-	case UB_ADD: EACH(fast_add(&a[j], &b[j], &r[j])) return;
-	case UB_SUB: EACH(fast_neg(&b[j], &nb); fast_add(&a[j], &nb, &r[j])) return;
-	case UB_MUL: EACH(fast_mul(&a[j], &b[j], &r[j])) return;
-	case UB_DIV: EACH(fast_div(&a[j], &b[j], &r[j])) return;
-	case UB_FMA: EACH(fast_fma(&a[j], &b[j], &c[j], &r[j])) return;
-	case UB_NEG: EACH(fast_neg(&a[j], &r[j])) return;
-	case UB_FABS:
-		EACH(r[j] = a[j]; r[j].v = fabs(a[j].v); r[j].sg = a[j].sg ? 1 : 0)
+	case UB_ADD:
+		EACH(double v = a->v[j] + b->v[j];
+		     set(r, j, v, fast_add_e(a->e[j], b->e[j], v), a->ok[j] & b->ok[j],
+			 a->sg[j] == b->sg[j] ? a->sg[j] : 0))
 		return;
-	case UB_SQRT: case UB_RSQRT:
-		EACH(fast_sqrt(&a[j], &r[j], nd->op == UB_RSQRT))
+	case UB_SUB:   /* a + (-b) */
+		EACH(double v = a->v[j] + -b->v[j];
+		     set(r, j, v, fast_add_e(a->e[j], b->e[j], v), a->ok[j] & b->ok[j],
+			 a->sg[j] == -b->sg[j] ? a->sg[j] : 0))
+		return;
+	case UB_MUL:
+		EACH(double v = a->v[j] * b->v[j];
+		     set(r, j, v, fast_mul_e(a->v[j], a->e[j], b->v[j], b->e[j], v),
+			 a->ok[j] & b->ok[j], a->sg[j] * b->sg[j]))
+		return;
+	case UB_DIV:
+		EACH(if (!(a->ok[j] && b->ok[j] && fast_div_ok(b->v[j], b->e[j]))) {
+			     put(r, j, (struct fval){ 0, 0, 0, 0 });
+			     continue;
+		     }
+		     double v = a->v[j] / b->v[j];
+		     set(r, j, v, fast_div_e(a->v[j], a->e[j], b->v[j], b->e[j], v), 1,
+			 a->sg[j] * b->sg[j]))
+		return;
+	case UB_NEG:
+		EACH(r->v[j] = -a->v[j]; r->e[j] = a->e[j]; r->ok[j] = a->ok[j];
+		     r->sg[j] = (signed char)-a->sg[j])
+		return;
+	case UB_FABS:
+		EACH(r->v[j] = fabs(a->v[j]); r->e[j] = a->e[j]; r->ok[j] = a->ok[j];
+		     r->sg[j] = a->sg[j] ? 1 : 0)
 		return;
 	case UB_FMIN: case UB_FMAX:   /* 1-Lipschitz in each argument, exact */
-		EACH(r[j].v = nd->op == UB_FMIN ? fmin(a[j].v, b[j].v) : fmax(a[j].v, b[j].v);
-		     r[j].e = fmax(a[j].e, b[j].e); r[j].ok = a[j].ok && b[j].ok;
-		     r[j].sg = 0; fast_sign(&r[j]))
+		EACH(set(r, j, nd->op == UB_FMIN ? fmin(a->v[j], b->v[j]) : fmax(a->v[j], b->v[j]),
+			 fmax(a->e[j], b->e[j]), a->ok[j] && b->ok[j], 0))
 		return;
 	case UB_LT: case UB_GT: case UB_LE: case UB_GE: case UB_EQ: case UB_NE:
-		EACH(truth(&r[j], a[j].ok && b[j].ok ? compare(nd->op, &a[j], &b[j]) : -1))
+		EACH(struct fval x = get(a, j), y = get(b, j);
+		     truth(r, j, x.ok && y.ok ? compare(nd->op, &x, &y) : -1))
 		return;
-	case UB_NOT: EACH(truth(&r[j], a[j].ok ? !a[j].v : -1)) return;
+	case UB_NOT: EACH(truth(r, j, a->ok[j] ? !a->v[j] : -1)) return;
 	case UB_AND:   /* a false argument decides, whatever the other */
-		EACH(truth(&r[j], (a[j].ok && !a[j].v) || (b[j].ok && !b[j].v) ? 0
-			   : a[j].ok && b[j].ok ? 1 : -1))
+		EACH(truth(r, j, (a->ok[j] && !a->v[j]) || (b->ok[j] && !b->v[j]) ? 0
+			   : a->ok[j] && b->ok[j] ? 1 : -1))
 		return;
 	case UB_OR:
-		EACH(truth(&r[j], (a[j].ok && a[j].v) || (b[j].ok && b[j].v) ? 1
-			   : a[j].ok && b[j].ok ? 0 : -1))
+		EACH(truth(r, j, (a->ok[j] && a->v[j]) || (b->ok[j] && b->v[j]) ? 1
+			   : a->ok[j] && b->ok[j] ? 0 : -1))
 		return;
 	case UB_IF:
-		EACH(r[j] = !a[j].ok ? (struct fval){ 0, 0, 0, 0 } : a[j].v ? b[j] : c[j])
+		EACH(put(r, j, !a->ok[j] ? (struct fval){ 0, 0, 0, 0 } : get(a->v[j] ? b : c, j)))
+		return;
+	case UB_FMA:
+		EACH(struct fval x = get(a, j), y = get(b, j), z = get(c, j);
+		     fast_fma(&x, &y, &z, &t); put(r, j, t))
+		return;
+	case UB_SQRT: case UB_RSQRT:
+		EACH(struct fval x = get(a, j); fast_sqrt(&x, &t, nd->op == UB_RSQRT);
+		     put(r, j, t))
 		return;
 	default:
-		EACH(fast_fn(nd->op, &a[j], &r[j]))
+		EACH(struct fval x = get(a, j); fast_fn(nd->op, &x, &t); put(r, j, t))
 		return;
 	}
 }
 
-/* The calling thread's enclosures, BLOCK per node, grown as needed and
- * freed by ub_ref_release. */
-static _Thread_local struct fval *vals;
+/* The calling thread's columns, one per node, grown as needed and freed
+ * by ub_ref_release. */
+static _Thread_local struct fcol *vals;
 static _Thread_local int nvals;
 
 void ub_ref_fast_release(void)
@@ -268,10 +323,10 @@ void ub_ref_fast_release(void)
 	nvals = 0;
 }
 
-static struct fval *scratch(int n)
+static struct fcol *scratch(int n)
 {
 	if (n > nvals) {
-		struct fval *v = realloc(vals, (size_t)n * BLOCK * sizeof *v);
+		struct fcol *v = realloc(vals, (size_t)n * sizeof *v);
 		if (!v)
 			return NULL;
 		vals = v;
@@ -280,20 +335,17 @@ static struct fval *scratch(int n)
 	return vals;
 }
 
-/* Every node for the m elements of a block whose inputs (as doubles) are
- * x[k * BLOCK + j]; the root's enclosures end at val[(n - 1) * BLOCK]. */
-static void run(const struct fprog *p, const double *x, struct fval *val, int m)
+/* Every node but the variables (loaded by block) for the m elements of a
+ * block; the root's enclosures end in val[n - 1]. */
+static void run(const struct fprog *p, struct fcol *val, int m)
 {
 	for (int i = 0; i < p->n; i++) {
 		const struct fnode *nd = &p->node[i];
-		struct fval *r = &val[(size_t)i * BLOCK];
-		if (nd->kind == FK_VAR) {
-			const double *xv = &x[(size_t)nd->var * BLOCK];
-			EACH(r[j] = (struct fval){ xv[j], 0, 1, xv[j] > 0 ? 1 : xv[j] < 0 ? -1 : 0 })
-		} else if (nd->kind == FK_LIT) {
-			struct fval l = { nd->lit, nd->lit_e, 1, nd->lit > 0 ? 1 : nd->lit < 0 ? -1 : 0 };
-			EACH(r[j] = l)
-		} else {
+		struct fcol *r = &val[i];
+		if (nd->kind == FK_LIT) {
+			signed char sg = nd->lit > 0 ? 1 : nd->lit < 0 ? -1 : 0;
+			EACH(r->v[j] = nd->lit; r->e[j] = nd->lit_e; r->ok[j] = 1; r->sg[j] = sg)
+		} else if (nd->kind == FK_OP) {
 			node_op(nd, val, m);
 		}
 	}
@@ -342,9 +394,9 @@ static int decide(const struct fprog *p, enum ub_dtype dt, double x,
 	if (!r->ok || !(r->e <= fabs(r->v) * 0x1p-45 || r->e <= tiny(dt)))
 		return 0;
 	double lo = step(r->v - r->e, 0), hi = step(r->v + r->e, 1);
-	if (r->sg > 0 && lo <= 0)
+	if ((r->sg > 0) & (lo <= 0))   /* &: one branch, rarely taken */
 		lo = 0.0;
-	if (r->sg < 0 && hi >= 0)
+	if ((r->sg < 0) & (hi >= 0))
 		hi = -0.0;
 	uint64_t blo = ub_fast_round(dt, lo), bhi = ub_fast_round(dt, hi);
 	if (blo != bhi) {
@@ -388,49 +440,72 @@ static int overflows(int op, double x)
 	}
 }
 
+/* Variable nd's column for the m elements of a block from i0: the inputs
+ * as doubles (exact), e = 0.  A NaN or an infinite input is replaced by 1
+ * and marks its element: NaN in, NaN out (nan[j]); inf, or a NaN that an
+ * operator might drop, goes to MPFR (more[j]). */
+static void load(const struct fprog *p, const struct fnode *nd, enum ub_dtype dt,
+		 const struct ub_array *in, size_t i0, int m, struct fcol *r,
+		 unsigned char *nan, unsigned char *more)
+{
+	const void *data = in[nd->var].data;
+	int bad = 0;
+	if (dt == UB_F32) {   /* a float is exact in double; its sign bit */
+		uint32_t w[BLOCK];
+		memcpy(w, (const char *)data + i0 * sizeof w[0], (size_t)m * sizeof w[0]);
+		EACH(float f;
+		     memcpy(&f, &w[j], sizeof f);
+		     r->v[j] = f;
+		     r->sg[j] = (signed char)((w[j] << 1 != 0) - 2 * (w[j] > 0x80000000u));
+		     bad |= (w[j] & 0x7f800000) == 0x7f800000)   /* inf or NaN */
+	} else {
+		EACH(r->v[j] = ub_bits_to_double_i(dt, ub_load(dt, data, i0 + (size_t)j));
+		     r->sg[j] = (signed char)((r->v[j] > 0) - (r->v[j] < 0));
+		     bad |= !isfinite(r->v[j]))
+	}
+	if (bad)
+		EACH(if (!isfinite(r->v[j])) {
+			(r->v[j] != r->v[j] && p->strict ? nan : more)[j] = 1;
+			r->v[j] = 1;
+			r->sg[j] = 1;
+		})
+	memset(r->e, 0, (size_t)m * sizeof r->e[0]);   /* +0.0 */
+	memset(r->ok, 1, (size_t)m);
+}
+
 /* A block of m elements: element j's inputs in[k][i0 + j].  Its results
  * into cr and exact (exact may be NULL), and, for each element the fast
  * path cannot decide, more[j] = 1 (the others 0). */
 static void block(const struct fprog *p, enum ub_dtype dt, const struct ub_array *in,
-		  size_t i0, int m, struct fval *val, struct ub_array *cr,
+		  size_t i0, int m, struct fcol *val, struct ub_array *cr,
 		  struct ub_exact *exact, unsigned char *more)
 {
-	double x[UB_MAX_INPUTS * BLOCK];
 	unsigned char nan[BLOCK];
 	memset(nan, 0, (size_t)m);
 	memset(more, 0, (size_t)m);
-	for (int k = 0; k < p->nvars; k++) {
-		if (!(p->used >> k & 1))
-			continue;
-		double *xk = &x[(size_t)k * BLOCK];
-		for (int j = 0; j < m; j++) {
-			xk[j] = ub_bits_to_double_i(dt, ub_load(dt, in[k].data, i0 + (size_t)j));
-			if (!isfinite(xk[j])) {   /* NaN in, NaN out; inf: MPFR */
-				(xk[j] != xk[j] && p->strict ? nan : more)[j] = 1;
-				xk[j] = 1;
-			}
-		}
-	}
-	run(p, x, val, m);
-	const struct fval *root = &val[(size_t)(p->n - 1) * BLOCK];
-	const double *xf = &x[(size_t)(p->fn < 0 ? 0 : p->fn_var) * BLOCK];
-	const double *xo = &x[(size_t)(p->one < 0 ? 0 : p->one_var) * BLOCK];
+	for (int i = 0; i < p->n; i++)
+		if (p->node[i].kind == FK_VAR)
+			load(p, &p->node[i], dt, in, i0, m, &val[i], nan, more);
+	run(p, val, m);
+	const struct fcol *root = &val[p->n - 1];
+	const double *x0 = val[0].v;   /* fn's and one's argument: node 0 */
 	for (int j = 0; j < m; j++) {
 		uint64_t y = 0;
 		struct ub_exact ex = { NAN, 0 };
+		struct fval r;
 		int o;
 		if (more[j])
 			continue;
 		if (nan[j]) {
 			y = ub_ref_encode(dt, NAN);
-		} else if (p->one >= 0 && (o = overflows(p->one, xo[j])) != 0) {
+		} else if (p->one >= 0 && (o = overflows(p->one, x0[j])) != 0) {
 			y = (o < 0 ? ub_dt_sign(dt) : 0) | ub_dt_inf(dt);
 			ex.hi = o * (double)INFINITY;
-		} else if (!decide(p, dt, xf[j], &root[j], &y, &ex)) {
+		} else if (r = get(root, j), !decide(p, dt, x0[j], &r, &y, &ex)) {
 			more[j] = 1;
 			continue;
 		}
-		ub_array_set(cr, i0 + (size_t)j, y);
+		ub_store(cr->dt, cr->data, i0 + (size_t)j, y);
 		if (exact)
 			exact[i0 + (size_t)j] = ex;
 	}
@@ -447,7 +522,7 @@ int ub_ref_eval_fast(const struct ub_expr *e, enum ub_dtype dt,
 		     struct ub_exact *exact)
 {
 	const struct fprog *p = program(e);
-	struct fval *val;
+	struct fcol *val;
 	if (!usable(p, dt, nin) || !(val = scratch(p->n)))
 		return 0;
 	uint64_t bits[UB_MAX_INPUTS], y;
@@ -480,7 +555,7 @@ int ub_ref_eval_chunk(const struct ub_expr *e, enum ub_dtype dt,
 		      struct ub_error *err)
 {
 	const struct fprog *p = fast ? program(e) : NULL;
-	struct fval *val = NULL;
+	struct fcol *val = NULL;
 	unsigned char more[BLOCK];
 	uint64_t x[UB_MAX_INPUTS], y;
 	if (p && (!usable(p, dt, nin) || !(val = scratch(p->n))))

@@ -21,6 +21,10 @@
 #define FAST_SAFE (1 + 0x1p-40)
 #define FAST_INV_SAFE (1 - 0x1p-40)   /* < 1 / FAST_SAFE */
 #define FAST_SLOP 0x1p-1060
+/* u / (1 - u) = 2^-53 (1 + 2^-53 + 2^-106 + ...) rounded to nearest once,
+ * 2^-53 (1 + 2^-52): a constant, since under -frounding-math the compiler
+ * does not fold an inexact division and would divide at run time. */
+#define FAST_RND_K 0x1.0000000000001p-53
 
 /* An enclosure: ok 0 when there is none (the node failed: a NaN or an
  * infinity on the way, a divisor whose bound holds 0, an argument outside
@@ -34,23 +38,72 @@ struct fval {
 
 static inline double fast_rnd(double v)
 {
-	return fabs(v) * (FAST_U / (1 - FAST_U)) + 0x1p-1074;
+	return fabs(v) * FAST_RND_K + 0x1p-1074;
+}
+
+/* The bounds of the rules, for operands (a, ea), (b, eb), (c, ec) and the
+ * computed v; written once here for the per-element form (struct fval,
+ * below) and the per-block columns of ref_fast.c. */
+static inline double fast_add_e(double ea, double eb, double v)
+{   /* |(A + B) - (a + b)| <= ea + eb */
+	return (ea + eb + fast_rnd(v)) * FAST_SAFE + FAST_SLOP;
+}
+
+static inline double fast_mul_e(double a, double ea, double b, double eb,
+				double v)
+{   /* |AB - ab| <= |a| eb + |b| ea + ea eb */
+	return (fabs(a) * eb + fabs(b) * ea + ea * eb + fast_rnd(v)) * FAST_SAFE +
+	       FAST_SLOP;
+}
+
+/* Whether the division rule applies: |b| > eb. */
+static inline int fast_div_ok(double b, double eb)
+{
+	return fabs(b) > eb * FAST_SAFE;
+}
+
+static inline double fast_div_e(double a, double ea, double b, double eb,
+				double v)
+{   /* |A/B - a/b| <= (ea |b| + |a| eb) / (|b| (|b| - eb)), |b| > eb */
+	double ab = fabs(b);
+	double num = (ea * ab + fabs(a) * eb) * FAST_SAFE + FAST_SLOP;
+	return (num / (ab * ((ab - eb) * FAST_INV_SAFE)) + fast_rnd(v)) *
+	       FAST_SAFE * FAST_SAFE + FAST_SLOP;
+}
+
+static inline double fast_fma_e(double a, double ea, double b, double eb,
+				double ec, double v)
+{
+	return (fabs(a) * eb + fabs(b) * ea + ea * eb + ec + fast_rnd(v)) *
+	       FAST_SAFE + FAST_SLOP;
+}
+
+/* Whether a result (v, e) is one: both finite. */
+static inline int fast_finite(double v, double e)
+{
+	return isfinite(v) & isfinite(e);
+}
+
+/* The sign of X: sg when known, else v's when the bound excludes 0. */
+static inline signed char fast_sg(double v, double e, int sg)
+{
+	return (signed char)(sg ? sg : fabs(v) > e * FAST_SAFE ? (v > 0 ? 1 : -1) : 0);
 }
 
 /* r's sign from its bound when the bound excludes 0 (and r is valid). */
 static inline void fast_sign(struct fval *r)
 {
-	if (!(isfinite(r->v) && isfinite(r->e)))
+	if (!fast_finite(r->v, r->e))
 		r->ok = 0;
-	else if (!r->sg && fabs(r->v) > r->e * FAST_SAFE)
-		r->sg = r->v > 0 ? 1 : -1;
+	else
+		r->sg = fast_sg(r->v, r->e, r->sg);
 }
 
 static inline void fast_add(const struct fval *a, const struct fval *b,
 			    struct fval *r)
-{   /* |(A + B) - (a + b)| <= ea + eb */
+{
 	r->v = a->v + b->v;
-	r->e = (a->e + b->e + fast_rnd(r->v)) * FAST_SAFE + FAST_SLOP;
+	r->e = fast_add_e(a->e, b->e, r->v);
 	r->ok = a->ok && b->ok;
 	r->sg = a->sg == b->sg ? a->sg : 0;
 	fast_sign(r);
@@ -65,10 +118,9 @@ static inline void fast_neg(const struct fval *a, struct fval *r)
 
 static inline void fast_mul(const struct fval *a, const struct fval *b,
 			    struct fval *r)
-{   /* |AB - ab| <= |a| eb + |b| ea + ea eb */
+{
 	r->v = a->v * b->v;
-	r->e = (fabs(a->v) * b->e + fabs(b->v) * a->e + a->e * b->e +
-		fast_rnd(r->v)) * FAST_SAFE + FAST_SLOP;
+	r->e = fast_mul_e(a->v, a->e, b->v, b->e, r->v);
 	r->ok = a->ok && b->ok;
 	r->sg = (signed char)(a->sg * b->sg);
 	fast_sign(r);
@@ -76,17 +128,14 @@ static inline void fast_mul(const struct fval *a, const struct fval *b,
 
 static inline void fast_div(const struct fval *a, const struct fval *b,
 			    struct fval *r)
-{   /* |A/B - a/b| <= (ea |b| + |a| eb) / (|b| (|b| - eb)), |b| > eb */
-	double ab = fabs(b->v);
-	if (!(a->ok && b->ok && ab > b->e * FAST_SAFE)) {
+{
+	if (!(a->ok && b->ok && fast_div_ok(b->v, b->e))) {
 		*r = (struct fval){ 0, 0, 0, 0 };
 		return;
 	}
 	r->ok = 1;
 	r->v = a->v / b->v;
-	double num = (a->e * ab + fabs(a->v) * b->e) * FAST_SAFE + FAST_SLOP;
-	r->e = (num / (ab * ((ab - b->e) * FAST_INV_SAFE)) + fast_rnd(r->v)) *
-	       FAST_SAFE * FAST_SAFE + FAST_SLOP;
+	r->e = fast_div_e(a->v, a->e, b->v, b->e, r->v);
 	r->sg = (signed char)(a->sg * b->sg);
 	fast_sign(r);
 }
@@ -96,8 +145,7 @@ static inline void fast_fma(const struct fval *a, const struct fval *b,
 			    const struct fval *c, struct fval *r)
 {
 	r->v = fma(a->v, b->v, c->v);
-	r->e = (fabs(a->v) * b->e + fabs(b->v) * a->e + a->e * b->e + c->e +
-		fast_rnd(r->v)) * FAST_SAFE + FAST_SLOP;
+	r->e = fast_fma_e(a->v, a->e, b->v, b->e, c->e, r->v);
 	r->ok = a->ok && b->ok && c->ok;
 	int ps = a->sg * b->sg;
 	r->sg = (signed char)(ps == c->sg ? ps : 0);
