@@ -450,6 +450,10 @@ static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
 	else if (mi < 0 && strncmp(mode, "seed=", 5))
 		snprintf(r->kernel, sizeof r->kernel, "host: the row sum in float, %s "
 			 "order (docs/reductions.md)", mode);
+	if (mi < 0 && (!y || strncmp(mode, "seed=", 5))) { /* nothing compiled */
+		snprintf(r->toolkit, sizeof r->toolkit, "host");
+		r->arch = "";
+	}
 	ub_stats_measure(&me, &r->st);
 	r->has_worst = r->st.ncomparable > 0;
 	coords(r->st.worst_in, r->st.worst, r->coords == 2, cols);
