@@ -6,11 +6,11 @@
  * is written out in docs/reference.md.
  *
  * Program: an expression's dag (dag.h) is turned once into a flat list of
- * nodes, arguments first (kept with the dag: ub_dag_keep), so that an
- * element costs one pass over it: each node's enclosure from its
- * arguents' (ref_fast.h's rules, ref_fast_fn.c's functions), conditions
- * decided when the bounds of their arguments are apart, an if taking the
- * branch its condition picks.  A node the path does not know (an operator
+ * nodes, arguments first (kept with the dag: ub_dag_keep; ref_fast_prog.h),
+ * so that a block of elements costs one pass over it (ref_fast_col.c):
+ * each node's enclosures from its arguments' (ref_fast.h's rules,
+ * ref_fast_fn.c's functions), conditions decided when the bounds of their
+ * arguments are apart, an if taking the branch its condition picks.  A node the path does not know (an operator
  * without a rule, a literal that is not a finite number) makes the whole
  * expression MPFR's.
  *
@@ -29,37 +29,16 @@
  * result is one of the two; else MPFR.  The exact value reported is v (lo
  * 0), decided only when e <= 2^-45 |v| or e <= 2^-22 of the format's
  * smallest subnormal: the fractional ULP error then moves by at most
- * 2^-21 ulp against MPFR's. */
+ * 2^-21 ulp against MPFR's; where [v - e, v + e] holds a power of two,
+ * the exact evaluation's value or the power (decide()). */
 #include "dag.h"
-#include "ref_fast.h"
+#include "ref_fast_prog.h"
 #include "ref_internal.h"
 #include "reference.h"
 #include "ub_bits.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-enum { FK_VAR, FK_LIT, FK_OP };
-
-struct fnode {
-	unsigned char kind, op, nargs;
-	int self;          /* this node's index */
-	int a[3];          /* arguments: node indices */
-	int var;
-	double lit, lit_e;
-};
-
-struct fprog {
-	int n, ok;
-	int strict;        /* NaN in, NaN out (see the file comment) */
-	int fn;            /* the root is fn(node 0, a variable), a function
-			      with a float version; else fn = -1 */
-	int one;           /* the root is one(node 0, a variable), any unary
-			      operator (overflows); else one = -1 */
-	int nvars;         /* 1 + the largest variable used */
-	unsigned used;     /* bit k: variable k is used */
-	struct fnode node[];
-};
 
 /* A literal's enclosure: strtod's double (correctly rounded: e = u|v|),
  * exact for an integer below 2^53; a named constant (PI, E, ...) the
@@ -102,7 +81,8 @@ static struct fprog *build(const struct ub_dag *d)
 	if (!p)
 		return NULL;
 	p->n = d->n;
-	p->ok = p->strict = 1;
+	p->d = d;
+	p->ok = p->strict = p->algebraic = 1;
 	p->fn = p->one = -1;
 	for (int i = 0; i < d->n && p->ok; i++) {
 		const struct ub_expr *x = d->node[i];
@@ -130,6 +110,8 @@ static struct fprog *build(const struct ub_dag *d)
 			nd->nargs = (unsigned char)x->nargs;
 			p->ok = op_known(x->op) && x->nargs <= 3;
 			p->strict &= nan_strict(x->op);
+			p->algebraic &= !fast_fn_known(x->op) || x->op == UB_SQRT ||
+					x->op == UB_RSQRT;
 			for (int k = 0; k < x->nargs && k < 3; k++)
 				nd->a[k] = ub_dag_arg(d, i, k);
 		}
@@ -156,199 +138,6 @@ static const struct fprog *program(const struct ub_expr *e)
 		return p;
 	struct fprog *np = build(d);
 	return np ? ub_dag_keep(d, np, free) : NULL;
-}
-
-/* The neighbour of the finite double x toward +inf (up) or -inf, by its
- * encoding (libm's nextafter is a call per element). */
-static inline double step(double x, int up)
-{
-	uint64_t u;
-	memcpy(&u, &x, sizeof u);
-	if ((u << 1) == 0)   /* +-0 */
-		u = up ? 1 : UINT64_C(0x8000000000000001);
-	else
-		u = (x > 0) == up ? u + 1 : u - 1;
-	memcpy(&x, &u, sizeof x);
-	return x;
-}
-
-/* The lower and upper ends of a's enclosure, rounded outward. */
-static double lower(const struct fval *a)
-{
-	return a->e == 0 ? a->v : step(a->v - a->e, 0);
-}
-
-static double upper(const struct fval *a)
-{
-	return a->e == 0 ? a->v : step(a->v + a->e, 1);
-}
-
-/* A comparison of a and b: 1 true, 0 false, -1 undecided. */
-static int compare(int op, const struct fval *a, const struct fval *b)
-{
-	double alo = lower(a), ahi = upper(a), blo = lower(b), bhi = upper(b);
-	int lt = ahi < blo ? 1 : alo >= bhi ? 0 : -1;    /* a < b */
-	int gt = alo > bhi ? 1 : ahi <= blo ? 0 : -1;    /* a > b */
-	int eq = a->e == 0 && b->e == 0 ? a->v == b->v : lt == 1 || gt == 1 ? 0 : -1;
-	switch (op) {
-	case UB_LT: return lt;
-	case UB_GT: return gt;
-	case UB_LE: return gt < 0 ? -1 : !gt;
-	case UB_GE: return lt < 0 ? -1 : !lt;
-	case UB_EQ: return eq;
-	default: return eq < 0 ? -1 : !eq;   /* != */
-	}
-}
-
-/* The enclosures of one node for the elements of a block, apart:
- * element j's struct fval is (v[j], e[j], ok[j], sg[j]), so that a node's
- * loop reads and writes contiguous arrays. */
-#define BLOCK 256
-struct fcol {
-	double v[BLOCK], e[BLOCK];
-	signed char ok[BLOCK], sg[BLOCK];
-};
-
-static inline struct fval get(const struct fcol *c, int j)
-{
-	return (struct fval){ c->v[j], c->e[j], c->ok[j], c->sg[j] };
-}
-
-static inline void put(struct fcol *c, int j, struct fval f)
-{
-	c->v[j] = f.v, c->e[j] = f.e, c->ok[j] = f.ok, c->sg[j] = f.sg;
-}
-
-/* Element j of r from a computed (v, e), its operands' ok and the sign
- * rule's sg: fast_sign's checks. */
-static inline void set(struct fcol *r, int j, double v, double e, int ok, int sg)
-{
-	r->v[j] = v;
-	r->e[j] = e;
-	r->ok[j] = (signed char)(ok && fast_finite(v, e));
-	r->sg[j] = fast_sg(v, e, sg);
-}
-
-/* A condition's value: 1 true, 0 false, -1 undecided (ok 0). */
-static inline void truth(struct fcol *r, int j, int t)
-{
-	put(r, j, (struct fval){ t > 0, 0, t >= 0, 0 });
-}
-
-/* Node nd for the m elements of a block from its arguments' columns:
- * ref_fast.h's rules element by element (the same operations in the same
- * order as fast_add, fast_mul, ..., hence the same bits). */
-#define EACH(...) for (int j = 0; j < m; j++) { __VA_ARGS__; }
-static void node_op(const struct fnode *nd, struct fcol *val, int m)
-{
-	const struct fcol *a = &val[nd->a[0]], *b = &val[nd->a[1]], *c = &val[nd->a[2]];
-	struct fcol *r = &val[nd->self];
-	struct fval t;
-	switch (nd->op) {
-	case UB_ADD:
-		EACH(double v = a->v[j] + b->v[j];
-		     set(r, j, v, fast_add_e(a->e[j], b->e[j], v), a->ok[j] & b->ok[j],
-			 a->sg[j] == b->sg[j] ? a->sg[j] : 0))
-		return;
-	case UB_SUB:   /* a + (-b) */
-		EACH(double v = a->v[j] + -b->v[j];
-		     set(r, j, v, fast_add_e(a->e[j], b->e[j], v), a->ok[j] & b->ok[j],
-			 a->sg[j] == -b->sg[j] ? a->sg[j] : 0))
-		return;
-	case UB_MUL:
-		EACH(double v = a->v[j] * b->v[j];
-		     set(r, j, v, fast_mul_e(a->v[j], a->e[j], b->v[j], b->e[j], v),
-			 a->ok[j] & b->ok[j], a->sg[j] * b->sg[j]))
-		return;
-	case UB_DIV:
-		EACH(if (!(a->ok[j] && b->ok[j] && fast_div_ok(b->v[j], b->e[j]))) {
-			     put(r, j, (struct fval){ 0, 0, 0, 0 });
-			     continue;
-		     }
-		     double v = a->v[j] / b->v[j];
-		     set(r, j, v, fast_div_e(a->v[j], a->e[j], b->v[j], b->e[j], v), 1,
-			 a->sg[j] * b->sg[j]))
-		return;
-	case UB_NEG:
-		EACH(r->v[j] = -a->v[j]; r->e[j] = a->e[j]; r->ok[j] = a->ok[j];
-		     r->sg[j] = (signed char)-a->sg[j])
-		return;
-	case UB_FABS:
-		EACH(r->v[j] = fabs(a->v[j]); r->e[j] = a->e[j]; r->ok[j] = a->ok[j];
-		     r->sg[j] = a->sg[j] ? 1 : 0)
-		return;
-	case UB_FMIN: case UB_FMAX:   /* 1-Lipschitz in each argument, exact */
-		EACH(set(r, j, nd->op == UB_FMIN ? fmin(a->v[j], b->v[j]) : fmax(a->v[j], b->v[j]),
-			 fmax(a->e[j], b->e[j]), a->ok[j] && b->ok[j], 0))
-		return;
-	case UB_LT: case UB_GT: case UB_LE: case UB_GE: case UB_EQ: case UB_NE:
-		EACH(struct fval x = get(a, j), y = get(b, j);
-		     truth(r, j, x.ok && y.ok ? compare(nd->op, &x, &y) : -1))
-		return;
-	case UB_NOT: EACH(truth(r, j, a->ok[j] ? !a->v[j] : -1)) return;
-	case UB_AND:   /* a false argument decides, whatever the other */
-		EACH(truth(r, j, (a->ok[j] && !a->v[j]) || (b->ok[j] && !b->v[j]) ? 0
-			   : a->ok[j] && b->ok[j] ? 1 : -1))
-		return;
-	case UB_OR:
-		EACH(truth(r, j, (a->ok[j] && a->v[j]) || (b->ok[j] && b->v[j]) ? 1
-			   : a->ok[j] && b->ok[j] ? 0 : -1))
-		return;
-	case UB_IF:
-		EACH(put(r, j, !a->ok[j] ? (struct fval){ 0, 0, 0, 0 } : get(a->v[j] ? b : c, j)))
-		return;
-	case UB_FMA:
-		EACH(struct fval x = get(a, j), y = get(b, j), z = get(c, j);
-		     fast_fma(&x, &y, &z, &t); put(r, j, t))
-		return;
-	case UB_SQRT: case UB_RSQRT:
-		EACH(struct fval x = get(a, j); fast_sqrt(&x, &t, nd->op == UB_RSQRT);
-		     put(r, j, t))
-		return;
-	default:
-		EACH(struct fval x = get(a, j); fast_fn(nd->op, &x, &t); put(r, j, t))
-		return;
-	}
-}
-
-/* The calling thread's columns, one per node, grown as needed and freed
- * by ub_ref_release. */
-static _Thread_local struct fcol *vals;
-static _Thread_local int nvals;
-
-void ub_ref_fast_release(void)
-{
-	free(vals);
-	vals = NULL;
-	nvals = 0;
-}
-
-static struct fcol *scratch(int n)
-{
-	if (n > nvals) {
-		struct fcol *v = realloc(vals, (size_t)n * sizeof *v);
-		if (!v)
-			return NULL;
-		vals = v;
-		nvals = n;
-	}
-	return vals;
-}
-
-/* Every node but the variables (loaded by block) for the m elements of a
- * block; the root's enclosures end in val[n - 1]. */
-static void run(const struct fprog *p, struct fcol *val, int m)
-{
-	for (int i = 0; i < p->n; i++) {
-		const struct fnode *nd = &p->node[i];
-		struct fcol *r = &val[i];
-		if (nd->kind == FK_LIT) {
-			signed char sg = nd->lit > 0 ? 1 : nd->lit < 0 ? -1 : 0;
-			EACH(r->v[j] = nd->lit; r->e[j] = nd->lit_e; r->ok[j] = 1; r->sg[j] = sg)
-		} else if (nd->kind == FK_OP) {
-			node_op(nd, val, m);
-		}
-	}
 }
 
 uint64_t ub_fast_round(enum ub_dtype dt, double d)
@@ -386,8 +175,32 @@ static double tiny(enum ub_dtype dt)
 	return ldexp(1, ub_dt_emin(dt) - ub_dt_prec(dt) + 1 - 22);
 }
 
-/* Decides the root r (see the file comment): 1 with *cr and *exact, or 0.
- * x: the single function's argument. */
+/* The power of two P (> 0) that [|v| - e, |v| + e] holds, where the ulp of
+ * the exact value changes (metrics.h: the smaller spacing at P, the
+ * larger just above): P above the smallest normal of dt and within its
+ * range; else 0.  e <= 2^-45 |v|: at most one P. */
+static double pow2_within(enum ub_dtype dt, double v, double e)
+{
+	double a = fabs(v) - e, b = fabs(v) + e;
+	uint64_t ua, ub;
+	if (!(e > 0) || !(a > 0))
+		return 0;
+	memcpy(&ua, &a, sizeof ua);
+	memcpy(&ub, &b, sizeof ub);
+	const uint64_t mant = (UINT64_C(1) << 52) - 1;
+	if (ua >> 52 == ub >> 52 && (ua & mant) != 0)
+		return 0;   /* one binade, a not its power: the common case */
+	if (!(a >= 0x1p-1022))
+		return 0;   /* far below every format's normals */
+	int k = (int)(ub >> 52) - 1023;   /* P = 2^k: b's binade, or a itself */
+	if (ua >> 52 == ub >> 52)
+		k = (int)(ua >> 52) - 1023;
+	return k > ub_dt_emin(dt) && k <= ub_dt_emax(dt) ? ub_pow2(k) : 0;
+}
+
+/* Decides the root r (see the file comment): 1 with *cr and *exact, 2
+ * when *cr is decided but the exact value needs the exact evaluation, or
+ * 0.  x: the single function's argument. */
 static int decide(const struct fprog *p, enum ub_dtype dt, double x,
 		  const struct fval *r, uint64_t *cr, struct ub_exact *exact)
 {
@@ -410,9 +223,15 @@ static int decide(const struct fprog *p, enum ub_dtype dt, double x,
 		blo = u;
 	}
 	*cr = blo;
-	if (exact)
-		*exact = (struct ub_exact){ r->v, 0 };
-	return 1;
+	if (!exact)
+		return 1;
+	/* at a power of two the enclosure does not say the side: an algebraic
+	 * expression asks the exact evaluation (and MPFR where it fails);
+	 * else the power itself, the smaller spacing: right at P and below,
+	 * twice the definition's figure just above, never understated */
+	double pw = pow2_within(dt, r->v, r->e);
+	*exact = (struct ub_exact){ pw != 0 ? copysign(pw, r->v) : r->v, 0 };
+	return pw != 0 && p->algebraic ? 2 : 1;
 }
 
 /* Whether op(x), x finite, is beyond the doubles: |op(x)| >= 2^1024, so
@@ -473,6 +292,17 @@ static void load(const struct fprog *p, const struct fnode *nd, enum ub_dtype dt
 	memset(r->ok, 1, (size_t)m);
 }
 
+/* The exact value of element i, whose correctly rounded result is cr, from
+ * the exact evaluation (ref_exact.c): 1, or 0 when it gives up. */
+static int exact_at(const struct fprog *p, enum ub_dtype dt, const struct ub_array *in,
+		    size_t i, uint64_t cr, struct ub_exact *ex)
+{
+	uint64_t bits[UB_MAX_INPUTS], xcr;
+	for (int k = 0; k < p->nvars; k++)
+		bits[k] = p->used >> k & 1 ? ub_load(dt, in[k].data, i) : 0;
+	return ub_ref_exact(p->d, dt, bits, p->nvars, &xcr, ex) == 0 && xcr == cr;
+}
+
 /* A block of m elements: element j's inputs in[k][i0 + j].  Its results
  * into cr and exact (exact may be NULL), and, for each element the fast
  * path cannot decide, more[j] = 1 (the others 0). */
@@ -486,7 +316,7 @@ static void block(const struct fprog *p, enum ub_dtype dt, const struct ub_array
 	for (int i = 0; i < p->n; i++)
 		if (p->node[i].kind == FK_VAR)
 			load(p, &p->node[i], dt, in, i0, m, &val[i], nan, more);
-	run(p, val, m);
+	fast_run(p, val, m);
 	const struct fcol *root = &val[p->n - 1];
 	const double *x0 = val[0].v;   /* fn's and one's argument: node 0 */
 	for (int j = 0; j < m; j++) {
@@ -501,7 +331,9 @@ static void block(const struct fprog *p, enum ub_dtype dt, const struct ub_array
 		} else if (p->one >= 0 && (o = overflows(p->one, x0[j])) != 0) {
 			y = (o < 0 ? ub_dt_sign(dt) : 0) | ub_dt_inf(dt);
 			ex.hi = o * (double)INFINITY;
-		} else if (r = get(root, j), !decide(p, dt, x0[j], &r, &y, &ex)) {
+		} else if (r = get(root, j),
+			   !(o = decide(p, dt, x0[j], &r, &y, exact ? &ex : NULL)) ||
+			   (o == 2 && !exact_at(p, dt, in, i0 + (size_t)j, y, &ex))) {
 			more[j] = 1;
 			continue;
 		}
@@ -523,7 +355,7 @@ int ub_ref_eval_fast(const struct ub_expr *e, enum ub_dtype dt,
 {
 	const struct fprog *p = program(e);
 	struct fcol *val;
-	if (!usable(p, dt, nin) || !(val = scratch(p->n)))
+	if (!usable(p, dt, nin) || !(val = fast_scratch(p->n)))
 		return 0;
 	uint64_t bits[UB_MAX_INPUTS], y;
 	struct ub_array arr[UB_MAX_INPUTS], out = { dt, 1, &y };
@@ -558,7 +390,7 @@ int ub_ref_eval_chunk(const struct ub_expr *e, enum ub_dtype dt,
 	struct fcol *val = NULL;
 	unsigned char more[BLOCK];
 	uint64_t x[UB_MAX_INPUTS], y;
-	if (p && (!usable(p, dt, nin) || !(val = scratch(p->n))))
+	if (p && (!usable(p, dt, nin) || !(val = fast_scratch(p->n))))
 		p = NULL;
 	for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
 		int m = n - i0 < BLOCK ? (int)(n - i0) : BLOCK;

@@ -1,0 +1,174 @@
+/* ref_fast_col.c — the nodes of the fast reference for a block of
+ * elements (ref_fast_prog.h): each node's enclosures from its arguments'
+ * columns by ref_fast.h's rules, the same operations in the same order as
+ * fast_add, fast_mul, ... (hence the same bits); conditions decided when
+ * the bounds of their arguments are apart, an if taking the branch its
+ * condition picks. */
+#include "expr.h"
+#include "ref_fast_prog.h"
+#include "reference.h"
+
+#include <stdlib.h>
+
+/* The lower and upper ends of a's enclosure, rounded outward. */
+static double lower(const struct fval *a)
+{
+	return a->e == 0 ? a->v : step(a->v - a->e, 0);
+}
+
+static double upper(const struct fval *a)
+{
+	return a->e == 0 ? a->v : step(a->v + a->e, 1);
+}
+
+/* A comparison of a and b: 1 true, 0 false, -1 undecided. */
+static int compare(int op, const struct fval *a, const struct fval *b)
+{
+	double alo = lower(a), ahi = upper(a), blo = lower(b), bhi = upper(b);
+	int lt = ahi < blo ? 1 : alo >= bhi ? 0 : -1;    /* a < b */
+	int gt = alo > bhi ? 1 : ahi <= blo ? 0 : -1;    /* a > b */
+	int eq = a->e == 0 && b->e == 0 ? a->v == b->v : lt == 1 || gt == 1 ? 0 : -1;
+	switch (op) {
+	case UB_LT: return lt;
+	case UB_GT: return gt;
+	case UB_LE: return gt < 0 ? -1 : !gt;
+	case UB_GE: return lt < 0 ? -1 : !lt;
+	case UB_EQ: return eq;
+	default: return eq < 0 ? -1 : !eq;   /* != */
+	}
+}
+
+static inline void put(struct fcol *c, int j, struct fval f)
+{
+	c->v[j] = f.v, c->e[j] = f.e, c->ok[j] = f.ok, c->sg[j] = f.sg;
+}
+
+/* Element j of r from a computed (v, e), its operands' ok and the sign
+ * rule's sg: fast_sign's checks. */
+static inline void set(struct fcol *r, int j, double v, double e, int ok, int sg)
+{
+	r->v[j] = v;
+	r->e[j] = e;
+	r->ok[j] = (signed char)(ok && fast_finite(v, e));
+	r->sg[j] = fast_sg(v, e, sg);
+}
+
+/* A condition's value: 1 true, 0 false, -1 undecided (ok 0). */
+static inline void truth(struct fcol *r, int j, int t)
+{
+	put(r, j, (struct fval){ t > 0, 0, t >= 0, 0 });
+}
+
+/* Node nd for the m elements of a block from its arguments' columns:
+ * ref_fast.h's rules element by element (the same operations in the same
+ * order as fast_add, fast_mul, ..., hence the same bits). */
+static void node_op(const struct fnode *nd, struct fcol *val, int m)
+{
+	const struct fcol *a = &val[nd->a[0]], *b = &val[nd->a[1]], *c = &val[nd->a[2]];
+	struct fcol *r = &val[nd->self];
+	struct fval t;
+	switch (nd->op) {
+	case UB_ADD:
+		EACH(double v = a->v[j] + b->v[j];
+		     set(r, j, v, fast_add_e(a->e[j], b->e[j], v), a->ok[j] & b->ok[j],
+			 a->sg[j] == b->sg[j] ? a->sg[j] : 0))
+		return;
+	case UB_SUB:   /* a + (-b) */
+		EACH(double v = a->v[j] + -b->v[j];
+		     set(r, j, v, fast_add_e(a->e[j], b->e[j], v), a->ok[j] & b->ok[j],
+			 a->sg[j] == -b->sg[j] ? a->sg[j] : 0))
+		return;
+	case UB_MUL:
+		EACH(double v = a->v[j] * b->v[j];
+		     set(r, j, v, fast_mul_e(a->v[j], a->e[j], b->v[j], b->e[j], v),
+			 a->ok[j] & b->ok[j], a->sg[j] * b->sg[j]))
+		return;
+	case UB_DIV:
+		EACH(if (!(a->ok[j] && b->ok[j] && fast_div_ok(b->v[j], b->e[j]))) {
+			     put(r, j, (struct fval){ 0, 0, 0, 0 });
+			     continue;
+		     }
+		     double v = a->v[j] / b->v[j];
+		     set(r, j, v, fast_div_e(a->v[j], a->e[j], b->v[j], b->e[j], v), 1,
+			 a->sg[j] * b->sg[j]))
+		return;
+	case UB_NEG:
+		EACH(r->v[j] = -a->v[j]; r->e[j] = a->e[j]; r->ok[j] = a->ok[j];
+		     r->sg[j] = (signed char)-a->sg[j])
+		return;
+	case UB_FABS:
+		EACH(r->v[j] = fabs(a->v[j]); r->e[j] = a->e[j]; r->ok[j] = a->ok[j];
+		     r->sg[j] = a->sg[j] ? 1 : 0)
+		return;
+	case UB_FMIN: case UB_FMAX:   /* 1-Lipschitz in each argument, exact */
+		EACH(set(r, j, nd->op == UB_FMIN ? fmin(a->v[j], b->v[j]) : fmax(a->v[j], b->v[j]),
+			 fmax(a->e[j], b->e[j]), a->ok[j] && b->ok[j], 0))
+		return;
+	case UB_LT: case UB_GT: case UB_LE: case UB_GE: case UB_EQ: case UB_NE:
+		EACH(struct fval x = get(a, j), y = get(b, j);
+		     truth(r, j, x.ok && y.ok ? compare(nd->op, &x, &y) : -1))
+		return;
+	case UB_NOT: EACH(truth(r, j, a->ok[j] ? !a->v[j] : -1)) return;
+	case UB_AND:   /* a false argument decides, whatever the other */
+		EACH(truth(r, j, (a->ok[j] && !a->v[j]) || (b->ok[j] && !b->v[j]) ? 0
+			   : a->ok[j] && b->ok[j] ? 1 : -1))
+		return;
+	case UB_OR:
+		EACH(truth(r, j, (a->ok[j] && a->v[j]) || (b->ok[j] && b->v[j]) ? 1
+			   : a->ok[j] && b->ok[j] ? 0 : -1))
+		return;
+	case UB_IF:
+		EACH(put(r, j, !a->ok[j] ? (struct fval){ 0, 0, 0, 0 } : get(a->v[j] ? b : c, j)))
+		return;
+	case UB_FMA:
+		EACH(struct fval x = get(a, j), y = get(b, j), z = get(c, j);
+		     fast_fma(&x, &y, &z, &t); put(r, j, t))
+		return;
+	case UB_SQRT: case UB_RSQRT:
+		EACH(struct fval x = get(a, j); fast_sqrt(&x, &t, nd->op == UB_RSQRT);
+		     put(r, j, t))
+		return;
+	default:
+		EACH(struct fval x = get(a, j); fast_fn(nd->op, &x, &t); put(r, j, t))
+		return;
+	}
+}
+
+/* The calling thread's columns, one per node, grown as needed and freed
+ * by ub_ref_release. */
+static _Thread_local struct fcol *vals;
+static _Thread_local int nvals;
+
+void ub_ref_fast_release(void)
+{
+	free(vals);
+	vals = NULL;
+	nvals = 0;
+}
+
+struct fcol *fast_scratch(int n)
+{
+	if (n > nvals) {
+		struct fcol *v = realloc(vals, (size_t)n * sizeof *v);
+		if (!v)
+			return NULL;
+		vals = v;
+		nvals = n;
+	}
+	return vals;
+}
+
+void fast_run(const struct fprog *p, struct fcol *val, int m)
+{
+	for (int i = 0; i < p->n; i++) {
+		const struct fnode *nd = &p->node[i];
+		struct fcol *r = &val[i];
+		if (nd->kind == FK_LIT) {
+			signed char sg = nd->lit > 0 ? 1 : nd->lit < 0 ? -1 : 0;
+			EACH(r->v[j] = nd->lit; r->e[j] = nd->lit_e; r->ok[j] = 1; r->sg[j] = sg)
+		} else if (nd->kind == FK_OP) {
+			node_op(nd, val, m);
+		}
+	}
+}
+
