@@ -10,9 +10,9 @@
  * so that a block of elements costs one pass over it (ref_fast_col.c):
  * each node's enclosures from its arguments' (ref_fast.h's rules,
  * ref_fast_fn.c's functions), conditions decided when the bounds of their
- * arguments are apart, an if taking the branch its condition picks.  A node the path does not know (an operator
- * without a rule, a literal that is not a finite number) makes the whole
- * expression MPFR's.
+ * arguments are apart, an if taking the branch its condition picks.  A
+ * node the path does not know (an operator without a rule, a literal that
+ * is not a finite number) makes the whole expression MPFR's.
  *
  * Inputs: finite values are exact (e = 0).  A NaN input of an expression
  * that propagates NaN through every operator (no comparison, if, fmin,
@@ -119,9 +119,8 @@ static struct fprog *build(const struct ub_dag *d)
 	const struct fnode *r = &p->node[d->n - 1];
 	float y;
 	if (d->n == 2 && r->kind == FK_OP && r->nargs == 1 &&
-	    p->node[0].kind == FK_VAR) {
+	    p->node[0].kind == FK_VAR)
 		p->one = r->op;
-	}
 	if (p->one >= 0 && fast_fn_float(r->op, 1.0f, &y))
 		p->fn = r->op;
 	return p;

@@ -38,6 +38,7 @@ static int compare(int op, const struct fval *a, const struct fval *b)
 	}
 }
 
+/* Element j of c from one enclosure. */
 static inline void put(struct fcol *c, int j, struct fval f)
 {
 	c->v[j] = f.v, c->e[j] = f.e, c->ok[j] = f.ok, c->sg[j] = f.sg;
