@@ -114,6 +114,7 @@ int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
 #define UB_PREP_TOP 32
 struct ub_stats_prep {
 	unsigned char *flag; /* PF_* (metrics_def.h) */
+	unsigned char *bin;  /* the histogram bin of ecr (PF_FAST) */
 	double *mul;         /* 2^-k: |y - v| in ulps of v */
 	double *ecr;         /* the correctly rounded result's error (PF_FAST) */
 	size_t nfast;        /* elements with PF_FAST */

@@ -23,10 +23,13 @@
 int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap)
 {
 	memset(p, 0, sizeof *p);
-	p->flag = malloc(cap ? cap : 1);
-	p->mul = malloc((cap ? cap : 1) * sizeof *p->mul);
-	p->ecr = malloc((cap ? cap : 1) * sizeof *p->ecr);
-	if (p->flag && p->mul && p->ecr)
+	if (!cap)
+		cap = 1;
+	p->flag = malloc(cap);
+	p->bin = malloc(cap);
+	p->mul = malloc(cap * sizeof *p->mul);
+	p->ecr = malloc(cap * sizeof *p->ecr);
+	if (p->flag && p->bin && p->mul && p->ecr)
 		return 0;
 	ub_stats_prep_free(p);
 	return UB_RUNTIME;
@@ -35,11 +38,11 @@ int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap)
 void ub_stats_prep_free(struct ub_stats_prep *p)
 {
 	free(p->flag);
+	free(p->bin);
 	free(p->mul);
 	free(p->ecr);
-	p->flag = NULL;
-	p->mul = NULL;
-	p->ecr = NULL;
+	p->flag = p->bin = NULL;
+	p->mul = p->ecr = NULL;
 }
 
 /* Element j (index - lo) of error e into p's largest: kept largest first,
@@ -62,39 +65,72 @@ static void top_insert(struct ub_stats_prep *p, size_t j, double e)
 	p->top[n] = j;
 }
 
+/* The flags of element i and its factor 2^-k (*mul, 0 unless the exact
+ * value is finite and the way is not PF_SLOW). */
+UB_INLINE unsigned prep_flags(enum ub_dtype dt, uint64_t ci,
+			      const struct ub_exact *v, double *mul)
+{
+	unsigned f = (ub_bits_isfinite_i(dt, ci) ? PF_CRFIN : 0) |
+		     (ub_bits_isnan_i(dt, ci) ? PF_CRNAN : 0) |
+		     (isfinite(v->hi) ? PF_EXFIN : 0) |
+		     (ub_exact_undecided(v) ? PF_UNDEC : 0);
+	*mul = 0;
+	if (f & PF_EXFIN) {
+		int k = ulp_exact_exp(dt, v->hi, v->lo);
+		if (fabs(v->hi) > 0x1p1020 || k <= -1023)
+			f |= PF_SLOW;
+		else
+			*mul = ub_pow2(-k);
+	}
+	if ((f & (PF_CRFIN | PF_EXFIN | PF_UNDEC | PF_SLOW)) == (PF_CRFIN | PF_EXFIN))
+		f |= PF_FAST;
+	return f;
+}
+
+/* The arrays and totals live in locals while the loop runs: a store to
+ * flag[] or bin[] (bytes) could otherwise be any of p's fields, reloaded
+ * after each.  Once top holds UB_PREP_TOP elements, only an error above
+ * its last one (least) enters: that test is done here, inline. */
 UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
 		       const struct ub_exact *exact, size_t lo, size_t hi,
 		       struct ub_stats_prep *p)
 {
+	unsigned char *flag = p->flag, *bin = p->bin;
+	double *mulp = p->mul, *ecr = p->ecr;
+	size_t nfast = 0, hist[UB_HIST_BINS] = {0};
+	int full = 0;      /* top holds UB_PREP_TOP, the least of them: */
+	double least = 0;
+	struct ub_xsum sum;
+	memset(&sum, 0, sizeof sum);
 	for (size_t i = lo; i < hi; i++) {
 		uint64_t ci = ub_load(dt, cr, i);
 		const struct ub_exact *v = &exact[i];
-		unsigned f = (ub_bits_isfinite_i(dt, ci) ? PF_CRFIN : 0) |
-			     (ub_bits_isnan_i(dt, ci) ? PF_CRNAN : 0) |
-			     (isfinite(v->hi) ? PF_EXFIN : 0) |
-			     (ub_exact_undecided(v) ? PF_UNDEC : 0);
-		double mul = 0;
-		if (f & PF_EXFIN) {
-			int k = ulp_exact_exp(dt, v->hi, v->lo);
-			if (fabs(v->hi) > 0x1p1020 || k <= -1023)
-				f |= PF_SLOW;
-			else
-				mul = ub_pow2(-k);
-		}
-		if ((f & (PF_CRFIN | PF_EXFIN | PF_UNDEC | PF_SLOW)) == (PF_CRFIN | PF_EXFIN)) {
-			/* ulp_error_prep's last lines, for y the result itself */
-			double e = 0;
-			f |= PF_FAST;
-			ulp_error_prep(dt, ci, ci, f, mul, v, &e);
-			p->ecr[i - lo] = e;
-			p->nfast++;
-			p->hist[hist_bin(e)]++;
-			ub_xsum_add(&p->sum, e);
+		double mul;
+		unsigned f = prep_flags(dt, ci, v, &mul);
+		flag[i - lo] = (unsigned char)f;
+		mulp[i - lo] = mul;
+		if (!(f & PF_FAST))
+			continue;
+		/* ulp_error_prep's last lines, for y the result itself */
+		double e = 0;
+		ulp_error_prep(dt, ci, ci, f, mul, v, &e);
+		int b = hist_bin(e);
+		ecr[i - lo] = e;
+		bin[i - lo] = (unsigned char)b;
+		nfast++;
+		hist[b]++;
+		ub_xsum_add(&sum, e);
+		if (!full || e > least) {
 			top_insert(p, i - lo, e);
+			full = p->ntop == UB_PREP_TOP;
+			if (full)
+				least = ecr[p->top[UB_PREP_TOP - 1]];
 		}
-		p->flag[i - lo] = (unsigned char)f;
-		p->mul[i - lo] = mul;
 	}
+	p->nfast = nfast;
+	memcpy(p->hist, hist, sizeof hist);
+	ub_xsum_norm(&sum);
+	p->sum = sum;
 }
 
 void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
@@ -114,7 +150,6 @@ void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
 	default:
 		break;
 	}
-	ub_xsum_norm(&p->sum);
 }
 
 /* The worst of the elements [lo, hi) where y matches the correctly
@@ -172,47 +207,89 @@ UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
 	ub_xsum_sub(&s->sum_ulp, minus);
 }
 
+/* Elements are looked at in blocks of PASS_BLOCK: first a cheap pass
+ * lists (as offsets in the block) those that need a closer look, then
+ * only those are measured, in increasing order as the definitions
+ * count them (the first of equal worst errors, the first undecided). */
+#define PASS_BLOCK 1024
+
+/* The offsets in [b, e) where y's bits differ from c's, or where the
+ * flags lack PF_FAST (flag NULL: none lack it), into at; how many.
+ * Branch-free: each offset is written, the count moves on only for a
+ * listed one. */
+UB_INLINE size_t list_differing(enum ub_dtype dt, const void *y, const void *c,
+				const unsigned char *flag, size_t b, size_t e,
+				uint16_t *at)
+{
+	size_t n = 0;
+	for (size_t i = b; i < e; i++) {
+		at[n] = (uint16_t)(i - b);
+		n += (ub_load(dt, y, i) != ub_load(dt, c, i)) |
+		     (flag && !(flag[i - b] & PF_FAST));
+	}
+	return n;
+}
+
+/* Element i (prepared at j = i - lo, flags f) of a row, where it differs
+ * from the correctly rounded result or has no prepared error, into s; a
+ * PF_FAST element's prepared share into mfast, mhist and minus. */
+UB_INLINE void measure_one(enum ub_dtype dt, const struct ub_measure *m,
+			   const struct ub_stats_prep *p, size_t i, size_t j,
+			   size_t *mfast, size_t *mhist, struct ub_xsum *minus,
+			   struct ub_stats *s)
+{
+	uint64_t yi = ub_load(dt, m->y->data, i), ci = ub_load(dt, m->cr->data, i);
+	unsigned f = p->flag[j];
+	double e;
+	if (f & PF_FAST) { /* yi differs from ci: the list says so */
+		(*mfast)++;
+		mhist[p->bin[j]]++;
+		ub_xsum_add(minus, p->ecr[j]);
+	} else if (f & PF_UNDEC) { /* no reference to compare */
+		if (!s->undecided++)
+			s->first_undecided = m->first + i;
+		return;
+	}
+	if (!ub_bits_same_i(dt, yi, ci))
+		s->cr_mismatch++;
+	if (ulp_error_prep(dt, yi, ci, f, p->mul[j], &m->exact[i], &e))
+		s->nan_mismatch++;
+	else
+		add_error(s, m->first + i, e);
+}
+
 /* One pass over m's elements [lo, hi) into st (reset first), with p
  * prepared over exactly [lo, hi) (p's index i - lo), run indices
  * m->first + i; always inlined so that each dtype gets its own loop with
  * the format's constants folded in.  The statistics live in a local
- * while the loop runs (st might alias the arrays). */
+ * while the loop runs (st might alias the arrays).  Where a row is its
+ * own torch plan (the torch row), every torch figure is 0. */
 UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
 		       const struct ub_stats_prep *p, size_t lo, size_t hi,
 		       struct ub_stats *st)
 {
 	const void *y = m->y->data, *cr = m->cr->data;
-	const void *torch = m->torch ? m->torch->data : NULL;
-	const struct ub_exact *exact = m->exact;
+	const void *torch = m->torch && m->torch->data != y ? m->torch->data : NULL;
 	struct ub_stats s;
 	struct ub_xsum minus;
 	size_t mfast = 0, mhist[UB_HIST_BINS] = {0};
+	uint16_t at[PASS_BLOCK];
 	memset(&s, 0, sizeof s);
 	memset(&minus, 0, sizeof minus);
 	s.n = hi - lo;
-	for (size_t i = lo; i < hi; i++) {
-		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
-		unsigned f = p->flag[i - lo];
-		double e;
-		if (torch)
-			add_torch(&s, dt, yi, ub_load(dt, torch, i));
-		if (f & PF_FAST) {
-			if (yi == ci)
-				continue; /* counted by the preparation */
-			mfast++;
-			mhist[hist_bin(p->ecr[i - lo])]++;
-			ub_xsum_add(&minus, p->ecr[i - lo]);
-		} else if (f & PF_UNDEC) { /* no reference to compare */
-			if (!s.undecided++)
-				s.first_undecided = m->first + i;
-			continue;
+	for (size_t b = lo; b < hi; b += PASS_BLOCK) {
+		size_t e = hi - b < PASS_BLOCK ? hi : b + PASS_BLOCK;
+		size_t n;
+		if (torch) {
+			n = list_differing(dt, y, torch, NULL, b, e, at);
+			for (size_t k = 0; k < n; k++)
+				add_torch(&s, dt, ub_load(dt, y, b + at[k]),
+					  ub_load(dt, torch, b + at[k]));
 		}
-		if (!ub_bits_same_i(dt, yi, ci))
-			s.cr_mismatch++;
-		if (ulp_error_prep(dt, yi, ci, f, p->mul[i - lo], &exact[i], &e))
-			s.nan_mismatch++;
-		else
-			add_error(&s, m->first + i, e);
+		n = list_differing(dt, y, cr, p->flag + (b - lo), b, e, at);
+		for (size_t k = 0; k < n; k++)
+			measure_one(dt, m, p, b + at[k], b + at[k] - lo, &mfast, mhist,
+				    &minus, &s);
 	}
 	ub_xsum_norm(&s.sum_ulp);
 	add_matching(dt, m, p, lo, hi, mfast, mhist, &minus, &s);
