@@ -116,14 +116,17 @@ UB_INLINE int hist_bin(double e)
 	return b < UB_HIST_BINS - 1 ? b : UB_HIST_BINS - 1;
 }
 
-UB_INLINE void add_error(struct ub_stats *st, size_t i, double e)
+/* Error e of element i into st, its share of the sum into sum (which
+ * the caller flushes into st->sum_ulp). */
+UB_INLINE void add_error(struct ub_stats *st, struct ub_xsum_acc *sum,
+			 size_t i, double e)
 {
 	if (st->ncomparable == 0 || e > st->max_ulp) {
 		st->max_ulp = e;
 		st->worst = i;
 	}
 	st->ncomparable++;
-	ub_xsum_add(&st->sum_ulp, e);
+	ub_xsum_acc_add(sum, e);
 	st->hist[hist_bin(e)]++;
 }
 

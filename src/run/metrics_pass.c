@@ -29,7 +29,8 @@ int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap)
 	p->bin = malloc(cap);
 	p->mul = malloc(cap * sizeof *p->mul);
 	p->ecr = malloc(cap * sizeof *p->ecr);
-	if (p->flag && p->bin && p->mul && p->ecr)
+	p->acc = calloc(UB_PREP_ACCS, sizeof *p->acc);
+	if (p->flag && p->bin && p->mul && p->ecr && p->acc)
 		return 0;
 	ub_stats_prep_free(p);
 	return UB_RUNTIME;
@@ -41,6 +42,8 @@ void ub_stats_prep_free(struct ub_stats_prep *p)
 	free(p->bin);
 	free(p->mul);
 	free(p->ecr);
+	free(p->acc);
+	p->acc = NULL;
 	p->flag = p->bin = NULL;
 	p->mul = p->ecr = NULL;
 }
@@ -100,8 +103,7 @@ UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
 	size_t nfast = 0, hist[UB_HIST_BINS] = {0};
 	int full = 0;      /* top holds UB_PREP_TOP, the least of them: */
 	double least = 0;
-	struct ub_xsum sum;
-	memset(&sum, 0, sizeof sum);
+	struct ub_xsum_acc *acc = &p->acc[0];
 	for (size_t i = lo; i < hi; i++) {
 		uint64_t ci = ub_load(dt, cr, i);
 		const struct ub_exact *v = &exact[i];
@@ -119,7 +121,7 @@ UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
 		bin[i - lo] = (unsigned char)b;
 		nfast++;
 		hist[b]++;
-		ub_xsum_add(&sum, e);
+		ub_xsum_acc_add(acc, e);
 		if (!full || e > least) {
 			top_insert(p, i - lo, e);
 			full = p->ntop == UB_PREP_TOP;
@@ -129,8 +131,8 @@ UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
 	}
 	p->nfast = nfast;
 	memcpy(p->hist, hist, sizeof hist);
-	ub_xsum_norm(&sum);
-	p->sum = sum;
+	memset(&p->sum, 0, sizeof p->sum);
+	ub_xsum_acc_flush(&p->sum, acc);
 }
 
 void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
@@ -180,17 +182,26 @@ UB_INLINE int worst_matching(enum ub_dtype dt, const void *y, const void *cr,
 	return found;
 }
 
+/* What a row's pass takes back out of the preparation's totals: the
+ * elements with PF_FAST where the row differs (n of them, their bins,
+ * their prepared errors added into minus), and the accumulator of the
+ * row's own errors (sum, flushed into the row's sum_ulp at the end). */
+struct taken {
+	size_t n, hist[UB_HIST_BINS];
+	struct ub_xsum_acc *minus, *sum;
+};
+
 /* s, the figures of the elements that p's totals do not hold (those
- * where the row differs, mfast of them with PF_FAST, bins mhist, sum
- * minus, and every element without PF_FAST), completed with the totals
- * of the matching ones. */
+ * where the row differs, tk, and every element without PF_FAST),
+ * completed with the totals of the matching ones; tk's accumulators
+ * flushed. */
 UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
 			    const struct ub_stats_prep *p, size_t lo, size_t hi,
-			    size_t mfast, const size_t *mhist,
-			    struct ub_xsum *minus, struct ub_stats *s)
+			    struct taken *tk, struct ub_stats *s)
 {
 	double e = 0;
 	size_t at = 0;
+	struct ub_xsum minus;
 	if (worst_matching(dt, m->y->data, m->cr->data, p, lo, hi, &e, &at)) {
 		size_t run = m->first + lo + at;
 		if (!s->ncomparable || e > s->max_ulp ||
@@ -199,12 +210,14 @@ UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
 			s->worst = run;
 		}
 	}
-	s->ncomparable += p->nfast - mfast;
+	s->ncomparable += p->nfast - tk->n;
 	for (int b = 0; b < UB_HIST_BINS; b++)
-		s->hist[b] += p->hist[b] - mhist[b];
-	ub_xsum_norm(minus);
+		s->hist[b] += p->hist[b] - tk->hist[b];
+	memset(&minus, 0, sizeof minus);
+	ub_xsum_acc_flush(&minus, tk->minus);
+	ub_xsum_acc_flush(&s->sum_ulp, tk->sum);
 	ub_xsum_merge(&s->sum_ulp, &p->sum); /* normalizes */
-	ub_xsum_sub(&s->sum_ulp, minus);
+	ub_xsum_sub(&s->sum_ulp, &minus);
 }
 
 /* Elements are looked at in blocks of PASS_BLOCK: first a cheap pass
@@ -213,38 +226,43 @@ UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
  * count them (the first of equal worst errors, the first undecided). */
 #define PASS_BLOCK 1024
 
-/* The offsets in [b, e) where y's bits differ from c's, or where the
- * flags lack PF_FAST (flag NULL: none lack it), into at; how many.
+/* The offsets in [b, e) where y's bits differ from c's or from t's (t
+ * NULL: none), or where the flags lack PF_FAST, into at; how many.
  * Branch-free: each offset is written, the count moves on only for a
  * listed one. */
 UB_INLINE size_t list_differing(enum ub_dtype dt, const void *y, const void *c,
-				const unsigned char *flag, size_t b, size_t e,
-				uint16_t *at)
+				const void *t, const unsigned char *flag,
+				size_t b, size_t e, uint16_t *at)
 {
 	size_t n = 0;
 	for (size_t i = b; i < e; i++) {
+		uint64_t yi = ub_load(dt, y, i);
 		at[n] = (uint16_t)(i - b);
-		n += (ub_load(dt, y, i) != ub_load(dt, c, i)) |
-		     (flag && !(flag[i - b] & PF_FAST));
+		n += (yi != ub_load(dt, c, i)) | !(flag[i - b] & PF_FAST) |
+		     (t && yi != ub_load(dt, t, i));
 	}
 	return n;
 }
 
-/* Element i (prepared at j = i - lo, flags f) of a row, where it differs
- * from the correctly rounded result or has no prepared error, into s; a
- * PF_FAST element's prepared share into mfast, mhist and minus. */
+/* Element i (prepared at j = i - lo) of a row, listed by list_differing,
+ * into s: its torch figures, and where it differs from the correctly
+ * rounded result or has no prepared error its other figures (a PF_FAST
+ * element's prepared share then into tk). */
 UB_INLINE void measure_one(enum ub_dtype dt, const struct ub_measure *m,
-			   const struct ub_stats_prep *p, size_t i, size_t j,
-			   size_t *mfast, size_t *mhist, struct ub_xsum *minus,
-			   struct ub_stats *s)
+			   const void *torch, const struct ub_stats_prep *p,
+			   size_t i, size_t j, struct taken *tk, struct ub_stats *s)
 {
 	uint64_t yi = ub_load(dt, m->y->data, i), ci = ub_load(dt, m->cr->data, i);
 	unsigned f = p->flag[j];
 	double e;
-	if (f & PF_FAST) { /* yi differs from ci: the list says so */
-		(*mfast)++;
-		mhist[p->bin[j]]++;
-		ub_xsum_add(minus, p->ecr[j]);
+	if (torch)
+		add_torch(s, dt, yi, ub_load(dt, torch, i));
+	if (f & PF_FAST) {
+		if (yi == ci)
+			return; /* counted by the preparation */
+		tk->n++;
+		tk->hist[p->bin[j]]++;
+		ub_xsum_acc_add(tk->minus, p->ecr[j]);
 	} else if (f & PF_UNDEC) { /* no reference to compare */
 		if (!s->undecided++)
 			s->first_undecided = m->first + i;
@@ -255,44 +273,47 @@ UB_INLINE void measure_one(enum ub_dtype dt, const struct ub_measure *m,
 	if (ulp_error_prep(dt, yi, ci, f, p->mul[j], &m->exact[i], &e))
 		s->nan_mismatch++;
 	else
-		add_error(s, m->first + i, e);
+		add_error(s, tk->sum, m->first + i, e);
+}
+
+/* One block [b, e) of pass_of: its list, then its listed elements. */
+UB_INLINE void pass_block(enum ub_dtype dt, const struct ub_measure *m,
+			  const void *torch, const struct ub_stats_prep *p,
+			  size_t lo, size_t b, size_t e, struct taken *tk,
+			  struct ub_stats *s)
+{
+	uint16_t at[PASS_BLOCK];
+	size_t n = list_differing(dt, m->y->data, m->cr->data, torch,
+				  p->flag + (b - lo), b, e, at);
+	for (size_t k = 0; k < n; k++)
+		measure_one(dt, m, torch, p, b + at[k], b + at[k] - lo, tk, s);
 }
 
 /* One pass over m's elements [lo, hi) into st (reset first), with p
  * prepared over exactly [lo, hi) (p's index i - lo), run indices
  * m->first + i; always inlined so that each dtype gets its own loop with
- * the format's constants folded in.  The statistics live in a local
- * while the loop runs (st might alias the arrays).  Where a row is its
- * own torch plan (the torch row), every torch figure is 0. */
+ * the format's constants folded in (and one without a torch plan).  The
+ * statistics live in a local while the loop runs (st might alias the
+ * arrays).  Where a row is its own torch plan (the torch row), every
+ * torch figure is 0 without a look. */
 UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
 		       const struct ub_stats_prep *p, size_t lo, size_t hi,
 		       struct ub_stats *st)
 {
-	const void *y = m->y->data, *cr = m->cr->data;
+	const void *y = m->y->data;
 	const void *torch = m->torch && m->torch->data != y ? m->torch->data : NULL;
 	struct ub_stats s;
-	struct ub_xsum minus;
-	size_t mfast = 0, mhist[UB_HIST_BINS] = {0};
-	uint16_t at[PASS_BLOCK];
+	struct taken tk = {.n = 0, .minus = &p->acc[1], .sum = &p->acc[2]};
 	memset(&s, 0, sizeof s);
-	memset(&minus, 0, sizeof minus);
 	s.n = hi - lo;
 	for (size_t b = lo; b < hi; b += PASS_BLOCK) {
 		size_t e = hi - b < PASS_BLOCK ? hi : b + PASS_BLOCK;
-		size_t n;
-		if (torch) {
-			n = list_differing(dt, y, torch, NULL, b, e, at);
-			for (size_t k = 0; k < n; k++)
-				add_torch(&s, dt, ub_load(dt, y, b + at[k]),
-					  ub_load(dt, torch, b + at[k]));
-		}
-		n = list_differing(dt, y, cr, p->flag + (b - lo), b, e, at);
-		for (size_t k = 0; k < n; k++)
-			measure_one(dt, m, p, b + at[k], b + at[k] - lo, &mfast, mhist,
-				    &minus, &s);
+		if (torch)
+			pass_block(dt, m, torch, p, lo, b, e, &tk, &s);
+		else
+			pass_block(dt, m, NULL, p, lo, b, e, &tk, &s);
 	}
-	ub_xsum_norm(&s.sum_ulp);
-	add_matching(dt, m, p, lo, hi, mfast, mhist, &minus, &s);
+	add_matching(dt, m, p, lo, hi, &tk, &s);
 	*st = s;
 }
 
