@@ -15,6 +15,7 @@
  * matches, or when it matches none of them a scan. */
 #include "metrics.h"
 #include "metrics_def.h"
+#include "metrics_list.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -221,28 +222,10 @@ UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
 }
 
 /* Elements are looked at in blocks of PASS_BLOCK: first a cheap pass
- * lists (as offsets in the block) those that need a closer look, then
- * only those are measured, in increasing order as the definitions
- * count them (the first of equal worst errors, the first undecided). */
-#define PASS_BLOCK 1024
-
-/* The offsets in [b, e) where y's bits differ from c's or from t's (t
- * NULL: none), or where the flags lack PF_FAST, into at; how many.
- * Branch-free: each offset is written, the count moves on only for a
- * listed one. */
-UB_INLINE size_t list_differing(enum ub_dtype dt, const void *y, const void *c,
-				const void *t, const unsigned char *flag,
-				size_t b, size_t e, uint16_t *at)
-{
-	size_t n = 0;
-	for (size_t i = b; i < e; i++) {
-		uint64_t yi = ub_load(dt, y, i);
-		at[n] = (uint16_t)(i - b);
-		n += (yi != ub_load(dt, c, i)) | !(flag[i - b] & PF_FAST) |
-		     (t && yi != ub_load(dt, t, i));
-	}
-	return n;
-}
+ * lists (metrics_list.h) those that need a closer look, then only those
+ * are measured, in increasing order as the definitions count them (the
+ * first of equal worst errors, the first undecided). */
+#define PASS_BLOCK UB_LIST_BLOCK
 
 /* Element i (prepared at j = i - lo) of a row, listed by list_differing,
  * into s: its torch figures, and where it differs from the correctly
