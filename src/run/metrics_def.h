@@ -157,6 +157,17 @@ enum {
 			     the error prepared in ecr (metrics_pass.c) */
 };
 
+/* frac_error's value for a finite y (as a double, yd) and a finite exact
+ * v of |hi| at most 2^1020 whose divisor 2^k is a normal double: mul =
+ * 2^-k. */
+UB_INLINE double err_fast(double yd, const struct ub_exact *v, double mul)
+{
+	double hi = v->hi;
+	double s = yd - hi, bb = s - yd;
+	double t = (yd - (s - bb)) + (-hi - bb); /* TwoSum: s + t = y - hi */
+	return fabs(s + (t - v->lo)) * mul;
+}
+
 /* ulp_error with what prep_of found: the same values, the per-element
  * work of the reference done once for every row. */
 UB_INLINE int ulp_error_prep(enum ub_dtype dt, uint64_t y, uint64_t cr,
@@ -178,10 +189,7 @@ UB_INLINE int ulp_error_prep(enum ub_dtype dt, uint64_t y, uint64_t cr,
 		*err = frac_error(dt, ub_bits_to_double_i(dt, y), v);
 		return 0;
 	}
-	double yd = ub_bits_to_double_i(dt, y), hi = v->hi;
-	double s = yd - hi, bb = s - yd;
-	double t = (yd - (s - bb)) + (-hi - bb); /* TwoSum: s + t = y - hi */
-	*err = fabs(s + (t - v->lo)) * mul;
+	*err = err_fast(ub_bits_to_double_i(dt, y), v, mul);
 	return 0;
 }
 

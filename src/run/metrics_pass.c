@@ -114,9 +114,8 @@ UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
 		mulp[i - lo] = mul;
 		if (!(f & PF_FAST))
 			continue;
-		/* ulp_error_prep's last lines, for y the result itself */
-		double e = 0;
-		ulp_error_prep(dt, ci, ci, f, mul, v, &e);
+		/* ulp_error_prep's way for PF_FAST, y the result itself */
+		double e = err_fast(ub_bits_to_double_i(dt, ci), v, mul);
 		int b = hist_bin(e);
 		ecr[i - lo] = e;
 		bin[i - lo] = (unsigned char)b;
