@@ -337,6 +337,41 @@ START_TEST(test_list)
 }
 END_TEST
 
+/* hist_bin against the documented bounds (metrics.h: 0, 0.5, 1, 2, 4,
+ * 16, 256; each inclusive, NaN in the last bin), counted one by one: at
+ * every power of two of the doubles and its neighbours, zeros, negative
+ * values, inf and NaN of either sign. */
+START_TEST(test_hist_bin)
+{
+	static const double upper[UB_HIST_BINS - 1] = {0, 0.5, 1, 2, 4, 16, 256};
+	double v[4 * 2100 + 8];
+	size_t n = 0;
+	for (int k = -1074; k <= 1023; k++) {
+		double p = ldexp(1, k);
+		v[n++] = p;
+		v[n++] = nextafter(p, 0);
+		v[n++] = nextafter(p, INFINITY);
+		v[n++] = -p;
+	}
+	v[n++] = 0.0;
+	v[n++] = -0.0;
+	v[n++] = INFINITY;
+	v[n++] = -INFINITY;
+	v[n++] = NAN;
+	v[n++] = -NAN;
+	v[n++] = DBL_MAX;
+	v[n++] = 3 * 0.5;
+	for (size_t i = 0; i < n; i++) {
+		double e = v[i];
+		int b = 0;
+		while (b < UB_HIST_BINS - 1 && !(e <= upper[b]))
+			b++; /* a NaN exceeds every bound */
+		ck_assert_msg(hist_bin(e) == b, "%a: bin %d, by the bounds %d", e,
+			      hist_bin(e), b);
+	}
+}
+END_TEST
+
 /* a - b by ub_xsum_sub is the sum of the terms of a that b lacks. */
 START_TEST(test_xsum_sub)
 {
@@ -369,6 +404,7 @@ Suite *ub_metrics_pass_suite(void)
 	TCase *tc = tcase_create("pass");
 	tcase_add_loop_test(tc, test_pass_plain, 0, 4);
 	tcase_add_loop_test(tc, test_list, 0, 4);
+	tcase_add_test(tc, test_hist_bin);
 	tcase_add_test(tc, test_xsum_sub);
 	suite_add_tcase(s, tc);
 	return s;
