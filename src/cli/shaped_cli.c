@@ -17,7 +17,7 @@ static int refuse(const struct ub_cli *cli, struct ub_error *err)
 {
 	static const char *const no[] = {"n", "exhaustive", "range", "domain", "param",
 		"html", "shard", "partial", "resume", "sample",
-		"reference", "at", NULL};
+		"reference", "at", "times", NULL};
 	for (int i = 0; i < cli->ngiven; i++)
 		for (int k = 0; no[k]; k++)
 			if (!strcmp(ub_opts[cli->given[i].opt].name, no[k]))
