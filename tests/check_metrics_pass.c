@@ -18,7 +18,10 @@
 #include "suites.h"
 
 #include "metrics.h"
+#include "metrics_list.h"
 #include "xsum.h"
+
+#include <float.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -81,13 +84,45 @@ static void plain(const struct ub_array *y, const struct ub_array *cr,
 	ub_xsum_norm(&st->sum_ulp);
 }
 
-/* n elements of f32 or f16: cr random in (1, 2),
- * the exact value within half an ulp of it; special elements on top. */
+/* The encodings of 1, +inf and a quiet NaN in dt (IEEE formats: the
+ * exponent field all ones, the first bit of the significand for NaN). */
+static uint64_t one_of(enum ub_dtype dt)
+{
+	return dt == UB_F16 ? 0x3c00 : dt == UB_BF16 ? 0x3f80
+	     : dt == UB_F32 ? 0x3f800000 : UINT64_C(0x3ff0000000000000);
+}
+
+static uint64_t inf_of(enum ub_dtype dt)
+{
+	return dt == UB_F16 ? 0x7c00 : dt == UB_BF16 ? 0x7f80
+	     : dt == UB_F32 ? 0x7f800000 : UINT64_C(0x7ff0000000000000);
+}
+
+static uint64_t nan_of(enum ub_dtype dt)
+{
+	uint64_t inf = inf_of(dt);
+	return inf | (inf & -inf) >> 1; /* the bit below the exponent's lowest */
+}
+
+/* Element i's exact value: the result c plus off, exactly (a double
+ * holds the sum for the narrower dtypes; for f64 off is the low part). */
+static void set_exact(enum ub_dtype dt, struct ub_exact *v, uint64_t c, double off)
+{
+	v->hi = ub_bits_to_double(dt, c);
+	v->lo = 0;
+	if (dt == UB_F64)
+		v->lo = off;
+	else
+		v->hi += off; /* exact: few bits */
+}
+
+/* n elements of dt: cr random in (1, 2), the exact value within half an
+ * ulp of it; special elements on top. */
 static void build(enum ub_dtype dt, size_t n, struct ub_array *cr,
 		  struct ub_exact *ex)
 {
-	int p = dt == UB_F16 ? 11 : 24;
-	uint64_t one = dt == UB_F16 ? 0x3c00 : 0x3f800000;
+	int p = ub_dtypes[dt].prec;
+	uint64_t one = one_of(dt);
 	ck_assert_int_eq(ub_array_alloc(cr, dt, n), 0);
 	for (size_t i = 0; i < n; i++) {
 		/* above 1: no power of two, where the error of the correctly
@@ -100,27 +135,30 @@ static void build(enum ub_dtype dt, size_t n, struct ub_array *cr,
 		double off = ((double)(next() % (1 << 20)) - (1 << 19)) * ldexp(ulp, -20);
 		if (next() % 8 == 0)
 			off = (next() % 2) ? 0 : ldexp(ulp, -2) * (double)(next() % 2 ? 1 : -1);
-		ex[i].hi = ub_bits_to_double(dt, c) + off; /* exact: few bits */
-		ex[i].lo = 0;
+		set_exact(dt, &ex[i], c, off);
 	}
 	/* specials at fixed places */
-	uint64_t inf = dt == UB_F16 ? 0x7c00 : 0x7f800000;
-	uint64_t nan = dt == UB_F16 ? 0x7e00 : 0x7fc00000;
+	uint64_t inf = inf_of(dt), nan = nan_of(dt);
 	ub_array_set(cr, 3, inf);        /* an infinite result, exact v beyond */
 	ex[3].hi = INFINITY;
 	ub_array_set(cr, 4, nan);        /* NaN */
 	ex[4].hi = NAN;
 	ex[5].lo = NAN;                  /* undecided */
 	ex[n - 2].lo = NAN;
-	ex[7].hi = ub_bits_to_double(dt, ub_array_get(cr, 7)) + ldexp(1, 1 - p) / 2;
-	ex[9].hi = ex[7].hi - ub_bits_to_double(dt, ub_array_get(cr, 7)) +
-		   ub_bits_to_double(dt, ub_array_get(cr, 9)); /* the same error */
+	set_exact(dt, &ex[7], ub_array_get(cr, 7), ldexp(1, 1 - p) / 2);
+	set_exact(dt, &ex[9], ub_array_get(cr, 9), ldexp(1, 1 - p) / 2); /* the same error */
 	/* an exact value half an ulp above the largest finite number, its
 	 * correctly rounded result inf: a result of the largest finite
 	 * number has error 0.5 (derive puts it there), measured apart from
 	 * the prepared ones (the reference is not finite) */
 	ub_array_set(cr, 2, inf);
-	ex[2].hi = ub_bits_to_double(dt, inf - 1) + ldexp(1, dt == UB_F16 ? 4 : 103);
+	/* half an ulp of the largest finite number: 2^(emax - p) */
+	int emax = ub_dtypes[dt].emax;
+	ex[2].hi = ub_bits_to_double(dt, inf - 1);
+	if (dt == UB_F64) /* beyond the doubles: in lo */
+		ex[2].lo = ldexp(1, emax - p);
+	else
+		ex[2].hi += ldexp(1, emax - p);
 }
 
 /* y from cr: element i differs (by 1 to 3 ulps, or NaN, or inf; only
@@ -138,9 +176,7 @@ static void derive(const struct ub_array *cr, struct ub_array *y,
 			c--; /* inf - 1: the largest finite */
 		else if (differ(i, ex, cr->n)) {
 			uint64_t r = nonnum ? 0 : next() % 16;
-			c = r == 0 ? (dt == UB_F16 ? 0x7e00 : 0x7fc00000)
-			  : r == 1 ? (dt == UB_F16 ? 0x7c00 : 0x7f800000)
-			  : c + 1 + r % 3;
+			c = r == 0 ? nan_of(dt) : r == 1 ? inf_of(dt) : c + 1 + r % 3;
 		}
 		ub_array_set(y, i, c);
 	}
@@ -207,8 +243,8 @@ static const struct {
 
 START_TEST(test_pass_plain)
 {
-	static const enum ub_dtype dts[] = {UB_F32, UB_F16};
-	/* f32 over more than one chunk; f16 in one */
+	static const enum ub_dtype dts[] = {UB_F32, UB_F16, UB_BF16, UB_F64};
+	/* f32 over more than one chunk; the others in one */
 	size_t n = _i ? 5000 : UB_STATS_CHUNK + 3000;
 	enum ub_dtype dt = dts[_i];
 	struct ub_exact *ex = calloc(n, sizeof *ex);
@@ -216,7 +252,7 @@ START_TEST(test_pass_plain)
 	ck_assert_ptr_nonnull(ex);
 	build(dt, n, &cr, ex);
 	for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
-		if (dt == UB_F16 && ways[w].differ == at_largest)
+		if (dt != UB_F32 && ways[w].differ == at_largest)
 			continue; /* at_largest reads f32 ulps */
 		derive(&cr, &y, ways[w].differ, ex, ways[w].nonnum);
 		derive(&cr, &torch, rarely, ex, 0);
@@ -227,6 +263,12 @@ START_TEST(test_pass_plain)
 		ck_assert_int_eq(ub_stats_compute(&y, &cr, ex, NULL, &got), 0);
 		plain(&y, &cr, ex, NULL, &want);
 		same_stats(&got, &want, ways[w].what);
+		/* the row as its own torch plan (the torch row): no torch
+		 * mismatch, compared or not */
+		ck_assert_int_eq(ub_stats_compute(&y, &cr, ex, &y, &got), 0);
+		plain(&y, &cr, ex, &y, &want);
+		same_stats(&got, &want, ways[w].what);
+		ck_assert_uint_eq(got.torch_mismatch, 0);
 		if (ways[w].nonnum) /* by construction: 0.5 at element 2 */
 			ck_assert_msg(got.max_ulp == 0.5 && got.worst == 2, "%s: %a at %zu",
 				      ways[w].what, got.max_ulp, got.worst);
@@ -247,6 +289,86 @@ START_TEST(test_pass_plain)
 	ck_assert_uint_eq(got.cr_mismatch, 0);
 	ub_array_free(&cr);
 	free(ex);
+}
+END_TEST
+
+/* list_differing (4 or 8 elements at a time where SSE2 is there) gives
+ * list_plain's list, the definition: every dtype width, blocks of every
+ * length up to 40 and the whole UB_LIST_BLOCK, starting anywhere, with
+ * and without a torch plan, differences dense and sparse. */
+START_TEST(test_list)
+{
+	static const enum ub_dtype dts[] = {UB_F32, UB_F16, UB_BF16, UB_F64};
+	enum ub_dtype dt = dts[_i];
+	enum { N = UB_LIST_BLOCK + 64 };
+	struct ub_array y, c, t;
+	static unsigned char flag[N];
+	static uint16_t got[UB_LIST_BLOCK], want[UB_LIST_BLOCK];
+	ck_assert_int_eq(ub_array_alloc(&y, dt, N), 0);
+	ck_assert_int_eq(ub_array_alloc(&c, dt, N), 0);
+	ck_assert_int_eq(ub_array_alloc(&t, dt, N), 0);
+	for (int dense = 0; dense < 2; dense++) {
+		uint64_t odds = dense ? 3 : 40; /* 1 in odds differs */
+		for (size_t i = 0; i < N; i++) {
+			uint64_t v = next() & ub_dt_mask(dt);
+			ub_array_set(&y, i, v);
+			/* a difference in any bit, the top one included */
+			ub_array_set(&c, i, next() % odds ? v : v ^ (UINT64_C(1) << (next() % ub_dtypes[dt].bits)));
+			ub_array_set(&t, i, next() % odds ? v : v ^ 1);
+			flag[i] = (unsigned char)(next() % odds ? PF_FAST | PF_CRFIN | PF_EXFIN
+								: PF_CRFIN | (next() % 2 ? PF_UNDEC : 0));
+		}
+		for (size_t b = 0; b < 8; b++)
+			for (size_t len = 0; len <= 41; len = len < 40 ? len + 1 : UB_LIST_BLOCK)
+				for (int wt = 0; wt < 2; wt++) {
+					const void *tp = wt ? t.data : NULL;
+					size_t ng = list_differing(dt, y.data, c.data, tp, flag + b,
+								   b, b + len, got);
+					size_t nw = list_plain(dt, y.data, c.data, tp, flag + b, b,
+							       b, b + len, want);
+					ck_assert_msg(ng == nw && !memcmp(got, want, nw * sizeof *got),
+						      "%s from %zu, %zu elements, torch %d: %zu listed, "
+						      "plain %zu", ub_dtypes[dt].name, b, len, wt, ng, nw);
+				}
+	}
+	ub_array_free(&y);
+	ub_array_free(&c);
+	ub_array_free(&t);
+}
+END_TEST
+
+/* hist_bin against the documented bounds (metrics.h: 0, 0.5, 1, 2, 4,
+ * 16, 256; each inclusive, NaN in the last bin), counted one by one: at
+ * every power of two of the doubles and its neighbours, zeros, negative
+ * values, inf and NaN of either sign. */
+START_TEST(test_hist_bin)
+{
+	static const double upper[UB_HIST_BINS - 1] = {0, 0.5, 1, 2, 4, 16, 256};
+	double v[4 * 2100 + 8];
+	size_t n = 0;
+	for (int k = -1074; k <= 1023; k++) {
+		double p = ldexp(1, k);
+		v[n++] = p;
+		v[n++] = nextafter(p, 0);
+		v[n++] = nextafter(p, INFINITY);
+		v[n++] = -p;
+	}
+	v[n++] = 0.0;
+	v[n++] = -0.0;
+	v[n++] = INFINITY;
+	v[n++] = -INFINITY;
+	v[n++] = NAN;
+	v[n++] = -NAN;
+	v[n++] = DBL_MAX;
+	v[n++] = 3 * 0.5;
+	for (size_t i = 0; i < n; i++) {
+		double e = v[i];
+		int b = 0;
+		while (b < UB_HIST_BINS - 1 && !(e <= upper[b]))
+			b++; /* a NaN exceeds every bound */
+		ck_assert_msg(hist_bin(e) == b, "%a: bin %d, by the bounds %d", e,
+			      hist_bin(e), b);
+	}
 }
 END_TEST
 
@@ -280,7 +402,9 @@ Suite *ub_metrics_pass_suite(void)
 {
 	Suite *s = suite_create("metrics_pass");
 	TCase *tc = tcase_create("pass");
-	tcase_add_loop_test(tc, test_pass_plain, 0, 2);
+	tcase_add_loop_test(tc, test_pass_plain, 0, 4);
+	tcase_add_loop_test(tc, test_list, 0, 4);
+	tcase_add_test(tc, test_hist_bin);
 	tcase_add_test(tc, test_xsum_sub);
 	suite_add_tcase(s, tc);
 	return s;

@@ -188,6 +188,55 @@ START_TEST(test_xsum_special)
 }
 END_TEST
 
+/* The accumulator by exponent (struct ub_xsum_acc), flushed, holds the
+ * same sum as ub_xsum_add of the same terms (checked against MPFR above):
+ * every kind of term, flushed more than once into the same sum; the
+ * special terms set the same flags; many of the largest double fill a
+ * bucket past 64 bits (2^20 * (2^53 - 1) significands), and its sum,
+ * 2^20 * DBL_MAX, is 2^20 times the sum of one. */
+START_TEST(test_xsum_acc)
+{
+	enum { N = 20000 };
+	struct ub_xsum want, got, one;
+	struct ub_xsum_acc *a = calloc(1, sizeof *a);
+	ck_assert_ptr_nonnull(a);
+	rng = 0xacc0 + (uint64_t)_i;
+	memset(&want, 0, sizeof want);
+	memset(&got, 0, sizeof got);
+	for (int i = 0; i < N; i++) {
+		double t = kind_term(_i);
+		ub_xsum_add(&want, t);
+		ub_xsum_acc_add(a, t);
+		if (i == N / 2)
+			ub_xsum_acc_flush(&got, a);
+	}
+	ub_xsum_norm(&want);
+	ub_xsum_acc_flush(&got, a);
+	ck_assert(ub_xsum_equal(&got, &want));
+	static const double special[] = {-0.0, 0.0, INFINITY, -1.0, NAN};
+	for (size_t k = 0; k < sizeof special / sizeof special[0]; k++) {
+		ub_xsum_add(&want, special[k]);
+		ub_xsum_acc_add(a, special[k]);
+		ub_xsum_norm(&want);
+		ub_xsum_acc_flush(&got, a);
+		ck_assert_msg(ub_xsum_equal(&got, &want), "after %a", special[k]);
+	}
+	memset(&got, 0, sizeof got);
+	memset(&one, 0, sizeof one);
+	for (int i = 0; i < 1 << 20; i++)
+		ub_xsum_acc_add(a, DBL_MAX);
+	ub_xsum_acc_flush(&got, a);
+	ub_xsum_add(&one, DBL_MAX);
+	ub_xsum_norm(&one);
+	ck_assert(ub_xsum_div(&got, 1 << 20) == DBL_MAX);
+	ck_assert(isinf(ub_xsum_div(&got, (1 << 20) - 1)));
+	for (int b = 0; b < 20; b++)
+		ub_xsum_merge(&one, &one); /* doubles */
+	ck_assert(ub_xsum_equal(&got, &one));
+	free(a);
+}
+END_TEST
+
 Suite *ub_xsum_suite(void)
 {
 	Suite *s = suite_create("xsum");
@@ -195,6 +244,7 @@ Suite *ub_xsum_suite(void)
 	tcase_add_loop_test(tc, test_xsum_mpfr, 0, 3);
 	tcase_add_test(tc, test_xsum_subnormal);
 	tcase_add_test(tc, test_xsum_special);
+	tcase_add_loop_test(tc, test_xsum_acc, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

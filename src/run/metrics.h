@@ -112,8 +112,10 @@ int ub_stats_compute(const struct ub_array *y, const struct ub_array *cr,
  * (an exact subtraction: xsum.h), so every figure is the one the
  * element-by-element definition gives. */
 #define UB_PREP_TOP 32
+#define UB_PREP_ACCS 3
 struct ub_stats_prep {
 	unsigned char *flag; /* PF_* (metrics_def.h) */
+	unsigned char *bin;  /* the histogram bin of ecr (PF_FAST) */
 	double *mul;         /* 2^-k: |y - v| in ulps of v */
 	double *ecr;         /* the correctly rounded result's error (PF_FAST) */
 	size_t nfast;        /* elements with PF_FAST */
@@ -122,6 +124,9 @@ struct ub_stats_prep {
 	size_t ntop;         /* top[0..ntop): the UB_PREP_TOP of them (or all) */
 	size_t top[UB_PREP_TOP]; /* of largest ecr, lowest index first among
 				    equals, largest first (index - lo) */
+	/* the exact sums' accumulators, flushed between uses: [0] the
+	 * preparation's, [1] and [2] a pass's (one pass at a time) */
+	struct ub_xsum_acc *acc;
 };
 /* Room for cap elements; 0, or UB_RUNTIME (p freed) when out of memory. */
 int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap);

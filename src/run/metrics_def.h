@@ -100,30 +100,39 @@ UB_INLINE int ulp_error(enum ub_dtype dt, uint64_t y, uint64_t cr,
 	return 0;
 }
 
-/* The bin of an error: the bounds increase, so the number of them that e
- * exceeds is the first bin whose bound holds e; a NaN exceeds them all
- * and goes to the last bin.  Most errors are at most half an ulp: one
- * branch, well predicted, spares them the other compares. */
+/* Past 0.5 every bound is a power of two: e in (2^(k-1), 2^k] exceeds
+ * exactly the bounds up to 2^(k-1), and k - 1 is the exponent of the
+ * double just below e (e's encoding minus one).  hist_past[k], k = 0 ..
+ * 9: how many of the bounds 0, 0.5, 1, 2, 4, 16, 256 are at most
+ * 2^(k-1); from k = 9 on (e > 256), and for inf and NaN (encodings whose
+ * exponent field, less one, is 0x7fe or more), the last bin.
+ * tests/check_metrics_pass.c checks hist_bin against the bounds. */
+static const unsigned char hist_past[10] = {2, 3, 4, 5, 5, 6, 6, 6, 6, 7};
+
+/* The bin of an error: the number of bounds that e exceeds (they
+ * increase), a NaN past them all.  Most errors are at most half an ulp:
+ * one branch, well predicted, spares them the rest. */
 UB_INLINE int hist_bin(double e)
 {
 	if (e <= hist_upper[1])
 		return !(e <= hist_upper[0]);
-	int b = 0
-#define X(label, upper) + !(e <= (upper))
-		UB_HIST(X)
-#undef X
-		;
-	return b < UB_HIST_BINS - 1 ? b : UB_HIST_BINS - 1;
+	uint64_t u;
+	memcpy(&u, &e, sizeof u);
+	uint64_t k = ((u - 1) >> 52) - 1022; /* 1022: the exponent field of 0.5 */
+	return k < sizeof hist_past ? hist_past[k] : UB_HIST_BINS - 1;
 }
 
-UB_INLINE void add_error(struct ub_stats *st, size_t i, double e)
+/* Error e of element i into st, its share of the sum into sum (which
+ * the caller flushes into st->sum_ulp). */
+UB_INLINE void add_error(struct ub_stats *st, struct ub_xsum_acc *sum,
+			 size_t i, double e)
 {
 	if (st->ncomparable == 0 || e > st->max_ulp) {
 		st->max_ulp = e;
 		st->worst = i;
 	}
 	st->ncomparable++;
-	ub_xsum_add(&st->sum_ulp, e);
+	ub_xsum_acc_add(sum, e);
 	st->hist[hist_bin(e)]++;
 }
 
@@ -154,6 +163,17 @@ enum {
 			     the error prepared in ecr (metrics_pass.c) */
 };
 
+/* frac_error's value for a finite y (as a double, yd) and a finite exact
+ * v of |hi| at most 2^1020 whose divisor 2^k is a normal double: mul =
+ * 2^-k. */
+UB_INLINE double err_fast(double yd, const struct ub_exact *v, double mul)
+{
+	double hi = v->hi;
+	double s = yd - hi, bb = s - yd;
+	double t = (yd - (s - bb)) + (-hi - bb); /* TwoSum: s + t = y - hi */
+	return fabs(s + (t - v->lo)) * mul;
+}
+
 /* ulp_error with what prep_of found: the same values, the per-element
  * work of the reference done once for every row. */
 UB_INLINE int ulp_error_prep(enum ub_dtype dt, uint64_t y, uint64_t cr,
@@ -175,10 +195,7 @@ UB_INLINE int ulp_error_prep(enum ub_dtype dt, uint64_t y, uint64_t cr,
 		*err = frac_error(dt, ub_bits_to_double_i(dt, y), v);
 		return 0;
 	}
-	double yd = ub_bits_to_double_i(dt, y), hi = v->hi;
-	double s = yd - hi, bb = s - yd;
-	double t = (yd - (s - bb)) + (-hi - bb); /* TwoSum: s + t = y - hi */
-	*err = fabs(s + (t - v->lo)) * mul;
+	*err = err_fast(ub_bits_to_double_i(dt, y), v, mul);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
  * matches, or when it matches none of them a scan. */
 #include "metrics.h"
 #include "metrics_def.h"
+#include "metrics_list.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,10 +24,14 @@
 int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap)
 {
 	memset(p, 0, sizeof *p);
-	p->flag = malloc(cap ? cap : 1);
-	p->mul = malloc((cap ? cap : 1) * sizeof *p->mul);
-	p->ecr = malloc((cap ? cap : 1) * sizeof *p->ecr);
-	if (p->flag && p->mul && p->ecr)
+	if (!cap)
+		cap = 1;
+	p->flag = malloc(cap);
+	p->bin = malloc(cap);
+	p->mul = malloc(cap * sizeof *p->mul);
+	p->ecr = malloc(cap * sizeof *p->ecr);
+	p->acc = calloc(UB_PREP_ACCS, sizeof *p->acc);
+	if (p->flag && p->bin && p->mul && p->ecr && p->acc)
 		return 0;
 	ub_stats_prep_free(p);
 	return UB_RUNTIME;
@@ -35,11 +40,13 @@ int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap)
 void ub_stats_prep_free(struct ub_stats_prep *p)
 {
 	free(p->flag);
+	free(p->bin);
 	free(p->mul);
 	free(p->ecr);
-	p->flag = NULL;
-	p->mul = NULL;
-	p->ecr = NULL;
+	free(p->acc);
+	p->acc = NULL;
+	p->flag = p->bin = NULL;
+	p->mul = p->ecr = NULL;
 }
 
 /* Element j (index - lo) of error e into p's largest: kept largest first,
@@ -62,39 +69,70 @@ static void top_insert(struct ub_stats_prep *p, size_t j, double e)
 	p->top[n] = j;
 }
 
+/* The flags of element i and its factor 2^-k (*mul, 0 unless the exact
+ * value is finite and the way is not PF_SLOW). */
+UB_INLINE unsigned prep_flags(enum ub_dtype dt, uint64_t ci,
+			      const struct ub_exact *v, double *mul)
+{
+	unsigned f = (ub_bits_isfinite_i(dt, ci) ? PF_CRFIN : 0) |
+		     (ub_bits_isnan_i(dt, ci) ? PF_CRNAN : 0) |
+		     (isfinite(v->hi) ? PF_EXFIN : 0) |
+		     (ub_exact_undecided(v) ? PF_UNDEC : 0);
+	*mul = 0;
+	if (f & PF_EXFIN) {
+		int k = ulp_exact_exp(dt, v->hi, v->lo);
+		if (fabs(v->hi) > 0x1p1020 || k <= -1023)
+			f |= PF_SLOW;
+		else
+			*mul = ub_pow2(-k);
+	}
+	if ((f & (PF_CRFIN | PF_EXFIN | PF_UNDEC | PF_SLOW)) == (PF_CRFIN | PF_EXFIN))
+		f |= PF_FAST;
+	return f;
+}
+
+/* The arrays and totals live in locals while the loop runs: a store to
+ * flag[] or bin[] (bytes) could otherwise be any of p's fields, reloaded
+ * after each.  Once top holds UB_PREP_TOP elements, only an error above
+ * its last one (least) enters: that test is done here, inline. */
 UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
 		       const struct ub_exact *exact, size_t lo, size_t hi,
 		       struct ub_stats_prep *p)
 {
+	unsigned char *flag = p->flag, *bin = p->bin;
+	double *mulp = p->mul, *ecr = p->ecr;
+	size_t nfast = 0, hist[UB_HIST_BINS] = {0};
+	int full = 0;      /* top holds UB_PREP_TOP, the least of them: */
+	double least = 0;
+	struct ub_xsum_acc *acc = &p->acc[0];
 	for (size_t i = lo; i < hi; i++) {
 		uint64_t ci = ub_load(dt, cr, i);
 		const struct ub_exact *v = &exact[i];
-		unsigned f = (ub_bits_isfinite_i(dt, ci) ? PF_CRFIN : 0) |
-			     (ub_bits_isnan_i(dt, ci) ? PF_CRNAN : 0) |
-			     (isfinite(v->hi) ? PF_EXFIN : 0) |
-			     (ub_exact_undecided(v) ? PF_UNDEC : 0);
-		double mul = 0;
-		if (f & PF_EXFIN) {
-			int k = ulp_exact_exp(dt, v->hi, v->lo);
-			if (fabs(v->hi) > 0x1p1020 || k <= -1023)
-				f |= PF_SLOW;
-			else
-				mul = ub_pow2(-k);
-		}
-		if ((f & (PF_CRFIN | PF_EXFIN | PF_UNDEC | PF_SLOW)) == (PF_CRFIN | PF_EXFIN)) {
-			/* ulp_error_prep's last lines, for y the result itself */
-			double e = 0;
-			f |= PF_FAST;
-			ulp_error_prep(dt, ci, ci, f, mul, v, &e);
-			p->ecr[i - lo] = e;
-			p->nfast++;
-			p->hist[hist_bin(e)]++;
-			ub_xsum_add(&p->sum, e);
+		double mul;
+		unsigned f = prep_flags(dt, ci, v, &mul);
+		flag[i - lo] = (unsigned char)f;
+		mulp[i - lo] = mul;
+		if (!(f & PF_FAST))
+			continue;
+		/* ulp_error_prep's way for PF_FAST, y the result itself */
+		double e = err_fast(ub_bits_to_double_i(dt, ci), v, mul);
+		int b = hist_bin(e);
+		ecr[i - lo] = e;
+		bin[i - lo] = (unsigned char)b;
+		nfast++;
+		hist[b]++;
+		ub_xsum_acc_add(acc, e);
+		if (!full || e > least) {
 			top_insert(p, i - lo, e);
+			full = p->ntop == UB_PREP_TOP;
+			if (full)
+				least = ecr[p->top[UB_PREP_TOP - 1]];
 		}
-		p->flag[i - lo] = (unsigned char)f;
-		p->mul[i - lo] = mul;
 	}
+	p->nfast = nfast;
+	memcpy(p->hist, hist, sizeof hist);
+	memset(&p->sum, 0, sizeof p->sum);
+	ub_xsum_acc_flush(&p->sum, acc);
 }
 
 void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
@@ -114,7 +152,6 @@ void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
 	default:
 		break;
 	}
-	ub_xsum_norm(&p->sum);
 }
 
 /* The worst of the elements [lo, hi) where y matches the correctly
@@ -145,17 +182,26 @@ UB_INLINE int worst_matching(enum ub_dtype dt, const void *y, const void *cr,
 	return found;
 }
 
+/* What a row's pass takes back out of the preparation's totals: the
+ * elements with PF_FAST where the row differs (n of them, their bins,
+ * their prepared errors added into minus), and the accumulator of the
+ * row's own errors (sum, flushed into the row's sum_ulp at the end). */
+struct taken {
+	size_t n, hist[UB_HIST_BINS];
+	struct ub_xsum_acc *minus, *sum;
+};
+
 /* s, the figures of the elements that p's totals do not hold (those
- * where the row differs, mfast of them with PF_FAST, bins mhist, sum
- * minus, and every element without PF_FAST), completed with the totals
- * of the matching ones. */
+ * where the row differs, tk, and every element without PF_FAST),
+ * completed with the totals of the matching ones; tk's accumulators
+ * flushed. */
 UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
 			    const struct ub_stats_prep *p, size_t lo, size_t hi,
-			    size_t mfast, const size_t *mhist,
-			    struct ub_xsum *minus, struct ub_stats *s)
+			    struct taken *tk, struct ub_stats *s)
 {
 	double e = 0;
 	size_t at = 0;
+	struct ub_xsum minus;
 	if (worst_matching(dt, m->y->data, m->cr->data, p, lo, hi, &e, &at)) {
 		size_t run = m->first + lo + at;
 		if (!s->ncomparable || e > s->max_ulp ||
@@ -164,58 +210,92 @@ UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
 			s->worst = run;
 		}
 	}
-	s->ncomparable += p->nfast - mfast;
+	s->ncomparable += p->nfast - tk->n;
 	for (int b = 0; b < UB_HIST_BINS; b++)
-		s->hist[b] += p->hist[b] - mhist[b];
-	ub_xsum_norm(minus);
+		s->hist[b] += p->hist[b] - tk->hist[b];
+	memset(&minus, 0, sizeof minus);
+	ub_xsum_acc_flush(&minus, tk->minus);
+	ub_xsum_acc_flush(&s->sum_ulp, tk->sum);
 	ub_xsum_merge(&s->sum_ulp, &p->sum); /* normalizes */
-	ub_xsum_sub(&s->sum_ulp, minus);
+	ub_xsum_sub(&s->sum_ulp, &minus);
+}
+
+/* Elements are looked at in blocks of PASS_BLOCK: first a cheap pass
+ * lists (metrics_list.h) those that need a closer look, then only those
+ * are measured, in increasing order as the definitions count them (the
+ * first of equal worst errors, the first undecided). */
+#define PASS_BLOCK UB_LIST_BLOCK
+
+/* Element i (prepared at j = i - lo) of a row, listed by list_differing,
+ * into s: its torch figures, and where it differs from the correctly
+ * rounded result or has no prepared error its other figures (a PF_FAST
+ * element's prepared share then into tk). */
+UB_INLINE void measure_one(enum ub_dtype dt, const struct ub_measure *m,
+			   const void *torch, const struct ub_stats_prep *p,
+			   size_t i, size_t j, struct taken *tk, struct ub_stats *s)
+{
+	uint64_t yi = ub_load(dt, m->y->data, i), ci = ub_load(dt, m->cr->data, i);
+	unsigned f = p->flag[j];
+	double e;
+	if (torch)
+		add_torch(s, dt, yi, ub_load(dt, torch, i));
+	if (f & PF_FAST) {
+		if (yi == ci)
+			return; /* counted by the preparation */
+		tk->n++;
+		tk->hist[p->bin[j]]++;
+		ub_xsum_acc_add(tk->minus, p->ecr[j]);
+	} else if (f & PF_UNDEC) { /* no reference to compare */
+		if (!s->undecided++)
+			s->first_undecided = m->first + i;
+		return;
+	}
+	if (!ub_bits_same_i(dt, yi, ci))
+		s->cr_mismatch++;
+	if (ulp_error_prep(dt, yi, ci, f, p->mul[j], &m->exact[i], &e))
+		s->nan_mismatch++;
+	else
+		add_error(s, tk->sum, m->first + i, e);
+}
+
+/* One block [b, e) of pass_of: its list, then its listed elements. */
+UB_INLINE void pass_block(enum ub_dtype dt, const struct ub_measure *m,
+			  const void *torch, const struct ub_stats_prep *p,
+			  size_t lo, size_t b, size_t e, struct taken *tk,
+			  struct ub_stats *s)
+{
+	uint16_t at[PASS_BLOCK];
+	size_t n = list_differing(dt, m->y->data, m->cr->data, torch,
+				  p->flag + (b - lo), b, e, at);
+	for (size_t k = 0; k < n; k++)
+		measure_one(dt, m, torch, p, b + at[k], b + at[k] - lo, tk, s);
 }
 
 /* One pass over m's elements [lo, hi) into st (reset first), with p
  * prepared over exactly [lo, hi) (p's index i - lo), run indices
  * m->first + i; always inlined so that each dtype gets its own loop with
- * the format's constants folded in.  The statistics live in a local
- * while the loop runs (st might alias the arrays). */
+ * the format's constants folded in (and one without a torch plan).  The
+ * statistics live in a local while the loop runs (st might alias the
+ * arrays).  Where a row is its own torch plan (the torch row), every
+ * torch figure is 0 without a look. */
 UB_INLINE void pass_of(enum ub_dtype dt, const struct ub_measure *m,
 		       const struct ub_stats_prep *p, size_t lo, size_t hi,
 		       struct ub_stats *st)
 {
-	const void *y = m->y->data, *cr = m->cr->data;
-	const void *torch = m->torch ? m->torch->data : NULL;
-	const struct ub_exact *exact = m->exact;
+	const void *y = m->y->data;
+	const void *torch = m->torch && m->torch->data != y ? m->torch->data : NULL;
 	struct ub_stats s;
-	struct ub_xsum minus;
-	size_t mfast = 0, mhist[UB_HIST_BINS] = {0};
+	struct taken tk = {.n = 0, .minus = &p->acc[1], .sum = &p->acc[2]};
 	memset(&s, 0, sizeof s);
-	memset(&minus, 0, sizeof minus);
 	s.n = hi - lo;
-	for (size_t i = lo; i < hi; i++) {
-		uint64_t yi = ub_load(dt, y, i), ci = ub_load(dt, cr, i);
-		unsigned f = p->flag[i - lo];
-		double e;
+	for (size_t b = lo; b < hi; b += PASS_BLOCK) {
+		size_t e = hi - b < PASS_BLOCK ? hi : b + PASS_BLOCK;
 		if (torch)
-			add_torch(&s, dt, yi, ub_load(dt, torch, i));
-		if (f & PF_FAST) {
-			if (yi == ci)
-				continue; /* counted by the preparation */
-			mfast++;
-			mhist[hist_bin(p->ecr[i - lo])]++;
-			ub_xsum_add(&minus, p->ecr[i - lo]);
-		} else if (f & PF_UNDEC) { /* no reference to compare */
-			if (!s.undecided++)
-				s.first_undecided = m->first + i;
-			continue;
-		}
-		if (!ub_bits_same_i(dt, yi, ci))
-			s.cr_mismatch++;
-		if (ulp_error_prep(dt, yi, ci, f, p->mul[i - lo], &exact[i], &e))
-			s.nan_mismatch++;
+			pass_block(dt, m, torch, p, lo, b, e, &tk, &s);
 		else
-			add_error(&s, m->first + i, e);
+			pass_block(dt, m, NULL, p, lo, b, e, &tk, &s);
 	}
-	ub_xsum_norm(&s.sum_ulp);
-	add_matching(dt, m, p, lo, hi, mfast, mhist, &minus, &s);
+	add_matching(dt, m, p, lo, hi, &tk, &s);
 	*st = s;
 }
 

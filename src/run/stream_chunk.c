@@ -168,29 +168,40 @@ static int run_mode_kern(const struct job *j, const struct skern *k,
  * sl[r], and its figures straight into the row's (their merge has no
  * order).  Statistics and figures are functions of the row's results and
  * of what every row shares (inputs, reference, torch plan): a row whose
- * results are those of the row measured just before (modes often give
- * the same bits) takes its figures as they are. */
+ * results are those of a row measured before takes its figures as they
+ * are.  That row is the one measured just before (modes often give the
+ * same bits), or for the torch row (y is torch) a row whose results were
+ * the torch plan's: both compare with the plan in no element. */
 static void measure(struct job *j, struct wbuf *w, int r, size_t first,
 		    const struct ub_array *y, const struct ub_array *torch,
 		    struct slot *sl)
 {
 	size_t bytes = y->n * (size_t)(ub_dtypes[y->dt].bits / 8);
-	int same = w->last_row >= 0 && w->last.n == y->n &&
-		   !memcmp(w->last.data, y->data, bytes);
-	if (same) {
-		sl[r].st = sl[w->last_row].st;
+	int src = -1;
+	if (w->last_row >= 0 && w->last.n == y->n && !memcmp(w->last.data, y->data, bytes))
+		src = w->last_row;
+	else if (y == torch && w->torch_like >= 0)
+		src = w->torch_like;
+	if (src >= 0) {
+		sl[r].st = sl[src].st;
 	} else {
 		struct ub_measure m = {.y = y, .cr = &w->cr, .torch = torch,
 				       .exact = w->exact, .nin = j->nin, .in = w->env,
 				       .first = first};
 		ub_stats_measure_prep(&m, &w->prep, &sl[r].st);
+		if (torch && y != torch && w->torch_like < 0 &&
+		    !memcmp(torch->data, y->data, bytes))
+			w->torch_like = r;
+	}
+	int fresh = src < 0 || src != w->last_row; /* w->fig: last_row's */
+	if (fresh) {
 		memcpy(w->last.data, y->data, bytes);
 		w->last.n = y->n;
 		w->last_row = r;
 	}
 	if (!w->fig)
 		return;
-	if (!same) {
+	if (fresh) {
 		ub_figs_reset(w->fig);
 		ub_figs_add(w->fig, w->env, y, &w->cr, w->exact, torch, first);
 	}
@@ -253,7 +264,7 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	if (!s)   /* what every row's statistics share */
 		ub_stats_prepare(&w->cr, w->exact, 0, len, &w->prep);
 	stage_end(j, w, UB_STAGE_metrics, &t0);
-	w->last_row = -1;
+	w->last_row = w->torch_like = -1;
 	uint64_t t;
 	const char *names[UB_MAX_INPUTS + SK_MAX_STEPS]; /* of env's arrays */
 	for (int k = 0; k < j->nin + j->nsteps; k++)

@@ -76,6 +76,9 @@ struct wbuf {
 	struct ub_array last;     /* the results of the chunk's last measured
 				     row, last_row (-1: none yet) */
 	int last_row;
+	int torch_like;           /* a measured row of the chunk whose results
+				     are the torch plan's, bit for bit (-1:
+				     none) */
 	struct ub_exact *exact;
 	struct ub_stats_prep prep;   /* what the chunk's rows share (metrics.h) */
 	uint64_t rejected;        /* this thread's chunks' rejected candidates */

@@ -36,6 +36,37 @@ void ub_xsum_add_special(struct ub_xsum *x, double e)
 	x->flags |= e > 0 ? UB_XSUM_INF : UB_XSUM_NAN; /* +inf; NaN or < 0 */
 }
 
+/* x += n * 2^pos (in units of 2^-1074): each 32-bit digit of n, shifted
+ * by pos mod 32, spans two words and adds less than 2^32 to each, so a
+ * word receives at most 2 such additions per digit position; pending
+ * counts them. */
+static void add_wide(struct ub_xsum *x, unsigned __int128 n, unsigned pos)
+{
+	unsigned k = pos >> 5, off = pos & 31;
+	for (unsigned d = 0; d < 4 && n; d++, n >>= 32) {
+		uint64_t q = (uint64_t)(uint32_t)n << off; /* < 2^63 */
+		x->w[k + d] += q & 0xffffffffu;
+		x->w[k + d + 1] += q >> 32;
+	}
+	x->pending += 2;
+	if (x->pending >= UB_XSUM_PENDING_MAX - 2)
+		ub_xsum_norm(x);
+}
+
+void ub_xsum_acc_flush(struct ub_xsum *x, struct ub_xsum_acc *a)
+{
+	/* bucket ex is (sum of m) * 2^(ex - 1), ex 0 times 2^0; the highest,
+	 * ex 2046: pos 2045, words up to 63 + 4 < UB_XSUM_WORDS */
+	for (unsigned ex = 0; ex < UB_XSUM_BUCKETS; ex++)
+		if (a->b[ex]) {
+			add_wide(x, a->b[ex], ex ? ex - 1 : 0);
+			a->b[ex] = 0;
+		}
+	x->flags |= a->flags;
+	a->flags = 0;
+	ub_xsum_norm(x);
+}
+
 void ub_xsum_merge(struct ub_xsum *a, const struct ub_xsum *b)
 {
 	for (int k = 0; k < UB_XSUM_WORDS; k++)

@@ -72,6 +72,38 @@ ub_xsum_add(struct ub_xsum *x, double e)
 		ub_xsum_norm(x);
 }
 
+/* Many terms are added faster by exponent: a term's 53-bit significand
+ * goes into the bucket of its exponent field (b[ex], a 128-bit integer:
+ * room for 2^75 terms), one add to one place in memory; flushing adds
+ * each bucket, times its power of two, into an exact sum.  The sum is the
+ * same number as ub_xsum_add of each term gives (integers add exactly).
+ * A flushed accumulator is all zero (as from calloc or memset). */
+#define UB_XSUM_BUCKETS 2047 /* the exponent fields of finite doubles */
+struct ub_xsum_acc {
+	unsigned __int128 b[UB_XSUM_BUCKETS]; /* b[ex]: sum of significands */
+	uint32_t flags;            /* UB_XSUM_INF, UB_XSUM_NAN */
+};
+
+static inline __attribute__((always_inline)) void
+ub_xsum_acc_add(struct ub_xsum_acc *a, double e)
+{
+	uint64_t u;
+	memcpy(&u, &e, sizeof u);
+	unsigned ex = (unsigned)(u >> 52); /* with the sign bit above it */
+	if (ex >= 0x7ff) {                 /* inf, NaN, or negative */
+		if (u != UINT64_C(1) << 63) /* -0 adds nothing */
+			a->flags |= e > 0 ? UB_XSUM_INF : UB_XSUM_NAN;
+		return;
+	}
+	/* e * 2^1074 = m * 2^(ex - 1) for a normal, m * 2^0 below (ex 0);
+	 * +0 adds 0 to b[0] */
+	uint64_t m = (u & ((UINT64_C(1) << 52) - 1)) | (uint64_t)(ex != 0) << 52;
+	a->b[ex] += m;
+}
+
+/* x += what a holds (x normalized before and after); a flushed after. */
+void ub_xsum_acc_flush(struct ub_xsum *x, struct ub_xsum_acc *a);
+
 /* a += b; both normalized before, a normalized after. */
 void ub_xsum_merge(struct ub_xsum *a, const struct ub_xsum *b);
 /* a -= b, both normalized, where b's terms are some of a's (so a >= b);
