@@ -29,7 +29,8 @@
  * result is one of the two; else MPFR.  The exact value reported is v (lo
  * 0), decided only when e <= 2^-45 |v| or e <= 2^-22 of the format's
  * smallest subnormal: the fractional ULP error then moves by at most
- * 2^-21 ulp against MPFR's. */
+ * 2^-21 ulp against MPFR's; where [v - e, v + e] holds a power of two,
+ * the exact evaluation's value or the power (decide()). */
 #include "dag.h"
 #include "ref_fast.h"
 #include "ref_internal.h"
@@ -56,6 +57,9 @@ struct fprog {
 			      a float version; else fn = -1 */
 	int one, one_var;  /* the root is one(variable one_var), any unary
 			      operator (overflows); else one = -1 */
+	int algebraic;     /* no function but sqrt and rsqrt: the exact
+			      evaluation is asked at a power of two */
+	const struct ub_dag *d;
 	int nvars;         /* 1 + the largest variable used */
 	unsigned used;     /* bit k: variable k is used */
 	struct fnode node[];
@@ -102,7 +106,8 @@ static struct fprog *build(const struct ub_dag *d)
 	if (!p)
 		return NULL;
 	p->n = d->n;
-	p->ok = p->strict = 1;
+	p->d = d;
+	p->ok = p->strict = p->algebraic = 1;
 	p->fn = p->one = -1;
 	for (int i = 0; i < d->n && p->ok; i++) {
 		const struct ub_expr *x = d->node[i];
@@ -130,6 +135,8 @@ static struct fprog *build(const struct ub_dag *d)
 			nd->nargs = (unsigned char)x->nargs;
 			p->ok = op_known(x->op) && x->nargs <= 3;
 			p->strict &= nan_strict(x->op);
+			p->algebraic &= !fast_fn_known(x->op) || x->op == UB_SQRT ||
+					x->op == UB_RSQRT;
 			for (int k = 0; k < x->nargs && k < 3; k++)
 				nd->a[k] = ub_dag_arg(d, i, k);
 		}
@@ -334,8 +341,32 @@ static double tiny(enum ub_dtype dt)
 	return ldexp(1, ub_dt_emin(dt) - ub_dt_prec(dt) + 1 - 22);
 }
 
-/* Decides the root r (see the file comment): 1 with *cr and *exact, or 0.
- * x: the single function's argument. */
+/* The power of two P (> 0) that [|v| - e, |v| + e] holds, where the ulp of
+ * the exact value changes (metrics.h: the smaller spacing at P, the
+ * larger just above): P above the smallest normal of dt and within its
+ * range; else 0.  e <= 2^-45 |v|: at most one P. */
+static double pow2_within(enum ub_dtype dt, double v, double e)
+{
+	double a = fabs(v) - e, b = fabs(v) + e;
+	uint64_t ua, ub;
+	if (!(e > 0) || !(a > 0))
+		return 0;
+	memcpy(&ua, &a, sizeof ua);
+	memcpy(&ub, &b, sizeof ub);
+	const uint64_t mant = (UINT64_C(1) << 52) - 1;
+	if (ua >> 52 == ub >> 52 && (ua & mant) != 0)
+		return 0;   /* one binade, a not its power: the common case */
+	if (!(a >= 0x1p-1022))
+		return 0;   /* far below every format's normals */
+	int k = (int)(ub >> 52) - 1023;   /* P = 2^k: b's binade, or a itself */
+	if (ua >> 52 == ub >> 52)
+		k = (int)(ua >> 52) - 1023;
+	return k > ub_dt_emin(dt) && k <= ub_dt_emax(dt) ? ub_pow2(k) : 0;
+}
+
+/* Decides the root r (see the file comment): 1 with *cr and *exact, 2
+ * when *cr is decided but the exact value needs the exact evaluation, or
+ * 0.  x: the single function's argument. */
 static int decide(const struct fprog *p, enum ub_dtype dt, double x,
 		  const struct fval *r, uint64_t *cr, struct ub_exact *exact)
 {
@@ -358,9 +389,15 @@ static int decide(const struct fprog *p, enum ub_dtype dt, double x,
 		blo = u;
 	}
 	*cr = blo;
-	if (exact)
-		*exact = (struct ub_exact){ r->v, 0 };
-	return 1;
+	if (!exact)
+		return 1;
+	/* at a power of two the enclosure does not say the side: an algebraic
+	 * expression asks the exact evaluation (and MPFR where it fails);
+	 * else the power itself, the smaller spacing: right at P and below,
+	 * twice the definition's figure just above, never understated */
+	double pw = pow2_within(dt, r->v, r->e);
+	*exact = (struct ub_exact){ pw != 0 ? copysign(pw, r->v) : r->v, 0 };
+	return pw != 0 && p->algebraic ? 2 : 1;
 }
 
 /* Whether op(x), x finite, is beyond the doubles: |op(x)| >= 2^1024, so
@@ -386,6 +423,17 @@ static int overflows(int op, double x)
 	default:
 		return 0;
 	}
+}
+
+/* The exact value of element i, whose correctly rounded result is cr, from
+ * the exact evaluation (ref_exact.c): 1, or 0 when it gives up. */
+static int exact_at(const struct fprog *p, enum ub_dtype dt, const struct ub_array *in,
+		    size_t i, uint64_t cr, struct ub_exact *ex)
+{
+	uint64_t bits[UB_MAX_INPUTS], xcr;
+	for (int k = 0; k < p->nvars; k++)
+		bits[k] = p->used >> k & 1 ? ub_load(dt, in[k].data, i) : 0;
+	return ub_ref_exact(p->d, dt, bits, p->nvars, &xcr, ex) == 0 && xcr == cr;
 }
 
 /* A block of m elements: element j's inputs in[k][i0 + j].  Its results
@@ -426,7 +474,8 @@ static void block(const struct fprog *p, enum ub_dtype dt, const struct ub_array
 		} else if (p->one >= 0 && (o = overflows(p->one, xo[j])) != 0) {
 			y = (o < 0 ? ub_dt_sign(dt) : 0) | ub_dt_inf(dt);
 			ex.hi = o * (double)INFINITY;
-		} else if (!decide(p, dt, xf[j], &root[j], &y, &ex)) {
+		} else if (!(o = decide(p, dt, xf[j], &root[j], &y, exact ? &ex : NULL)) ||
+			   (o == 2 && !exact_at(p, dt, in, i0 + (size_t)j, y, &ex))) {
 			more[j] = 1;
 			continue;
 		}

@@ -30,8 +30,8 @@
  *    exact value, rounded once.  An element neither decides by PREC_MAX is
  *    UB_REF_UNDECIDED, marked and counted by the caller, never a guess.
  * The exact value reported is the double-double nearest to the midpoint of
- * the last interval; when it is asked for, p also grows until that
- * interval is narrower than 2^-110 relative (ill-conditioned cases such as
+ * the last interval (one holding a power of two: pow2_side); when it is
+ * asked for, p also grows until that interval is narrower than 2^-110 relative (ill-conditioned cases such as
  * sin of a large argument decide the rounding long before), so
  * |hi + lo - v| <= 2^-106 |v| or so.  hi is RN(v) unless v lies within
  * 2^-111 |v| of a midpoint between doubles; lo is RN(v - hi) only as far as
@@ -61,11 +61,13 @@
 
 #include "dag.h"
 #include "ref_internal.h"
+#include "ub_bits.h"
 
 #define PREC_START 127
 #define PREC_MAX UB_REF_PREC_MAX
 #define EXACT_FROM 255 /* the exact evaluation is asked from here */
 #define EXACT_BITS 110 /* relative width wanted for the exact value */
+#define POW2_MAX 1023  /* the most bits spent on the side of a power of two */
 
 struct cache {
 	mpfr_prec_t prec;          /* of slot[] and t */
@@ -308,6 +310,40 @@ static int narrow(struct cache *c, const struct ub_ival *r)
 	return mpfr_cmpabs(c->t, r->lo) <= 0 && mpfr_cmpabs(c->t, r->hi) <= 0;
 }
 
+/* Whether r holds a power of two in magnitude but is not a point: the ulp
+ * of the exact value (metrics.h) is the smaller spacing at a power of two
+ * and the larger just above it, so the fractional error of a result other
+ * than the power depends on which side the value is, which r's midpoint
+ * does not say.  A zero or infinite bound: not asked (far from every
+ * format's powers). */
+static int at_pow2(const struct ub_ival *r)
+{
+	if (ub_iv_point(r) || !mpfr_regular_p(r->lo) || !mpfr_regular_p(r->hi) ||
+	    mpfr_sgn(r->lo) != mpfr_sgn(r->hi))
+		return 0;
+	int lo_small = mpfr_cmpabs(r->lo, r->hi) <= 0;
+	mpfr_srcptr a = lo_small ? r->lo : r->hi, b = lo_small ? r->hi : r->lo;
+	return mpfr_get_exp(a) != mpfr_get_exp(b) ||
+	       mpfr_cmp_ui_2exp(a, 1, mpfr_get_exp(a) - 1) == 0 ||
+	       mpfr_cmp_si_2exp(a, -1, mpfr_get_exp(a) - 1) == 0;
+}
+
+/* x from an r that is apart from every power of two (not at_pow2): its
+ * midpoint's double-double may still round to the power P (hi = P, lo 0)
+ * where r lies just above P, which would give the smaller spacing; lo is
+ * then the least double of hi's sign, so that the side is kept (and the
+ * value moves by 2^-1074). */
+static void keep_side(struct cache *c, const struct ub_ival *r, struct ub_exact *x)
+{
+	int e;
+	if (!isfinite(x->hi) || x->hi == 0 || frexp(x->hi, &e) != 0.5 * (x->hi > 0 ? 1 : -1) ||
+	    (x->lo != 0 && (x->lo > 0) == (x->hi > 0)))
+		return;
+	mpfr_set_d(c->t, x->hi, MPFR_RNDN);   /* a power of two: exact */
+	if (mpfr_cmpabs(r->lo, c->t) > 0 && mpfr_cmpabs(r->hi, c->t) > 0)
+		x->lo = copysign(0x1p-1074, x->hi);
+}
+
 /* One Ziv step at the cache's precision: 0 with *cr and *x set when
  * decided; UB_IV_REFINE when not, with *rounded set when the rounding is
  * decided (and *x too: only the exact value wants a narrower interval);
@@ -371,6 +407,49 @@ static int loop_limit(enum ub_dtype dt, uint64_t *cr, struct ub_exact *x,
 		       "within %d iterations", UB_LOOP_MAX);
 }
 
+/* The exact value of a decided element whose enclosure holds a power of
+ * two P (at_pow2), p the precision that decided it: the exact evaluation
+ * when it finds the value (P itself, reached through an inexact step, as
+ * g * (1/x)^2 at g = x^2 P); else more precision until the enclosure is on
+ * one side of P, up to POW2_MAX bits; else P itself.  P gives the smaller
+ * spacing, the right one when the value is P or below it and twice the
+ * right one just above it: a fractional error there is never understated
+ * (1 - e^-x at a large x, never separated from 1, is below it). */
+static int pow2_side(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
+		     const uint64_t *in, int nin, uint64_t *cr, struct ub_exact *exact,
+		     mpfr_prec_t p)
+{
+	const struct ub_ival *r = c->root;
+	mpfr_srcptr a = mpfr_cmpabs(r->lo, r->hi) <= 0 ? r->lo : r->hi;
+	long e = mpfr_get_exp(a);   /* |a| in [2^(e-1), 2^e): P is 2^e, or |a| */
+	if (mpfr_cmp_ui_2exp(a, 1, e - 1) == 0 || mpfr_cmp_si_2exp(a, -1, e - 1) == 0)
+		e--;
+	if (e <= ub_dt_emin(dt) || e > ub_dt_emax(dt))
+		return 0;   /* one spacing on both sides (subnormals), or beyond */
+	double pw = copysign(ldexp(1, (int)e), mpfr_sgn(a));
+	uint64_t keep = *cr, xcr;
+	struct ub_exact xx;
+	if (ub_ref_exact(d, dt, in, nin, &xcr, &xx) == 0 && xcr == keep) {
+		*exact = xx;
+		return 0;
+	}
+	for (p = 2 * p + 1; p <= POW2_MAX; p = 2 * p + 1) {
+		int rounded = 0;
+		set_prec(c, p);
+		int st = attempt(c, d, dt, nin, cr, &xx, &rounded);
+		*cr = keep;   /* decided before; a wider step cannot change it */
+		if (st && st != UB_IV_REFINE)
+			return st;
+		if (rounded && !at_pow2(c->root)) {
+			keep_side(c, c->root, &xx);
+			*exact = xx;
+			return 0;
+		}
+	}
+	*exact = (struct ub_exact){ pw, 0 };
+	return 0;
+}
+
 /* Ziv's loop from PREC_START to PREC_MAX; once the rounding is still open
  * at EXACT_FROM bits, the exact evaluation is asked (ref_exact.c): a value
  * on a rounding boundary reached through inexact steps never decides by
@@ -378,10 +457,10 @@ static int loop_limit(enum ub_dtype dt, uint64_t *cr, struct ub_exact *x,
 static int ziv(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 	       const uint64_t *in, int nin, uint64_t *cr, struct ub_exact *exact)
 {
-	int st = UB_IV_REFINE, rounded = 0, asked = 0;
+	int st = UB_IV_REFINE, rounded = 0, asked = 0, by_exact = 0;
+	mpfr_prec_t p;
 	c->root = NULL;
-	for (mpfr_prec_t p = PREC_START; st == UB_IV_REFINE && p <= PREC_MAX;
-	     p = 2 * p + 1) {
+	for (p = PREC_START; st == UB_IV_REFINE && p <= PREC_MAX; p = 2 * p + 1) {
 		set_prec(c, p);
 		st = attempt(c, d, dt, nin, cr, exact, &rounded);
 		if (st == UB_WALK_LOOP_LIMIT) /* decided conditions: no precision helps */
@@ -389,12 +468,16 @@ static int ziv(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 		if (st == UB_IV_REFINE && !rounded && !asked && p >= EXACT_FROM) {
 			asked = 1;
 			if (ub_ref_exact(d, dt, in, nin, cr, exact) == 0)
-				st = 0;
+				st = 0, by_exact = 1;
 		}
 	}
 	/* at the cap with the rounding decided: the exact value is as narrow
 	 * as PREC_MAX allows (attempt set it) */
-	return st == UB_IV_REFINE && rounded ? 0 : st;
+	if (st == UB_IV_REFINE && rounded)
+		st = 0;
+	if (st == 0 && exact && !by_exact && c->root && at_pow2(c->root))
+		return pow2_side(c, d, dt, in, nin, cr, exact, (p - 1) / 2);
+	return st;
 }
 
 /* The thread's cache ready for e at nin inputs (*d its dag), MPFR's

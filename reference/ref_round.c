@@ -99,6 +99,12 @@ void ub_ref_exact_q(mpq_srcptr q, int negzero, struct ub_exact *x)
 	if (isfinite(x->hi) && x->hi != 0) {
 		mpfr_sub_d(m, m, x->hi, MPFR_RNDN);
 		x->lo = mpfr_get_d(m, MPFR_RNDN);
+		/* q within 2^-128 of hi: lo keeps at least the side (metrics.h
+		 * tells a power of two from a value just above it by lo) */
+		mpfr_set_d(m, x->hi, MPFR_RNDN);
+		int s = mpfr_cmp_q(m, q);
+		if (x->lo == 0 && s != 0)
+			x->lo = s < 0 ? 0x1p-1074 : -0x1p-1074;
 	}
 	mpfr_clear(m);
 	restore(r);

@@ -387,6 +387,67 @@ START_TEST(test_undecided)
 }
 END_TEST
 
+/* ---- the side of a power of two ------------------------------------------ */
+
+/* The ulp of the exact value is the smaller spacing at a power of two P and
+ * the larger just above it (metrics.h), so the exact value must say the
+ * side: lo 0 at P, of hi's sign above it, of the other sign below.  f32
+ * inputs; side: -1 below P (in magnitude), 0 at P, +1 above; fast: what
+ * the fast path gives where it differs from MPFR's (the stated limit of
+ * docs/reference.md), else the same. */
+static const struct {
+	const char *body;
+	uint32_t x, y;
+	double hi;
+	int side, fast_side;
+} pow2[] = {
+	/* (1 - 2^-60) / (1 + 2^-60) = 1 - 2^-59 + 2^-119 - ...: below 1, nearest
+	 * double 1 (the spacing below 1 is 2^-53), lo about -2^-59 */
+	{"(/ (- x y) (+ x y))", 0x3f800000, 0x21800000, 1.0, -1, -1},
+	/* its reciprocal 1 + 2^-59 + ...: above */
+	{"(/ (+ x y) (- x y))", 0x3f800000, 0x21800000, 1.0, 1, 1},
+	/* y = 2^-140 (0x200, subnormal): 1 + 2^-139 + ..., within 2^-128 of 1,
+	 * nearer than a 128-bit rounding of the rational tells: still above */
+	{"(/ (+ x y) (- x y))", 0x3f800000, 0x00000200, 1.0, 1, 1},
+	/* x^8 at x = 2^8: 2^64, every product exact, though the fast path's
+	 * bounds are not 0: at P itself */
+	{"(* (* (* x x) (* x x)) (* (* x x) (* x x)))", 0x43800000, 0, 0x1p64, 0, 0},
+	/* sigmoid of x = 1e30: 1 - e^-1e30, below 1 by far less than 1023 bits
+	 * tell: P itself, the right spacing for a value below P */
+	{"(/ 1 (+ 1 (exp (- x))))", 0x7149f2ca, 0, 1.0, 0, 0},
+	/* exp 2^-140 = 1 + 2^-140 + ...: MPFR separates it from 1 at 255 bits
+	 * (above); the fast path's enclosure is 2^-52 wide and an exp has no
+	 * exact evaluation: it takes P (twice the definition's error for a
+	 * result other than 1, never less) */
+	{"(exp x)", 0x00000200, 0, 1.0, 1, 0},
+};
+
+static int side_of(const struct ub_exact *x)
+{
+	return x->lo == 0 ? 0 : (x->lo > 0) == (x->hi > 0) ? 1 : -1;
+}
+
+START_TEST(test_pow2_side)
+{
+	char text[256];
+	struct ub_catalog cat;
+	struct ub_error err = {""};
+	uint64_t in[2] = {pow2[_i].x, pow2[_i].y}, cr, fcr;
+	struct ub_exact x, fx;
+	snprintf(text, sizeof text, "(FPCore p (x y) %s)", pow2[_i].body);
+	ck_assert_int_eq(ub_catalog_parse(text, "p.fpcore", &cat, &err), 0);
+	ck_assert_int_eq(ub_ref_eval(cat.ops[0].math, UB_F32, in, 2, &cr, &x, &err), 0);
+	ck_assert_msg(x.hi == pow2[_i].hi && side_of(&x) == pow2[_i].side,
+		      "%s: MPFR hi %a lo %a", pow2[_i].body, x.hi, x.lo);
+	if (ub_ref_eval_fast(cat.ops[0].math, UB_F32, in, 2, &fcr, &fx)) {
+		ck_assert_uint_eq(fcr, cr);
+		ck_assert_msg(fx.hi == pow2[_i].hi && side_of(&fx) == pow2[_i].fast_side,
+			      "%s: fast hi %a lo %a", pow2[_i].body, fx.hi, fx.lo);
+	}
+	ub_catalog_free(&cat);
+}
+END_TEST
+
 Suite *ub_exact_suite(void)
 {
 	Suite *s = suite_create("exact");
@@ -400,6 +461,7 @@ Suite *ub_exact_suite(void)
 	tcase_add_loop_test(tc, test_zeros, 0, sizeof zeros / sizeof zeros[0]);
 	tcase_add_test(tc, test_undecided);
 	tcase_add_loop_test(tc, test_vs_ziv, 0, sizeof vs_ziv / sizeof vs_ziv[0]);
+	tcase_add_loop_test(tc, test_pow2_side, 0, sizeof pow2 / sizeof pow2[0]);
 	suite_add_tcase(s, tc);
 	return s;
 }

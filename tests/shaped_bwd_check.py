@@ -19,85 +19,12 @@ integer square root, rounded to binary32.
 """
 import math
 import random
-import struct
 import sys
 from fractions import Fraction
 
+from fracfmt import f16, f32, figures, read_npy, round_to, write_npy
+
 EPS = Fraction(0x14f8b58, 2 ** 41)  # 0x1.4f8b58p-17, the float nearest 1e-5
-FMT = {'f': (24, -126), 'e': (11, -14)}  # precision, emin
-
-
-def f32(x):
-    return struct.unpack('<f', struct.pack('<f', x))[0]
-
-
-def f16(x):
-    return struct.unpack('<e', struct.pack('<e', x))[0]
-
-
-def write_npy(path, vals, shape, code):
-    descr = {'f': '<f4', 'e': '<f2'}[code]
-    shp = '(%d,)' % shape[0] if len(shape) == 1 else '(%d, %d)' % shape
-    hdr = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shp)
-    hdr += ' ' * (64 - (10 + len(hdr) + 1) % 64) + '\n'
-    with open(path, 'wb') as f:
-        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode())
-        f.write(struct.pack('<%d%s' % (len(vals), code), *vals))
-
-
-def read_npy(path):
-    data = open(path, 'rb').read()
-    n = struct.unpack('<H', data[8:10])[0]
-    hdr = data[10:10 + n].decode()
-    shape = [int(s) for s in hdr.split("'shape': (")[1].split(')')[0].split(',') if s.strip()]
-    code = 'e' if "'<f2'" in hdr else 'f'
-    count = 1
-    for d in shape:
-        count *= d
-    return shape, list(struct.unpack('<%d%s' % (count, code), data[10 + n:])), code
-
-
-def exponent(a):  # 2^e <= a < 2^(e+1), a > 0
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    while Fraction(2) ** e > a:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
-    return e
-
-
-def round_to(q, fmt):  # nearest in fmt, ties to even (no overflow here)
-    if q == 0:
-        return 0.0
-    a = abs(Fraction(q))
-    p, emin = FMT[fmt]
-    quantum = Fraction(2) ** (max(exponent(a), emin) - (p - 1))
-    m = a / quantum
-    fl = m.numerator // m.denominator
-    rest = m - fl
-    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and fl % 2):
-        fl += 1
-    v = float(fl * quantum)
-    return v if q > 0 else -v
-
-
-def ulp(v, fmt):  # docs/metrics.md: the smaller spacing at a power of two
-    a = abs(v)
-    p, emin = FMT[fmt]
-    if a == 0:
-        return Fraction(2) ** (emin - p + 1)
-    e = exponent(a)
-    if a == Fraction(2) ** e:
-        e -= 1
-    return Fraction(2) ** (max(e, emin) - (p - 1))
-
-
-def figures(pairs, fmt):  # (kernel value, exact Fraction) -> max_ulp, mismatches
-    worst, mism = 0.0, 0
-    for y, v in pairs:
-        worst = max(worst, float(abs(Fraction(y) - v) / ulp(v, fmt)))
-        mism += y != round_to(v, fmt)
-    return worst, mism
 
 
 def rsqrt_f32(a):  # 1/sqrt(a), a > 0 a Fraction, to 120 bits, rounded to binary32

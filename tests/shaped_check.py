@@ -15,86 +15,31 @@ emulation).  ULP error as docs/metrics.md defines it.
   shaped_check.py mean X.npy                    the same for sum / cols
 """
 import random
-import struct
 import sys
 from fractions import Fraction
 
 
-def f32(x):
-    return struct.unpack('<f', struct.pack('<f', x))[0]
+import fracfmt
+from fracfmt import f16, f32  # noqa: F401 (block_check.py takes f32)
 
-
-def f16(x):  # CPython packs binary16 rounding to nearest, ties to even
-    return struct.unpack('<e', struct.pack('<e', x))[0]
+fmt = 'f'  # the format of the tensor read last (rows_of)
 
 
 def write_npy(path, vals, rows, cols, code='f'):
-    descr = '<f4' if code == 'f' else '<f2'
-    hdr = "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }" % (descr, rows, cols)
-    pad = 64 - (10 + len(hdr) + 1) % 64
-    hdr = hdr + ' ' * pad + '\n'
-    with open(path, 'wb') as f:
-        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode())
-        f.write(struct.pack('<%d%s' % (len(vals), code), *vals))
+    fracfmt.write_npy(path, vals, (rows, cols), code)
 
 
 def read_npy(path):
-    data = open(path, 'rb').read()
-    n = struct.unpack('<H', data[8:10])[0]
-    hdr = data[10:10 + n].decode()
-    shape = hdr.split("'shape': (")[1].split(')')[0]
-    rows, cols = [int(s) for s in shape.split(',') if s.strip()]
-    body = data[10 + n:]
-    code = 'e' if "'<f2'" in hdr else 'f'
-    return rows, cols, list(struct.unpack('<%d%s' % (rows * cols, code), body)), code
-
-
-def exponent(a):  # 2^e <= a < 2^(e+1), a > 0 a Fraction
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    while Fraction(2) ** e > a:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
-    return e
-
-
-FMT = {'f': (24, -126), 'e': (11, -14)}  # precision, emin
-fmt = 'f'
+    (rows, cols), vals, code = fracfmt.read_npy(path)
+    return rows, cols, vals, code
 
 
 def round_f32(q):  # nearest in fmt, ties to even (no overflow here)
-    if q == 0:
-        return 0.0
-    a = abs(q)
-    p, emin = FMT[fmt]
-    quantum = Fraction(2) ** (max(exponent(a), emin) - (p - 1))
-    m = a / quantum
-    fl = m.numerator // m.denominator
-    rest = m - fl
-    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and fl % 2):
-        fl += 1
-    v = float(fl * quantum)
-    return v if q > 0 else -v
-
-
-def ulp(v):  # docs/metrics.md: the smaller spacing at a power of two
-    a = abs(v)
-    p, emin = FMT[fmt]
-    if a == 0:
-        return Fraction(2) ** (emin - p + 1)
-    e = exponent(a)
-    if a == Fraction(2) ** e:
-        e -= 1
-    return Fraction(2) ** (max(e, emin) - (p - 1))
+    return fracfmt.round_to(q, fmt)
 
 
 def figures(pairs):  # (kernel float, exact Fraction) -> max_ulp, mismatches
-    worst, mism = 0.0, 0
-    for y, v in pairs:
-        err = float(abs(Fraction(y) - v) / ulp(v))
-        worst = max(worst, err)
-        mism += y != round_f32(v)
-    return worst, mism
+    return fracfmt.figures(pairs, fmt)
 
 
 def rows_of(path):

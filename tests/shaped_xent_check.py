@@ -10,50 +10,24 @@ expected in random data).  Pure Python besides mpmath (no numpy).
 
   shaped_xent_check.py DUMP DTYPE    exit 0 when every row agrees
 """
-import struct
 import sys
 from fractions import Fraction
 
 import mpmath
 
-FMT = {'f32': (24, -126), 'f16': (11, -14)}  # precision, emin
+import fracfmt
+
+CODE = {'f32': 'f', 'f16': 'e'}
 
 
 def read_npy(path):
-    data = open(path, 'rb').read()
-    n = struct.unpack('<H', data[8:10])[0]
-    hdr = data[10:10 + n].decode('latin-1')
-    shape = [int(s) for s in hdr.split("'shape': (")[1].split(')')[0].split(',') if s.strip()]
-    code = {"'<f4'": 'f', "'<f2'": 'e', "'<i4'": 'i'}
-    c = [v for k, v in code.items() if k in hdr][0]
-    count = 1
-    for d in shape:
-        count *= d
-    return shape, list(struct.unpack('<%d%s' % (count, c), data[10 + n:]))
-
-
-def exponent(a):
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    while Fraction(2) ** e > a:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
-    return e
+    shape, vals, _ = fracfmt.read_npy(path)
+    return shape, vals
 
 
 def round_to(q, dt):  # (value, distance to the nearest midpoint in quanta)
-    if q == 0:
-        return 0.0, Fraction(1, 2)
-    a = abs(q)
-    p, emin = FMT[dt]
-    quantum = Fraction(2) ** (max(exponent(a), emin) - (p - 1))
-    m = a / quantum
-    fl = m.numerator // m.denominator
-    rest = m - fl
-    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and fl % 2):
-        fl += 1
-    v = float(fl * quantum)
-    return (v if q > 0 else -v), abs(rest - Fraction(1, 2))
+    v, rest = fracfmt.round_rest(q, CODE[dt])
+    return v, (abs(rest - Fraction(1, 2)) if q != 0 else Fraction(1, 2))
 
 
 def main():

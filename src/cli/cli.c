@@ -172,6 +172,8 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->append = 1;
 	} else if (!strcmp(name, "quiet")) {
 		cli->quiet = 1;
+	} else if (!strcmp(name, "times")) {
+		c->times = 1;
 	} else if (!strcmp(name, "verbose")) {
 		cli->verbose = 1;
 	} else if (!strcmp(name, "exhaustive")) {

@@ -47,6 +47,7 @@
 	X("arch", 0, 1, "ARCH", RUN, "compile for ARCH (default: compute_90 on sim, the GPU's own sm_NN on cuda)") \
 	X("catalog", 0, 1, "FILE", RUN, "op catalog in FPCore syntax (default: the shipped suites/ops.fpcore)") \
 	X("quiet", 'q', 0, NULL, LOCAL, "no progress line on stderr") \
+	X("times", 0, 0, NULL, LOCAL, "say on stderr the CPU seconds of each stage (inputs, reference, kernels, metrics), per dtype") \
 	X("verbose", 'v', 0, NULL, LOCAL, "say more on stderr: progress also when it is not a terminal (a line every 30 s), compile cache entries found damaged") \
 	X("fpcore", 0, 1, "FILE", RUN, "add the ops of an FPCore file to the catalog (repeatable)") \
 	X("kernel", 0, 1, "FILE.cu", RUN, "test your own kernel file instead of the op's kernel") \

@@ -78,6 +78,28 @@ static int write_partial(const struct ub_cli *cli, const struct ub_result *res,
 	return s;
 }
 
+/* --times: a line per dtype, the CPU seconds of each stage over every
+ * thread (result.h's UB_STAGES). */
+static void print_times(FILE *f, const struct ub_result *res)
+{
+	static const char *const names[] = {
+#define X(name) #name,
+		UB_STAGES(X)
+#undef X
+	};
+	for (int t = 0; t < res->ndata; t++) {
+		const struct ub_data *d = &res->data[t];
+		double all = 0;
+		fprintf(f, "ulpbench: --times: %s %s, CPU s:", res->cfg->op->name,
+			ub_dtypes[d->dt].name);
+		for (int k = 0; k < UB_NSTAGES; k++) {
+			fprintf(f, " %s %.3f", names[k], d->cpu[k]);
+			all += d->cpu[k];
+		}
+		fprintf(f, " (all %.3f)\n", all);
+	}
+}
+
 /* --resume: cli->partial is already this shard's complete part. */
 static int partial_done(const struct ub_cli *cli, const struct ub_run_id *id)
 {
@@ -127,6 +149,9 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	}
 	if (!s) /* no output over another, or over an input */
 		s = ub_clash_check_cli(cli, &op, err);
+	if (!s && cli->cfg.times && cli->dump)
+		s = ub_fail(err, UB_USAGE, "--times: not with --dump (a run that keeps "
+			    "every element is not timed by stage)");
 	if (!s && cli->dump)
 		s = ub_check_dump_dir(cli->dump, err);
 	if (!s)
@@ -146,6 +171,8 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	cfg.progress_ctx = &prog;
 	s = ub_run(&cfg, &res, err);
 	ub_progress_end(&prog);
+	if (!s && cfg.times)
+		print_times(stderr, &res);
 	if (!s && cli->partial) /* a part of the run: its figures go there */
 		s = write_partial(cli, &res, &id, err);
 	else if (!s && !ub_outputs_on_stdout(&out))

@@ -17,7 +17,7 @@ static int refuse(const struct ub_cli *cli, struct ub_error *err)
 {
 	static const char *const no[] = {"n", "exhaustive", "range", "domain", "param",
 		"html", "shard", "partial", "resume", "sample",
-		"reference", "at", NULL};
+		"reference", "at", "times", NULL};
 	for (int i = 0; i < cli->ngiven; i++)
 		for (int k = 0; no[k]; k++)
 			if (!strcmp(ub_opts[cli->given[i].opt].name, no[k]))
@@ -50,6 +50,22 @@ static int files(const struct ub_cli *cli, const struct ub_shaped_op *op,
 		q->files[k] = eq + 1;
 	}
 	return 0;
+}
+
+/* What the header says of the inputs: "random" when every input is drawn,
+ * else NAME=FILE for each file given (";" between, the others drawn), and
+ * the shape. */
+static void describe_inputs(const struct ub_shaped_op *op, const struct ub_shaped_req *q,
+			    size_t rows, size_t cols, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < op->nin; k++)
+		if (q->files[k] && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s=%s", at ? ";" : "",
+					       op->in[k].name, q->files[k]);
+	if (at < len)
+		snprintf(buf + at, len - at, "%s, shape %zu,%zu", at ? "" : "random", rows, cols);
 }
 
 /* The stand-ins: rep (what reports name: the op, its inputs and their
@@ -217,8 +233,7 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	if (q.dumped) /* renamed into place only after a whole run */
 		s = ub_shaped_dump_finish(q.dumped, s, err);
 	if (!s) {
-		snprintf(res.inputs, sizeof res.inputs, "%s, shape %zu,%zu",
-			 q.files[0] ? q.files[0] : "random", rows, cols);
+		describe_inputs(op, &q, rows, cols, res.inputs, sizeof res.inputs);
 		if (!ub_outputs_on_stdout(&out))
 			ub_report_table(stdout, &res);
 	}

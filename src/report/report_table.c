@@ -89,8 +89,9 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 	if (r->rejected) /* :pre's conditions beyond its bounds */
 		snprintf(rej, sizeof rej, " (:pre rejected %llu)", (unsigned long long)r->rejected);
 	/* --triton: its own line says the modes' kernel; NVRTC compiled the
-	 * torch plan */
-	if (cfg->triton)
+	 * torch plan of an elementwise op (a shaped op's is on the host) */
+	int plan_nvrtc = cfg->triton && !r->coords;
+	if (plan_nvrtc)
 		snprintf(tk, sizeof tk, "nvrtc %s", ub_nvrtc_version());
 	else
 		snprintf(tk, sizeof tk, "%s", r->toolkit);
@@ -98,7 +99,7 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 		"%s %s%s%s\n", first ? "" : "\n", r->op,
 		ub_dtypes[r->dt].name, r->st.n,
 		(unsigned long long)cfg->seed, res->inputs, rej, r->backend, tk,
-		r->arch && !cfg->triton ? r->arch : cfg->arch,
+		r->arch && !plan_nvrtc ? r->arch : cfg->arch,
 		say ? "  kernel: " : "", say ? r->kernel : "");
 	if (cfg->triton)
 		fprintf(f, "kernel: %s\n", ub_triton_about(cfg->triton, about, sizeof about));

@@ -19,6 +19,17 @@ struct ub_nvcc_unit;
 struct ptx_trace;
 struct ub_triton;
 
+/* The stages of a streamed run whose CPU time --times reports, declared
+ * once: the inputs (generated or read), the reference, the kernels (every
+ * mode and torch-plan step), the metrics (the rows' statistics). */
+#define UB_STAGES(X) X(inputs) X(reference) X(kernels) X(metrics)
+enum ub_stage {
+#define X(name) UB_STAGE_##name,
+	UB_STAGES(X)
+#undef X
+	UB_NSTAGES
+};
+
 struct ub_input_file {
 	int input;         /* index into op->inputs */
 	const char *path;
@@ -76,6 +87,8 @@ struct ub_config {
 				     (the page then shows no command) */
 	const struct ub_triton *triton; /* --triton: the kernel is Triton's,
 				   compiled by ub_triton_compile; NULL: CUDA */
+	int times;           /* --times: each stage's CPU time (a streamed
+				run) into the data's cpu[] */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -143,6 +156,8 @@ struct ub_data {
 	int nmodes;
 	struct ub_array out[UB_NMODES];
 	uint64_t rejected;   /* candidate inputs :pre rejected (inputs.h) */
+	double cpu[UB_NSTAGES]; /* cfg->times: CPU seconds of each stage,
+				   every thread (enum ub_stage) */
 };
 
 struct ub_result {

@@ -2,6 +2,7 @@
  * reference per row, the kernel under every mode, one report row per
  * (dtype, output, mode). */
 #include "shaped.h"
+#include "shaped_internal.h"
 #include "backend.h"
 #include "modes.h"
 #include "native.h"
@@ -13,24 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The arrays of one dtype. */
-struct sdata {
-	enum ub_dtype dt;
-	struct ub_array in[UB_SHAPED_MAX_IN];
-	struct ub_array cr[UB_SHAPED_MAX_OUT];
-	struct ub_array y[UB_NMODES][UB_SHAPED_MAX_OUT]; /* per mode index */
-	struct ub_exact *exact[UB_SHAPED_MAX_OUT];
-	struct ub_array torch[UB_SHAPED_MAX_OUT]; /* empty: no torch values */
-	uint64_t torch_approx;
-	struct ub_array ord[UB_SHAPED_NORDERS]; /* --orders: sum's other orders */
-	struct ub_array wide[UB_SHAPED_MAX_IN]; /* class inputs as int64 */
-	struct ub_array seed[UB_SHAPED_NSEEDS][UB_SHAPED_MAX_OUT]; /* --orders
-				with a kernel: the first mode's outputs under
-				--atomic-order seed=1.. */
-	int seed_mode;          /* that mode's index, -1: none ran */
-	size_t undecided;
-};
 
 /* Why a torch row is n/a, per dtype and output: the rows point here, and
  * a process makes one shaped run. */
@@ -400,133 +383,6 @@ static int catalog_source(enum ub_dtype dt, char **src, struct ub_error *err)
 	return *src ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
 
-/* A row of output o in mode (or torch), of d's dtype. */
-static struct ub_row *new_row(struct ub_result *res, const struct ub_shaped_req *q,
-			      int t, int o, const char *mode, const char *opts)
-{
-	struct ub_row *r = ub_row_new(res, &res->data[t], UB_ROW_NONE, 0, mode, opts);
-	char label[96];
-	snprintf(label, sizeof label, q->op->nout > 1 ? "%s:%s" : "%s", q->op->name,
-		 q->op->out[o].name);
-	r->op = strdup(label);
-	r->nin = 0;
-	enum ub_extent e = q->op->out[o].ext;
-	r->coords = e == UB_EXT_FULL ? 2 : e == UB_EXT_ROWS ? 1 : 3;
-	snprintf(r->launch, sizeof r->launch, ub_shaped_has_cols_out(q->op) ?
-		 "one thread per row and per column" : "one thread per row");
-	if (q->cfg->geom.block || q->cfg->geom.per_block || q->cfg->geom.grid)
-		ub_geom_format(&q->cfg->geom, r->launch, sizeof r->launch);
-	if (q->cfg->triton && ub_mode_find(mode) >= 0) /* a mode row, not torch or an order */
-		ub_triton_row(q->cfg->triton, r);
-	return r;
-}
-
-/* The element index i of an output as coordinates (row, col); of a
- * per-row or per-column output, c[0] = i. */
-static void coords(uint64_t *c, size_t i, int full, size_t cols)
-{
-	c[0] = full ? i / cols : i;
-	c[1] = full ? i % cols : 0;
-}
-
-/* The row of output o for results y: mode index mi's, or (mi < 0) the
- * torch plan's (y NULL) or an order's (--orders: mode its name). */
-static int measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
-		   int o, int mi, const char *mode, const struct ub_array *y,
-		   const struct sdata *d, uint64_t approx, size_t cols)
-{
-	enum ub_mode m = mi >= 0 ? q->cfg->modes[mi] : 0;
-	struct ub_row *r = mi >= 0 ? new_row(res, q, t, o, ub_modes[m].name, ub_modes[m].opts)
-				   : new_row(res, q, t, o, mode, UB_TORCH_OPTS);
-	if (!r->op)
-		return -1;
-	const struct ub_array *torch = d->torch[o].data ? &d->torch[o] : NULL;
-	struct ub_measure me = {.y = mi >= 0 ? &d->y[mi][o] : y ? y : torch,
-				.cr = &d->cr[o], .exact = d->exact[o], .torch = torch};
-	r->has_torch = torch != NULL;
-	if (mi < 0 && !y)
-		snprintf(r->kernel, sizeof r->kernel, "torch plan (PyTorch's CUDA kernel "
-			 "modelled on the host, docs/reductions.md)");
-	else if (mi < 0 && strncmp(mode, "seed=", 5))
-		snprintf(r->kernel, sizeof r->kernel, "host: the row sum in float, %s "
-			 "order (docs/reductions.md)", mode);
-	ub_stats_measure(&me, &r->st);
-	r->has_worst = r->st.ncomparable > 0;
-	coords(r->st.worst_in, r->st.worst, r->coords == 2, cols);
-	coords(r->st.undecided_in, r->st.first_undecided, r->coords == 2, cols);
-	ub_row_set_approx(r, approx);
-	return 0;
-}
-
-/* The row of output o under atomic order seed k + 1 (the first mode's
- * kernel): measured as a mode's, and how far it moved from the default
- * order (ub_shaped_spread) as its note and kernel text. */
-static int seed_row(struct ub_result *res, const struct ub_shaped_req *q, int t,
-		    int o, int k, const struct sdata *d, uint64_t approx, size_t cols,
-		    struct ub_error *err)
-{
-	static char names[UB_SHAPED_NSEEDS][16];
-	struct ub_spread sp[UB_SHAPED_NSEEDS];
-	const struct ub_array *y0 = &d->y[d->seed_mode][o];
-	uint64_t all = 0;
-	for (int j = 0; j < UB_SHAPED_NSEEDS; j++) {
-		ub_shaped_spread(y0, &d->seed[j][o], &sp[j]);
-		all = sp[j].max_dist > all ? sp[j].max_dist : all;
-	}
-	snprintf(names[k], sizeof names[k], "seed=%d", k + 1);
-	if (measure(res, q, t, o, -1, names[k], &d->seed[k][o], d, approx, cols))
-		return ub_fail(err, UB_RUNTIME, "out of memory");
-	struct ub_row *r = &res->rows[res->nrows - 1];
-	const char *mode = ub_modes[q->cfg->modes[d->seed_mode]].name;
-	char where[64] = "";
-	uint64_t c[2];
-	coords(c, sp[k].worst, r->coords == 2, cols);
-	if (sp[k].moved)
-		snprintf(where, sizeof where, r->coords == 2 ? ", at row=%llu;col=%llu" :
-			 ", at row=%llu", (unsigned long long)c[0], (unsigned long long)c[1]);
-	snprintf(r->kernel, sizeof r->kernel, "the kernel in mode %s under "
-		 "--atomic-order seed=%d: %zu of %zu elements move from the default "
-		 "order, by up to %llu ulps%s; over seeds 1..%d: up to %llu ulps", mode,
-		 k + 1, sp[k].moved, y0->n, (unsigned long long)sp[k].max_dist, where,
-		 UB_SHAPED_NSEEDS, (unsigned long long)all);
-	r->note = strdup(r->kernel);
-	return r->note ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
-}
-
-/* --dump: d's inputs, reference, mode and torch outputs, staged. */
-static int dump_dtype(const struct ub_shaped_req *q, const struct sdata *d, const int *ran,
-		      size_t rows, size_t cols, struct ub_error *err)
-{
-	const struct ub_shaped_op *op = q->op;
-	char what[160];
-	int s = 0;
-	for (int k = 0; !s && k < op->nin; k++) {
-		snprintf(what, sizeof what, "input.%s", op->in[k].name);
-		s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->in[k],
-					 op->in[k].ext, rows, cols,
-					 op->in[k].role == UB_ARG_CLASS ? "<i4" : NULL, err);
-	}
-	for (int o = 0; !s && o < op->nout; o++) {
-		const char *on = op->out[o].name;
-		enum ub_extent e = op->out[o].ext;
-		snprintf(what, sizeof what, "%s.ref", on);
-		s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->cr[o], e, rows,
-					 cols, NULL, err);
-		for (int m = 0; !s && m < q->cfg->nmodes; m++) {
-			if (!ran[m])
-				continue;
-			snprintf(what, sizeof what, "%s.%s", on, ub_modes[q->cfg->modes[m]].name);
-			s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->y[m][o], e,
-						 rows, cols, NULL, err);
-		}
-		snprintf(what, sizeof what, "%s.torch", on);
-		if (!s && d->torch[o].data)
-			s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->torch[o], e,
-						 rows, cols, NULL, err);
-	}
-	return s;
-}
-
 static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t,
 		     struct ub_error *err)
 {
@@ -572,29 +428,29 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	}
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		for (int m = 0; !s && m < cfg->nmodes; m++)
-			if (ran[m] && measure(res, q, t, o, m, NULL, NULL, &d, approx[m], cols))
+			if (ran[m] && ub_shaped_measure(res, q, t, o, m, NULL, NULL, &d, approx[m], cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
 		for (int k = 0; !s && q->orders && k < UB_SHAPED_NORDERS; k++) {
 			s = ub_shaped_order_sum(k, &d.in[0], rows, cols, &d.ord[k], err);
-			if (!s && measure(res, q, t, o, -1, ub_shaped_orders[k], &d.ord[k], &d,
+			if (!s && ub_shaped_measure(res, q, t, o, -1, ub_shaped_orders[k], &d.ord[k], &d,
 					  0, cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
 		}
 		for (int k = 0; !s && q->orders && k < UB_SHAPED_NSEEDS && d.seed[k][0].data; k++)
-			s = seed_row(res, q, t, o, k, &d, approx[d.seed_mode], cols, err);
+			s = ub_shaped_seed_row(res, q, t, o, k, &d, approx[d.seed_mode], cols, err);
 		if (!s && d.torch[o].data) {
-			if (measure(res, q, t, o, -1, "torch", NULL, &d, d.torch_approx, cols))
+			if (ub_shaped_measure(res, q, t, o, -1, "torch", NULL, &d, d.torch_approx, cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
 			continue;
 		}
-		struct ub_row *r = s ? NULL : new_row(res, q, t, o, "torch", UB_TORCH_OPTS);
+		struct ub_row *r = s ? NULL : ub_shaped_new_row(res, q, t, o, "torch", UB_TORCH_OPTS);
 		if (r && !r->op)
 			s = ub_fail(err, UB_RUNTIME, "out of memory");
 		else if (r)
 			r->na = torch_na[t][o];
 	}
 	if (!s && q->dumped)
-		s = dump_dtype(q, &d, ran, rows, cols, err);
+		s = ub_shaped_dump_dtype(q, &d, ran, rows, cols, err);
 	free(src);
 	sdata_free(&d);
 	return s;

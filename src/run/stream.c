@@ -245,6 +245,8 @@ static void *worker(void *arg)
 	for (int r = 0; r < SK_MAX_ROWS; r++)
 		j->approx[r] |= approx[r];
 	j->rejected += w.rejected; /* a sum: the same in any thread order */
+	for (int k = 0; k < UB_NSTAGES; k++)
+		j->cpu[k] += w.cpu[k];
 	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 	ub_wbuf_free(j, &w);
@@ -312,8 +314,11 @@ static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
 	int s = 0;
 	d->nin = j->nin;
 	d->shape.ndim = 1;
-	if (cfg->nfiles) {
+	if (cfg->nfiles) {   /* read here, whole: --times counts it as inputs */
+		double t0 = cfg->times ? ub_thread_cpu() : 0;
 		s = ub_run_inputs(cfg, d, err);
+		if (cfg->times)
+			j->cpu[UB_STAGE_inputs] += ub_thread_cpu() - t0;
 		j->files = d->in;
 		j->n = d->n = s ? 0 : d->in[0].n;
 		return s;
@@ -373,6 +378,7 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s)
 		s = run_threads(j, err);
 	d->rejected = j->rejected;
+	memcpy(d->cpu, j->cpu, sizeof d->cpu);
 	if (!s)
 		add_rows(res, d, j);
 	ub_sampling_free(&j->smp);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 {
@@ -209,9 +210,34 @@ void ub_chunk_span(const struct job *j, size_t c, size_t *first, size_t *len)
 	*len = j->n - *first < UB_STATS_CHUNK ? j->n - *first : UB_STATS_CHUNK;
 }
 
+double ub_thread_cpu(void)
+{
+	struct timespec t;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
+		return 0;
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* --times: the thread's CPU seconds so far (0 when not asked: no call). */
+static double cpu_now(const struct job *j)
+{
+	return j->cfg->times ? ub_thread_cpu() : 0;
+}
+
+/* Ends stage st of the thread's clock: its time since *t0 into w->cpu. */
+static void stage_end(const struct job *j, struct wbuf *w, int st, double *t0)
+{
+	if (j->cfg->times) {
+		double t = cpu_now(j);
+		w->cpu[st] += t - *t0;
+		*t0 = t;
+	}
+}
+
 int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 		 struct ub_error *err)
 {
+	double t0 = cpu_now(j);
 	size_t first, len;
 	ub_chunk_span(j, c, &first, &len);
 	struct slot *sl = &j->slots[(c % j->win) * (size_t)j->nrows];
@@ -220,10 +246,13 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 		w->env[k].n = len;
 	w->cr.n = w->out.n = len;
 	int s = chunk_inputs(j, w, first, len, err);
+	stage_end(j, w, UB_STAGE_inputs, &t0);
 	if (!s)
 		s = chunk_reference(j, w, len, err);
+	stage_end(j, w, UB_STAGE_reference, &t0);
 	if (!s)   /* what every row's statistics share */
 		ub_stats_prepare(&w->cr, w->exact, 0, len, &w->prep);
+	stage_end(j, w, UB_STAGE_metrics, &t0);
 	w->last_row = -1;
 	uint64_t t;
 	const char *names[UB_MAX_INPUTS + SK_MAX_STEPS]; /* of env's arrays */
@@ -234,6 +263,7 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 		if ((s = run_kern(&j->step[k], w->env, names, &w->env[j->nin + k], len,
 				  &approx[nm], &t, err)) != 0)
 			where(j, w, &j->step[k], first, t, err);
+	stage_end(j, w, UB_STAGE_kernels, &t0);
 	const struct ub_array *torch = j->nsteps ? &w->env[j->nin + j->nsteps - 1]
 						 : NULL;
 	for (int m = 0; !s && m < nm; m++) {
@@ -242,12 +272,15 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 		int unwritten;
 		s = run_mode_kern(j, &j->mode[m], w->env, names, &w->out, first, len,
 				  &approx[m], &t, &unwritten, err);
+		stage_end(j, w, UB_STAGE_kernels, &t0);
 		if (!s)
 			measure(j, w, m, first, &w->out, torch, sl);
 		else if (!unwritten)
 			where(j, w, &j->mode[m], first, t, err);
+		stage_end(j, w, UB_STAGE_metrics, &t0);
 	}
 	if (!s && torch)
 		measure(j, w, nm, first, torch, torch, sl);
+	stage_end(j, w, UB_STAGE_metrics, &t0);
 	return s;
 }

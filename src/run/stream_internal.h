@@ -65,6 +65,7 @@ struct job {
 	int bad_status;
 	struct ub_error bad_err;
 	uint64_t approx[SK_MAX_ROWS];
+	double cpu[UB_NSTAGES];   /* cfg->times: every thread's, per stage */
 };
 
 /* A thread's buffers, UB_STATS_CHUNK elements each: env holds the inputs
@@ -79,9 +80,12 @@ struct wbuf {
 	struct ub_stats_prep prep;   /* what the chunk's rows share (metrics.h) */
 	uint64_t rejected;        /* this thread's chunks' rejected candidates */
 	struct ub_figs *fig;  /* cfg->figures: one row's of one chunk */
+	double cpu[UB_NSTAGES];   /* cfg->times: this thread's, per stage */
 };
 
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
+/* The calling thread's CPU seconds so far (--times). */
+double ub_thread_cpu(void);
 void ub_wbuf_free(const struct job *j, struct wbuf *w);
 
 /* Runs chunk number c of this process (its place in the window; the

@@ -1,6 +1,7 @@
 /* tp_common.c — devices, conversions, elementary functions, warp trees
  * and argument checks shared by the torch plan models (tp_internal.h). */
 #include "tp_internal.h"
+#include "ub_bits.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,19 +42,8 @@ const char *tp_status_name(enum tp_status st)
 }
 
 float tp_load(enum ub_dtype dt, uint64_t bits)
-{
-	if (dt == UB_BF16)
-		return tp_f((uint32_t)(bits & 0xffff) << 16);
-	if (dt == UB_F16) {
-		uint32_t h = (uint32_t)bits & 0xffff, sign = (h & 0x8000) << 16;
-		uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
-		if (e == 0x1f)
-			return tp_f(sign | 0x7f800000 | (m << 13));
-		if (e == 0) /* zero or subnormal: m * 2^-24, exact in float */
-			return (sign ? -1.0f : 1.0f) * ((float)m * 0x1p-24f);
-		return tp_f(sign | ((e + 112) << 23) | (m << 13));
-	}
-	return tp_f((uint32_t)bits);
+{   /* f16 and bf16 values are floats exactly (ub_bits.h decodes them) */
+	return dt == UB_F32 ? tp_f((uint32_t)bits) : (float)ub_bits_to_double_i(dt, bits);
 }
 
 static uint64_t to_f16(float f)

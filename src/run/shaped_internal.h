@@ -1,0 +1,48 @@
+/* shaped_internal.h — what the files of a shaped run share (shaped.h):
+ * the arrays of one dtype (shaped_run.c fills them), and the report rows
+ * and dumps made from them (shaped_rows.c). */
+#ifndef UB_SHAPED_INTERNAL_H
+#define UB_SHAPED_INTERNAL_H
+
+#include "shaped.h"
+
+/* The arrays of one dtype. */
+struct sdata {
+	enum ub_dtype dt;
+	struct ub_array in[UB_SHAPED_MAX_IN];
+	struct ub_array cr[UB_SHAPED_MAX_OUT];
+	struct ub_array y[UB_NMODES][UB_SHAPED_MAX_OUT]; /* per mode index */
+	struct ub_exact *exact[UB_SHAPED_MAX_OUT];
+	struct ub_array torch[UB_SHAPED_MAX_OUT]; /* empty: no torch values */
+	uint64_t torch_approx;
+	struct ub_array ord[UB_SHAPED_NORDERS]; /* --orders: sum's other orders */
+	struct ub_array wide[UB_SHAPED_MAX_IN]; /* class inputs as int64 */
+	struct ub_array seed[UB_SHAPED_NSEEDS][UB_SHAPED_MAX_OUT]; /* --orders
+				with a kernel: the first mode's outputs under
+				--atomic-order seed=1.. */
+	int seed_mode;          /* that mode's index, -1: none ran */
+	size_t undecided;
+};
+
+/* The row of output o for results y, of dtype index t: mode index mi's,
+ * or (mi < 0) the torch plan's (y NULL) or an order's (--orders: mode its
+ * name); 0, or -1 when out of memory. */
+int ub_shaped_measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
+		      int o, int mi, const char *mode, const struct ub_array *y,
+		      const struct sdata *d, uint64_t approx, size_t cols);
+/* The row of output o under atomic order seed k + 1 (the first mode's
+ * kernel): measured as a mode's, and how far it moved from the default
+ * order (ub_shaped_spread) as its note and kernel text. */
+int ub_shaped_seed_row(struct ub_result *res, const struct ub_shaped_req *q, int t,
+		       int o, int k, const struct sdata *d, uint64_t approx, size_t cols,
+		       struct ub_error *err);
+/* A bare row of output o (an n/a torch row), NULL when out of memory
+ * (then r->op is NULL: the caller checks r && !r->op). */
+struct ub_row *ub_shaped_new_row(struct ub_result *res, const struct ub_shaped_req *q,
+				 int t, int o, const char *mode, const char *opts);
+/* --dump: d's inputs, reference, mode and torch outputs (those of ran[m]),
+ * staged. */
+int ub_shaped_dump_dtype(const struct ub_shaped_req *q, const struct sdata *d,
+			 const int *ran, size_t rows, size_t cols, struct ub_error *err);
+
+#endif
