@@ -35,11 +35,13 @@ struct key {
 void ub_cache_hash_lanes(uint64_t h[2], const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	for (int j = 0; j < 2; j++)
-		for (size_t i = 0; i < n; i++) {
-			h[j] ^= s[i];
-			h[j] *= UINT64_C(0x100000001b3);
-		}
+	uint64_t h0 = h[0], h1 = h[1];   /* two independent chains, one pass */
+	for (size_t i = 0; i < n; i++) {
+		h0 = (h0 ^ s[i]) * UINT64_C(0x100000001b3);
+		h1 = (h1 ^ s[i]) * UINT64_C(0x100000001b3);
+	}
+	h[0] = h0;
+	h[1] = h1;
 }
 
 static void mix(struct key *k, const char *s)

@@ -372,9 +372,12 @@ static int read_data(FILE *f, const char *path, size_t off, size_t n,
 	if (fgetc(f) != EOF)
 		return ub_fail(err, UB_USAGE, "%s: trailing data after %zu "
 			       "elements", path, n);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	/* .npy data is little-endian ('<'): the host's order on every other */
 	unsigned char *bytes = a->data;
 	for (size_t i = 0; i < n; i++)
 		ub_array_set(a, i, le_load(bytes + i * es, es));
+#endif
 	return 0;
 }
 

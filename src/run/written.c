@@ -20,10 +20,57 @@ static uint64_t sentinel(enum ub_dtype dt, int k)
 	return s[dt][k];
 }
 
+/* Every element of a set to v, and the index of the first element from i
+ * on that is v (a->n when none is): loops per width over blocks of 256
+ * elements (loops of a constant count, which the compiler vectorizes:
+ * the output of every launch passes through both), then element by
+ * element. */
+#define FILL(type)                                                         \
+	do {                                                               \
+		type *d = a->data, w = (type)v;                            \
+		size_t i = 0;                                              \
+		for (; i + 256 <= n; i += 256)                             \
+			for (size_t k = 0; k < 256; k++)                   \
+				d[i + k] = w;                              \
+		for (; i < n; i++)                                         \
+			d[i] = w;                                          \
+	} while (0)
+
 static void fill(struct ub_array *a, uint64_t v)
 {
-	for (size_t i = 0; i < a->n; i++)
-		ub_store(a->dt, a->data, i, v);
+	size_t n = a->n;
+	switch (ub_dt_bits(a->dt)) {
+	case 16: FILL(uint16_t); break;
+	case 32: FILL(uint32_t); break;
+	default: FILL(uint64_t); break;
+	}
+}
+
+/* first_equal: blocks tested whole (no exit inside), then the block that
+ * holds v element by element. */
+#define FIRST_EQUAL(type)                                                  \
+	do {                                                               \
+		const type *d = a->data, w = (type)v;                      \
+		for (; i + 256 <= n; i += 256) {                           \
+			int any = 0;                                       \
+			for (size_t k = 0; k < 256; k++)                   \
+				any |= d[i + k] == w;                      \
+			if (any)                                           \
+				break;                                     \
+		}                                                          \
+		while (i < n && d[i] != w)                                 \
+			i++;                                               \
+	} while (0)
+
+static size_t first_equal(const struct ub_array *a, size_t i, uint64_t v)
+{
+	size_t n = a->n;
+	switch (ub_dt_bits(a->dt)) {
+	case 16: FIRST_EQUAL(uint16_t); break;
+	case 32: FIRST_EQUAL(uint32_t); break;
+	default: FIRST_EQUAL(uint64_t); break;
+	}
+	return i;
 }
 
 int ub_run_written(struct ub_array *out, int (*run)(void *ctx, struct ub_error *err),
@@ -35,9 +82,7 @@ int ub_run_written(struct ub_array *out, int (*run)(void *ctx, struct ub_error *
 	*count = 0;
 	fill(out, s0);
 	int s = run(ctx, err);
-	size_t i = 0;
-	while (!s && i < out->n && ub_load(out->dt, out->data, i) != s0)
-		i++;
+	size_t i = s ? 0 : first_equal(out, 0, s0);
 	if (s || i == out->n)
 		return s;
 	unsigned char *was = malloc(bytes ? bytes : 1);   /* the first launch's */

@@ -86,6 +86,28 @@ static void put(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
+/* text appended as it is (the prelude: no format, 90 KB). */
+static void put_text(struct sbuf *b, const char *text)
+{
+	size_t n = strlen(text);
+	if (b->oom)
+		return;
+	if (b->len + n >= b->cap) {
+		size_t cap = b->cap ? b->cap : 1 << 16;
+		while (cap <= b->len + n)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s) {
+			b->oom = 1;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, text, n + 1);
+	b->len += n;
+}
+
 static const char *const op_names[] = {
 #define X(id, base, var, types, shape) #id,
 	PTX_OPS(X)
@@ -220,7 +242,7 @@ static void body(struct sbuf *b, const struct ptx_func *f, uint32_t i,
 	}
 	put(b, " }; ");
 	if (fixed)
-		put(b, "if (ptx_%s_at(c, &I_[%u], R_, 1, lbuf, &lo%u, &sz%u)) goto %s; ",
+		put(b, "if (ptx_%s_at(c, &I_[%u], R_, 1, lbuf, &lo%u, &sp%u)) goto %s; ",
 		    is_store(in->op) ? "st" : "ld", i, i, i, fail);
 	else
 		put(b, "nat_%s(&I_[%u], F_, R_, &kt_); ", op_names[in->op], i);
@@ -305,7 +327,7 @@ static void prologue(struct sbuf *b, const struct ptx_module *m,
 	free(rel);
 	for (uint32_t i = 0; i < f->ncode; i++)
 		if (is_mem(f->code[i].op))
-			put(b, "\tuint64_t lo%u = 0, sz%u = 0;\n", i, i);
+			put(b, "\tuint64_t lo%u = 0, sp%u = 0;\n", i, i);
 	put(b, "\t(void)lbuf; (void)budget;\n");
 }
 
@@ -376,7 +398,8 @@ int ub_native_translate(const struct ptx_module *m, char **out,
 	struct sbuf b = { 0 };
 	int any = 0;
 	*out = NULL;
-	put(&b, "%s\n/* translated kernels */\n", ub_native_prelude);
+	put_text(&b, ub_native_prelude);
+	put(&b, "\n/* translated kernels */\n");
 	for (int k = 0; k < m->nfuncs; k++) {
 		const struct ptx_func *f = &m->funcs[k];
 		which[k] = 0;

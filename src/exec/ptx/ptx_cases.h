@@ -101,8 +101,13 @@ static inline int ptx_approx_kind(int op)
 	unmarked += (in->flags & PTX_F_UNMARKED) != 0;                  \
 	D = ptx_res64(r, in->flags);
 #define APPROX32                                                        \
-	D = ptx_res32(ptx_f32_approx(in->op, ptx_f32(A), ptx_f32(B),    \
-				     (in->flags & PTX_F_FTZ) != 0), 0); \
+	D = ptx_res32(in->op == PTX_DIV_APPROX_F32 ||                   \
+		      in->op == PTX_DIV_FULL_F32 ||                     \
+		      in->op == PTX_RCP_APPROX_F32                      \
+		      ? ptx_f32_quot(in->op, ptx_f32(A), ptx_f32(B),    \
+				     (in->flags & PTX_F_FTZ) != 0)      \
+		      : ptx_f32_approx(in->op, ptx_f32(A), ptx_f32(B),  \
+				       (in->flags & PTX_F_FTZ) != 0), 0); \
 	amask |= 1ull << ptx_approx_kind(in->op);
 #define APPROX64                                                        \
 	D = ptx_res64(ptx_f64_approx(in->op, ptx_f64(A),                \

@@ -101,27 +101,44 @@ static inline int ptx_mem_region(const struct ptx_ctx *c, int op, uint64_t a,
 	return 0;
 }
 
+/* Whether instruction in may access [a, a + n): the cached [*lo, *lo +
+ * *span) first (ptx_ld_at below), else the search, which sets them; when
+ * not, c->bad_* tell where. */
+static inline __attribute__((always_inline)) int
+ptx_access_ok(struct ptx_ctx *c, const struct ptx_insn *in, uint64_t a,
+	      uint64_t n, const unsigned char *lbuf, uint64_t *lo, uint64_t *span)
+{
+	uint64_t size;
+	if (a - *lo < *span)
+		return 1;
+	if (!ptx_mem_region(c, in->op, a, n, lbuf, lo, &size)) {
+		c->bad_addr = a;
+		c->bad_kind = 1;
+		return 0;
+	}
+	*span = size - n + 1;   /* size >= n: [a, a + n) fits */
+	return 1;
+}
+
 /* ld (all spaces): dst and src[1..] receive aux elements of bits bits.
  * R[k * S] is the thread's register k (S: the lane stride of a batch),
- * lbuf its local buffer.  *lo, *size: a region the instruction may touch
- * (size 0: none yet), tried before the search and set to the one found,
- * so that a caller running the same instruction again (the native code's
- * threads, src/exec/native/) finds it at once; a region found for this
- * instruction's op is one the same op may touch at any address inside.
- * Always inlined: with in a constant, the compiler reduces it to the
- * check and the access. */
+ * lbuf its local buffer.  *lo, *span: where this instruction's accesses
+ * may start, [*lo, *lo + *span) (span 0: nowhere yet), tried before the
+ * search and set from the region found (its size less the access's bytes,
+ * plus one), so that a caller running the same instruction again (the
+ * native code's threads, src/exec/native/) decides with one comparison; a
+ * region found for this instruction's op is one the same op may touch at
+ * any address inside.  Always inlined: with in a constant, the compiler
+ * reduces it to the check and the access. */
 static inline __attribute__((always_inline)) int
 ptx_ld_at(struct ptx_ctx *c, const struct ptx_insn *in,
 			    uint64_t *R, size_t S, const unsigned char *lbuf,
-			    uint64_t *lo, uint64_t *size)
+			    uint64_t *lo, uint64_t *span)
 {
 	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
 	uint64_t a = R[in->src[0] * S] + (uint64_t)in->off, n = bytes * in->aux;
-	if (!fits(*lo, *size, a, n) && !ptx_mem_region(c, in->op, a, n, lbuf, lo, size)) {
-		c->bad_addr = a;
-		c->bad_kind = 1;
+	if (!ptx_access_ok(c, in, a, n, lbuf, lo, span))
 		return UB_RUNTIME;
-	}
 	const unsigned char *p = (const unsigned char *)(uintptr_t)a;
 	for (int i = 0; i < in->aux; i++) {
 		uint64_t v = 0;
@@ -136,15 +153,12 @@ ptx_ld_at(struct ptx_ctx *c, const struct ptx_insn *in,
 static inline __attribute__((always_inline)) int
 ptx_st_at(struct ptx_ctx *c, const struct ptx_insn *in,
 			    const uint64_t *R, size_t S, const unsigned char *lbuf,
-			    uint64_t *lo, uint64_t *size)
+			    uint64_t *lo, uint64_t *span)
 {
 	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
 	uint64_t a = R[in->src[0] * S] + (uint64_t)in->off, n = bytes * in->aux;
-	if (!fits(*lo, *size, a, n) && !ptx_mem_region(c, in->op, a, n, lbuf, lo, size)) {
-		c->bad_addr = a;
-		c->bad_kind = 1;
+	if (!ptx_access_ok(c, in, a, n, lbuf, lo, span))
 		return UB_RUNTIME;
-	}
 	unsigned char *p = (unsigned char *)(uintptr_t)a;
 	for (int i = 0; i < in->aux; i++) {
 		uint64_t v = R[(i ? in->src[i] : in->dst) * S];
@@ -156,15 +170,15 @@ ptx_st_at(struct ptx_ctx *c, const struct ptx_insn *in,
 static inline int ptx_ld(struct ptx_ctx *c, const struct ptx_insn *in,
 			 uint64_t *R, size_t S, const unsigned char *lbuf)
 {
-	uint64_t lo = 0, size = 0;
-	return ptx_ld_at(c, in, R, S, lbuf, &lo, &size);
+	uint64_t lo = 0, span = 0;
+	return ptx_ld_at(c, in, R, S, lbuf, &lo, &span);
 }
 
 static inline int ptx_st(struct ptx_ctx *c, const struct ptx_insn *in,
 			 const uint64_t *R, size_t S, const unsigned char *lbuf)
 {
-	uint64_t lo = 0, size = 0;
-	return ptx_st_at(c, in, R, S, lbuf, &lo, &size);
+	uint64_t lo = 0, span = 0;
+	return ptx_st_at(c, in, R, S, lbuf, &lo, &span);
 }
 
 /* Runs the current frame's function to ret/exit.  0, or UB_RUNTIME with

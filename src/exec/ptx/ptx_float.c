@@ -10,37 +10,17 @@
  * so in ptx_run_info.approx_mask. */
 #include "ptx_num.h"
 
-/* div.approx.f32 (PTX ISA [fp] div): "a * (1/b)", max 2 ulp for |b| in
- * [2^-126, 2^126]; for 2^126 < |b| < 2^128 the result is 0 (NaN if a is
- * infinite).  Model: RN(a * RN(1/b)), each flushed with .ftz; the zero
- * gets the sign of a*b (the ISA says only "0"). */
-static float div_approx(float a, float b, int ftz)
-{
-	float ab = fabsf(b);
-	if (ab > 0x1p126f && ab < INFINITY) {
-		if (isinf(a) || a != a)
-			return NAN;
-		return signbit(a) != signbit(b) ? -0.0f : 0.0f;
-	}
-	float r = 1.0f / b;
-	if (ftz)
-		r = ptx_ftz32(r);
-	return a * r;
-}
-
+/* ptx_f32_approx: the models of ptx_num.h's ptx_f32_quot (div.approx,
+ * div.full, rcp.approx) and those of the functions below. */
 float ptx_f32_approx(int op, float a, float b, int ftz)
 {
 	float r;
-	if (ftz) {
+	if (op == PTX_DIV_APPROX_F32 || op == PTX_DIV_FULL_F32 ||
+	    op == PTX_RCP_APPROX_F32)
+		return ptx_f32_quot(op, a, b, ftz);
+	if (ftz)
 		a = ptx_ftz32(a);
-		b = ptx_ftz32(b);
-	}
 	switch (op) {
-	case PTX_DIV_APPROX_F32: r = div_approx(a, b, ftz); break;
-	/* div.full.f32: 2 ulp documented; model: the IEEE quotient. */
-	case PTX_DIV_FULL_F32: r = a / b; break;
-	/* rcp.approx.f32: 1 ulp documented. */
-	case PTX_RCP_APPROX_F32: r = 1.0f / a; break;
 	/* sqrt.approx.f32: 2^-23 relative documented. */
 	case PTX_SQRT_APPROX_F32: r = sqrtf(a); break;
 	/* rsqrt.approx.f32: 2^-22.9 relative; rsqrt(-0) = -inf. */

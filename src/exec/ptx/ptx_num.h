@@ -65,6 +65,44 @@ static inline float ptx_ftz32(float x)
 	return fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x;
 }
 
+/* The approximate quotients (ptx_float.c has the other approximate
+ * models), inline so that the native code (src/exec/native/) folds the op
+ * and the flush and calls nothing:
+ * div.approx.f32 (PTX ISA [fp] div): "a * (1/b)", max 2 ulp for |b| in
+ * [2^-126, 2^126]; for 2^126 < |b| < 2^128 the result is 0 (NaN if a is
+ * infinite).  Model: RN(a * RN(1/b)), each flushed with .ftz; the zero
+ * gets the sign of a*b (the ISA says only "0").
+ * div.full.f32: 2 ulp documented; model: the IEEE quotient.
+ * rcp.approx.f32: 1 ulp documented; model: RN(1/a).
+ * op is one of these three; a, b and the result flushed with ftz. */
+static inline float ptx_f32_quot(int op, float a, float b, int ftz)
+{
+	float r;
+	if (ftz) {
+		a = ptx_ftz32(a);
+		b = ptx_ftz32(b);
+	}
+	if (op == PTX_DIV_APPROX_F32) {
+		float ab = fabsf(b);
+		if (ab > 0x1p126f && ab < INFINITY) {
+			if (isinf(a) || a != a)
+				r = NAN;
+			else
+				r = signbit(a) != signbit(b) ? -0.0f : 0.0f;
+		} else {
+			r = 1.0f / b;
+			if (ftz)
+				r = ptx_ftz32(r);
+			r = a * r;
+		}
+	} else if (op == PTX_DIV_FULL_F32) {
+		r = a / b;
+	} else {
+		r = 1.0f / a;
+	}
+	return ftz ? ptx_ftz32(r) : r;
+}
+
 /* .sat: clamp to [0, 1]; NaN -> +0 (ISA).  -0 -> +0 is an assumption
  * (saturation as max(+0, min(x, 1)) with -0 < +0), to verify on a GPU. */
 static inline float ptx_sat32(float x)
