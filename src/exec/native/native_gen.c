@@ -58,6 +58,26 @@ struct sbuf {
 static void put(struct sbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Room for more than need bytes in b (0), or b->oom set (-1). */
+static int reserve(struct sbuf *b, size_t need)
+{
+	if (b->oom)
+		return -1;
+	if (b->s && need < b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap : 1 << 16;
+	while (cap <= need)
+		cap *= 2;
+	char *s = realloc(b->s, cap);
+	if (!s) {
+		b->oom = 1;
+		return -1;
+	}
+	b->s = s;
+	b->cap = cap;
+	return 0;
+}
+
 static void put(struct sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -73,16 +93,8 @@ static void put(struct sbuf *b, const char *fmt, ...)
 			b->len += (size_t)n;
 			return;
 		}
-		size_t cap = b->cap ? b->cap : 1 << 16;
-		while (cap <= b->len + (size_t)n)
-			cap *= 2;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = 1;
+		if (reserve(b, b->len + (size_t)n))
 			return;
-		}
-		b->s = s;
-		b->cap = cap;
 	}
 }
 
@@ -90,20 +102,8 @@ static void put(struct sbuf *b, const char *fmt, ...)
 static void put_text(struct sbuf *b, const char *text)
 {
 	size_t n = strlen(text);
-	if (b->oom)
+	if (reserve(b, b->len + n))
 		return;
-	if (b->len + n >= b->cap) {
-		size_t cap = b->cap ? b->cap : 1 << 16;
-		while (cap <= b->len + n)
-			cap *= 2;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = 1;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
 	memcpy(b->s + b->len, text, n + 1);
 	b->len += n;
 }
