@@ -54,6 +54,7 @@
  * evaluation of g/(x*x+1) for random f32 bits on a 2020s x86 core. */
 #include "reference.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,22 +311,29 @@ static int narrow(struct cache *c, const struct ub_ival *r)
 	return mpfr_cmpabs(c->t, r->lo) <= 0 && mpfr_cmpabs(c->t, r->hi) <= 0;
 }
 
-/* Whether r holds a power of two in magnitude but is not a point: the ulp
+/* k when r, not a point, holds the power of two P = 2^k in magnitude, else
+ * LONG_MIN (at_pow2: whether it holds one).  The ulp
  * of the exact value (metrics.h) is the smaller spacing at a power of two
  * and the larger just above it, so the fractional error of a result other
  * than the power depends on which side the value is, which r's midpoint
  * does not say.  A zero or infinite bound: not asked (far from every
  * format's powers). */
-static int at_pow2(const struct ub_ival *r)
+static long pow2_held(const struct ub_ival *r)
 {
 	if (ub_iv_point(r) || !mpfr_regular_p(r->lo) || !mpfr_regular_p(r->hi) ||
 	    mpfr_sgn(r->lo) != mpfr_sgn(r->hi))
-		return 0;
+		return LONG_MIN;
 	int lo_small = mpfr_cmpabs(r->lo, r->hi) <= 0;
 	mpfr_srcptr a = lo_small ? r->lo : r->hi, b = lo_small ? r->hi : r->lo;
-	return mpfr_get_exp(a) != mpfr_get_exp(b) ||
-	       mpfr_cmp_ui_2exp(a, 1, mpfr_get_exp(a) - 1) == 0 ||
-	       mpfr_cmp_si_2exp(a, -1, mpfr_get_exp(a) - 1) == 0;
+	long e = mpfr_get_exp(a);   /* |a| in [2^(e-1), 2^e) */
+	if (mpfr_cmp_ui_2exp(a, 1, e - 1) == 0 || mpfr_cmp_si_2exp(a, -1, e - 1) == 0)
+		return e - 1;       /* |a| is the power */
+	return e != mpfr_get_exp(b) ? e : LONG_MIN;
+}
+
+static int at_pow2(const struct ub_ival *r)
+{
+	return pow2_held(r) != LONG_MIN;
 }
 
 /* x from an r that is apart from every power of two (not at_pow2): its
@@ -419,14 +427,10 @@ static int pow2_side(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 		     const uint64_t *in, int nin, uint64_t *cr, struct ub_exact *exact,
 		     mpfr_prec_t p)
 {
-	const struct ub_ival *r = c->root;
-	mpfr_srcptr a = mpfr_cmpabs(r->lo, r->hi) <= 0 ? r->lo : r->hi;
-	long e = mpfr_get_exp(a);   /* |a| in [2^(e-1), 2^e): P is 2^e, or |a| */
-	if (mpfr_cmp_ui_2exp(a, 1, e - 1) == 0 || mpfr_cmp_si_2exp(a, -1, e - 1) == 0)
-		e--;
+	long e = pow2_held(c->root);   /* P = 2^e */
 	if (e <= ub_dt_emin(dt) || e > ub_dt_emax(dt))
 		return 0;   /* one spacing on both sides (subnormals), or beyond */
-	double pw = copysign(ldexp(1, (int)e), mpfr_sgn(a));
+	double pw = copysign(ldexp(1, (int)e), mpfr_sgn(c->root->lo));
 	uint64_t keep = *cr, xcr;
 	struct ub_exact xx;
 	if (ub_ref_exact(d, dt, in, nin, &xcr, &xx) == 0 && xcr == keep) {
