@@ -261,21 +261,41 @@ static int overflows(int op, double x)
 /* Variable nd's column for the m elements of a block from i0: the inputs
  * as doubles (exact), e = 0.  A NaN or an infinite input is replaced by 1
  * and marks its element: NaN in, NaN out (nan[j]); inf, or a NaN that an
- * operator might drop, goes to MPFR (more[j]). */
-static void load(const struct fprog *p, const struct fnode *nd, enum ub_dtype dt,
-		 const struct ub_array *in, size_t i0, int m, struct fcol *r,
+ * operator might drop, goes to MPFR (more[j]).  The lanes from m to mm
+ * (fast_lanes) hold 1 too. */
+static inline __attribute__((always_inline)) void
+load(const struct fprog *p, const struct fnode *nd, enum ub_dtype dt,
+		 const struct ub_array *in, size_t i0, int m, int mm, struct fcol *r,
 		 unsigned char *nan, unsigned char *more)
 {
 	const void *data = in[nd->var].data;
-	int bad = 0;
+	int bad = 0, j = 0;
 	if (dt == UB_F32) {   /* a float is exact in double; its sign bit */
-		uint32_t w[BLOCK];
-		memcpy(w, (const char *)data + i0 * sizeof w[0], (size_t)m * sizeof w[0]);
-		EACH(float f;
-		     memcpy(&f, &w[j], sizeof f);
-		     r->v[j] = f;
-		     r->sg[j] = (signed char)((w[j] << 1 != 0) - 2 * (w[j] > 0x80000000u));
-		     bad |= (w[j] & 0x7f800000) == 0x7f800000)   /* inf or NaN */
+		typedef uint32_t fvu __attribute__((vector_size(4 * FAST_W)));
+		typedef int32_t fvs __attribute__((vector_size(4 * FAST_W)));
+		typedef float fvf __attribute__((vector_size(4 * FAST_W)));
+		const char *src = (const char *)data + i0 * sizeof(uint32_t);
+		fvs any = { 0 };
+		for (; j + FAST_W <= m; j += FAST_W) {   /* FAST_W at once */
+			fvu w;
+			memcpy(&w, src + (size_t)j * sizeof(uint32_t), sizeof w);
+			fv_store(&r->v[j], __builtin_convertvector((fvf)w, fvd));
+			/* the scalar sign below; a comparison's lanes are -1 */
+			fvs sg = 2 * (w > 0x80000000u) - (w << 1 != 0);
+			fv_store(&r->sg[j], __builtin_convertvector(sg, fvd));
+			any |= (w & 0x7f800000) == 0x7f800000;   /* inf or NaN */
+		}
+		for (int k = 0; k < FAST_W; k++)
+			bad |= any[k] != 0;
+		for (; j < m; j++) {
+			uint32_t w;
+			float f;
+			memcpy(&w, src + (size_t)j * sizeof w, sizeof w);
+			memcpy(&f, &w, sizeof f);
+			r->v[j] = f;
+			r->sg[j] = (signed char)((w << 1 != 0) - 2 * (w > 0x80000000u));
+			bad |= (w & 0x7f800000) == 0x7f800000;
+		}
 	} else {
 		EACH(r->v[j] = ub_bits_to_double_i(dt, ub_load(dt, data, i0 + (size_t)j));
 		     r->sg[j] = (signed char)((r->v[j] > 0) - (r->v[j] < 0));
@@ -287,8 +307,13 @@ static void load(const struct fprog *p, const struct fnode *nd, enum ub_dtype dt
 			r->v[j] = 1;
 			r->sg[j] = 1;
 		})
-	memset(r->e, 0, (size_t)m * sizeof r->e[0]);   /* +0.0 */
-	memset(r->ok, 1, (size_t)m);
+	for (j = m; j < mm; j++) {
+		r->v[j] = 1;
+		r->sg[j] = 1;
+	}
+	memset(r->e, 0, (size_t)mm * sizeof r->e[0]);   /* +0.0 */
+	for (j = 0; j < mm; j += FAST_W)
+		fv_store(&r->ok[j], fv_dup(1));
 }
 
 /* The exact value of element i, whose correctly rounded result is cr, from
@@ -302,44 +327,112 @@ static int exact_at(const struct fprog *p, enum ub_dtype dt, const struct ub_arr
 	return ub_ref_exact(p->d, dt, bits, p->nvars, &xcr, ex) == 0 && xcr == cr;
 }
 
+/* Element j of a block from i0 (block below): its result into cr and
+ * exact, or more[j] = 1. */
+static void element(const struct fprog *p, enum ub_dtype dt, const struct ub_array *in,
+		    size_t i0, int j, const struct fcol *root, const double *x0,
+		    const unsigned char *nan, unsigned char *more, struct ub_array *cr,
+		    struct ub_exact *exact)
+{
+	uint64_t y = 0;
+	struct ub_exact ex = { NAN, 0 };
+	struct fval r;
+	int o;
+	if (more[j])
+		return;
+	if (nan[j]) {
+		y = ub_ref_encode(dt, NAN);
+	} else if (p->one >= 0 && (o = overflows(p->one, x0[j])) != 0) {
+		y = (o < 0 ? ub_dt_sign(dt) : 0) | ub_dt_inf(dt);
+		ex.hi = o * (double)INFINITY;
+	} else if (r = get(root, j),
+		   !(o = decide(p, dt, x0[j], &r, &y, exact ? &ex : NULL)) ||
+		   (o == 2 && !exact_at(p, dt, in, i0 + (size_t)j, y, &ex))) {
+		more[j] = 1;
+		return;
+	}
+	ub_store(cr->dt, cr->data, i0 + (size_t)j, y);
+	if (exact) {   /* field by field: ex was written so */
+		exact[i0 + (size_t)j].hi = ex.hi;
+		exact[i0 + (size_t)j].lo = ex.lo;
+	}
+}
+
+/* decide() on FAST_W f32 elements from j at once, for its common way: an
+ * enclosure narrow enough, both ends rounding to the same float, no power
+ * of two within (so the exact value is v); the lanes that go that way
+ * (a bit each) with their floats in y.  The others (and those with NaN or
+ * infinite inputs, or an overflowing single function) are element()'s.
+ * The same operations as decide() and step(), on lanes. */
+static inline __attribute__((always_inline)) unsigned
+easy_f32(const struct fprog *p, const struct fcol *root, int j,
+			 const double *x0, const unsigned char *nan,
+			 const unsigned char *more, uint32_t *y)
+{
+	typedef float fvf __attribute__((vector_size(4 * FAST_W)));
+	typedef int32_t fvs __attribute__((vector_size(4 * FAST_W)));
+	const int64_t mant = (INT64_C(1) << 52) - 1;
+	fvd v = fv_load(&root->v[j]), e = fv_load(&root->e[j]);
+	fvd ok = fv_load(&root->ok[j]), sg = fv_load(&root->sg[j]);
+	fvi go = (ok != 0) & ((e <= fv_abs(v) * 0x1p-45) | (e <= tiny(UB_F32)));
+	fvd l = v - e, h = v + e;   /* step(l, 0), step(h, 1) */
+	fvi ul = (fvi)l, uh = (fvi)h, zl = (ul << 1) == 0, zh = (uh << 1) == 0;
+	ul = (zl & (INT64_MIN + 1)) | (~zl & (ul + 1 + 2 * (l > 0)));   /* -0x0.0..01p-1022 */
+	uh = (zh & 1) | (~zh & (uh - 1 - 2 * (h > 0)));
+	l = fv_pick((sg > 0) & ((fvd)ul <= 0), fv_dup(0.0), (fvd)ul);
+	h = fv_pick((sg < 0) & ((fvd)uh >= 0), fv_dup(-0.0), (fvd)uh);
+	fvs bl = (fvs)__builtin_convertvector(l, fvf), bh = (fvs)__builtin_convertvector(h, fvf);
+	/* pow2_within's common case: no power of two within */
+	fvd a = fv_abs(v) - e, b = fv_abs(v) + e;
+	fvi ua = (fvi)a, ub = (fvi)b;
+	fvi nopw = ~(e > 0) | ~(a > 0) | (((ua >> 52) == (ub >> 52)) & ((ua & mant) != 0));
+	unsigned easy = 0;
+	for (int k = 0; k < FAST_W; k++) {
+		int fine = go[k] && bl[k] == bh[k] && nopw[k] && !more[j + k] && !nan[j + k] &&
+			   (p->one < 0 || !overflows(p->one, x0[j + k]));
+		easy |= (unsigned)fine << k;
+		y[k] = (uint32_t)bl[k];
+	}
+	return easy;
+}
+
 /* A block of m elements: element j's inputs in[k][i0 + j].  Its results
  * into cr and exact (exact may be NULL), and, for each element the fast
  * path cannot decide, more[j] = 1 (the others 0). */
+FAST_LANES
 static void block(const struct fprog *p, enum ub_dtype dt, const struct ub_array *in,
 		  size_t i0, int m, struct fcol *val, struct ub_array *cr,
 		  struct ub_exact *exact, unsigned char *more)
 {
 	unsigned char nan[BLOCK];
+	int mm = fast_lanes(m), j = 0;
 	memset(nan, 0, (size_t)m);
 	memset(more, 0, (size_t)m);
 	for (int i = 0; i < p->n; i++)
 		if (p->node[i].kind == FK_VAR)
-			load(p, &p->node[i], dt, in, i0, m, &val[i], nan, more);
-	fast_run(p, val, m);
+			load(p, &p->node[i], dt, in, i0, m, mm, &val[i], nan, more);
+	fast_run(p, val, mm);
 	const struct fcol *root = &val[p->n - 1];
 	const double *x0 = val[0].v;   /* fn's and one's argument: node 0 */
-	for (int j = 0; j < m; j++) {
-		uint64_t y = 0;
-		struct ub_exact ex = { NAN, 0 };
-		struct fval r;
-		int o;
-		if (more[j])
-			continue;
-		if (nan[j]) {
-			y = ub_ref_encode(dt, NAN);
-		} else if (p->one >= 0 && (o = overflows(p->one, x0[j])) != 0) {
-			y = (o < 0 ? ub_dt_sign(dt) : 0) | ub_dt_inf(dt);
-			ex.hi = o * (double)INFINITY;
-		} else if (r = get(root, j),
-			   !(o = decide(p, dt, x0[j], &r, &y, exact ? &ex : NULL)) ||
-			   (o == 2 && !exact_at(p, dt, in, i0 + (size_t)j, y, &ex))) {
-			more[j] = 1;
-			continue;
+	if (dt == UB_F32 && cr->dt == UB_F32) {
+		uint32_t *out = (uint32_t *)cr->data + i0, y[FAST_W];
+		for (; j + FAST_W <= m; j += FAST_W) {
+			unsigned easy = easy_f32(p, root, j, x0, nan, more, y);
+			for (int k = 0; k < FAST_W; k++) {
+				if (!(easy >> k & 1)) {
+					element(p, dt, in, i0, j + k, root, x0, nan, more, cr, exact);
+					continue;
+				}
+				out[j + k] = y[k];
+				if (exact) {
+					exact[i0 + (size_t)(j + k)].hi = root->v[j + k];
+					exact[i0 + (size_t)(j + k)].lo = 0;
+				}
+			}
 		}
-		ub_store(cr->dt, cr->data, i0 + (size_t)j, y);
-		if (exact)
-			exact[i0 + (size_t)j] = ex;
 	}
+	for (; j < m; j++)
+		element(p, dt, in, i0, j, root, x0, nan, more, cr, exact);
 }
 
 static int usable(const struct fprog *p, enum ub_dtype dt, int nin)

@@ -36,39 +36,54 @@ struct fval {
 	signed char ok, sg;
 };
 
+/* The rules' bounds, written once for doubles (the functions below, the
+ * per-element form) and for lanes of them (ref_fast_col.c: ABS is then
+ * the lanes' fabs); GNU C statement expressions, each operand evaluated
+ * once. */
+#define FAST_RND(ABS, v) ((ABS(v)) * FAST_RND_K + 0x1p-1074)
+/* |(A + B) - (a + b)| <= ea + eb */
+#define FAST_ADD_E(ABS, ea, eb, v) (((ea) + (eb) + FAST_RND(ABS, v)) * FAST_SAFE + FAST_SLOP)
+/* |AB - ab| <= |a| eb + |b| ea + ea eb */
+#define FAST_MUL_E(ABS, a, ea, b, eb, v)                                     \
+	({ __typeof__(ea) ea_ = (ea), eb_ = (eb);                            \
+	   (ABS(a) * eb_ + ABS(b) * ea_ + ea_ * eb_ + FAST_RND(ABS, v)) *    \
+		   FAST_SAFE + FAST_SLOP; })
+/* Whether the division rule applies: |b| > eb. */
+#define FAST_DIV_OK(ABS, b, eb) (ABS(b) > (eb) * FAST_SAFE)
+/* |A/B - a/b| <= (ea |b| + |a| eb) / (|b| (|b| - eb)), |b| > eb */
+#define FAST_DIV_E(ABS, a, ea, b, eb, v)                                     \
+	({ __typeof__(ea) ab_ = ABS(b), eb_ = (eb);                          \
+	   __typeof__(ea) num_ = ((ea) * ab_ + ABS(a) * eb_) * FAST_SAFE + FAST_SLOP; \
+	   (num_ / (ab_ * ((ab_ - eb_) * FAST_INV_SAFE)) + FAST_RND(ABS, v)) * \
+		   FAST_SAFE * FAST_SAFE + FAST_SLOP; })
+
 static inline double fast_rnd(double v)
 {
-	return fabs(v) * FAST_RND_K + 0x1p-1074;
+	return FAST_RND(fabs, v);
 }
 
 /* The bounds of the rules, for operands (a, ea), (b, eb), (c, ec) and the
- * computed v; written once here for the per-element form (struct fval,
- * below) and the per-block columns of ref_fast.c. */
+ * computed v. */
 static inline double fast_add_e(double ea, double eb, double v)
-{   /* |(A + B) - (a + b)| <= ea + eb */
-	return (ea + eb + fast_rnd(v)) * FAST_SAFE + FAST_SLOP;
+{
+	return FAST_ADD_E(fabs, ea, eb, v);
 }
 
 static inline double fast_mul_e(double a, double ea, double b, double eb,
 				double v)
-{   /* |AB - ab| <= |a| eb + |b| ea + ea eb */
-	return (fabs(a) * eb + fabs(b) * ea + ea * eb + fast_rnd(v)) * FAST_SAFE +
-	       FAST_SLOP;
+{
+	return FAST_MUL_E(fabs, a, ea, b, eb, v);
 }
 
-/* Whether the division rule applies: |b| > eb. */
 static inline int fast_div_ok(double b, double eb)
 {
-	return fabs(b) > eb * FAST_SAFE;
+	return FAST_DIV_OK(fabs, b, eb);
 }
 
 static inline double fast_div_e(double a, double ea, double b, double eb,
 				double v)
-{   /* |A/B - a/b| <= (ea |b| + |a| eb) / (|b| (|b| - eb)), |b| > eb */
-	double ab = fabs(b);
-	double num = (ea * ab + fabs(a) * eb) * FAST_SAFE + FAST_SLOP;
-	return (num / (ab * ((ab - eb) * FAST_INV_SAFE)) + fast_rnd(v)) *
-	       FAST_SAFE * FAST_SAFE + FAST_SLOP;
+{
+	return FAST_DIV_E(fabs, a, ea, b, eb, v);
 }
 
 static inline double fast_fma_e(double a, double ea, double b, double eb,

@@ -60,9 +60,43 @@ static inline void truth(struct fcol *r, int j, int t)
 	put(r, j, (struct fval){ t > 0, 0, t >= 0, 0 });
 }
 
-/* Node nd for the m elements of a block from its arguments' columns:
- * ref_fast.h's rules element by element (the same operations in the same
- * order as fast_add, fast_mul, ..., hence the same bits). */
+/* The lanes' sign rule (fast_sg), signs as doubles: sg where known (not
+ * 0), else v's sign where the bound excludes 0, else 0. */
+#define fv_sg(V, E, SG)                                                      \
+	({ fvd v2_ = (V), e2_ = (E), sg2_ = (SG);                            \
+	   fvd s2_ = fv_pick(v2_ > 0, fv_dup(1), fv_dup(-1));                \
+	   fv_pick(sg2_ != 0, sg2_, fv_pick(fv_abs(v2_) > e2_ * FAST_SAFE, s2_, fv_dup(0))); })
+
+/* FAST_W lanes of column R from J: a computed (V, E), its operands' OK (0
+ * or 1) and the sign rule's SG, as doubles: set()'s checks. */
+#define fv_set(R, J, V, E, OK, SG)                                           \
+	do {                                                                 \
+		fvd v3_ = (V), e3_ = (E);                                    \
+		fv_store(&(R)->v[J], v3_);                                   \
+		fv_store(&(R)->e[J], e3_);                                   \
+		fv_store(&(R)->ok[J], fv_pick(fv_finite(v3_) & fv_finite(e3_), (OK), fv_dup(0))); \
+		fv_store(&(R)->sg[J], fv_sg(v3_, e3_, (SG)));                \
+	} while (0)
+
+/* The statements for each group of FAST_W lanes from j, with the lanes
+ * of a's (and B_W: b's) columns there, flags as doubles. */
+#define EACH_W(...)                                                          \
+	for (int j = 0; j < m; j += FAST_W) {                                \
+		fvd av = fv_load(&a->v[j]), ae = fv_load(&a->e[j]);          \
+		fvd ao = fv_load(&a->ok[j]), as = fv_load(&a->sg[j]);      \
+		(void)ae, (void)ao, (void)as;                                \
+		__VA_ARGS__;                                                 \
+	}
+#define B_W                                                                  \
+	fvd bv = fv_load(&b->v[j]), be = fv_load(&b->e[j]);                  \
+	fvd bo = fv_load(&b->ok[j]), bs = fv_load(&b->sg[j])
+
+/* Node nd for the m lanes of a block (m a multiple of FAST_W) from its
+ * arguments' columns: ref_fast.h's rules element by element (the same
+ * operations in the same order as fast_add, fast_mul, ..., hence the same
+ * bits), + - * / and the sign changes on FAST_W lanes at once; with AVX2
+ * where the CPU has it. */
+FAST_LANES
 static void node_op(const struct fnode *nd, struct fcol *val, int m)
 {
 	const struct fcol *a = &val[nd->a[0]], *b = &val[nd->a[1]], *c = &val[nd->a[2]];
@@ -70,36 +104,36 @@ static void node_op(const struct fnode *nd, struct fcol *val, int m)
 	struct fval t;
 	switch (nd->op) {
 	case UB_ADD:
-		EACH(double v = a->v[j] + b->v[j];
-		     set(r, j, v, fast_add_e(a->e[j], b->e[j], v), a->ok[j] & b->ok[j],
-			 a->sg[j] == b->sg[j] ? a->sg[j] : 0))
+		EACH_W(B_W; fvd v = av + bv;
+		       fv_set(r, j, v, FAST_ADD_E(fv_abs, ae, be, v), ao * bo,
+			      fv_pick(as == bs, as, fv_dup(0))))
 		return;
 	case UB_SUB:   /* a + (-b) */
-		EACH(double v = a->v[j] + -b->v[j];
-		     set(r, j, v, fast_add_e(a->e[j], b->e[j], v), a->ok[j] & b->ok[j],
-			 a->sg[j] == -b->sg[j] ? a->sg[j] : 0))
+		EACH_W(B_W; fvd v = av + -bv;
+		       fv_set(r, j, v, FAST_ADD_E(fv_abs, ae, be, v), ao * bo,
+			      fv_pick(as == -bs, as, fv_dup(0))))
 		return;
 	case UB_MUL:
-		EACH(double v = a->v[j] * b->v[j];
-		     set(r, j, v, fast_mul_e(a->v[j], a->e[j], b->v[j], b->e[j], v),
-			 a->ok[j] & b->ok[j], a->sg[j] * b->sg[j]))
+		EACH_W(B_W; fvd v = av * bv;
+		       fv_set(r, j, v, FAST_MUL_E(fv_abs, av, ae, bv, be, v), ao * bo,
+			      as * bs))
 		return;
-	case UB_DIV:
-		EACH(if (!(a->ok[j] && b->ok[j] && fast_div_ok(b->v[j], b->e[j]))) {
-			     put(r, j, (struct fval){ 0, 0, 0, 0 });
-			     continue;
-		     }
-		     double v = a->v[j] / b->v[j];
-		     set(r, j, v, fast_div_e(a->v[j], a->e[j], b->v[j], b->e[j], v), 1,
-			 a->sg[j] * b->sg[j]))
+	case UB_DIV:   /* lanes where the rule does not apply: 0, 0, 0, 0 */
+		EACH_W(B_W; fvi go = (ao * bo != 0) & FAST_DIV_OK(fv_abs, bv, be);
+		       fvd v = av / bv;
+		       fvd e = FAST_DIV_E(fv_abs, av, ae, bv, be, v);
+		       fv_set(r, j, fv_pick(go, v, fv_dup(0)), fv_pick(go, e, fv_dup(0)),
+			      fv_pick(go, fv_dup(1), fv_dup(0)),
+			      fv_pick(go, as * bs, fv_dup(0))))
 		return;
 	case UB_NEG:
-		EACH(r->v[j] = -a->v[j]; r->e[j] = a->e[j]; r->ok[j] = a->ok[j];
-		     r->sg[j] = (signed char)-a->sg[j])
+		EACH_W(fv_store(&r->v[j], -av); fv_store(&r->e[j], ae);
+		       fv_store(&r->ok[j], ao); fv_store(&r->sg[j], -as))
 		return;
 	case UB_FABS:
-		EACH(r->v[j] = fabs(a->v[j]); r->e[j] = a->e[j]; r->ok[j] = a->ok[j];
-		     r->sg[j] = a->sg[j] ? 1 : 0)
+		EACH_W(fv_store(&r->v[j], fv_abs(av)); fv_store(&r->e[j], ae);
+		       fv_store(&r->ok[j], ao);
+		       fv_store(&r->sg[j], fv_pick(as != 0, fv_dup(1), fv_dup(0))))
 		return;
 	case UB_FMIN: case UB_FMAX:   /* 1-Lipschitz in each argument, exact */
 		EACH(set(r, j, nd->op == UB_FMIN ? fmin(a->v[j], b->v[j]) : fmax(a->v[j], b->v[j]),
@@ -165,8 +199,14 @@ void fast_run(const struct fprog *p, struct fcol *val, int m)
 		const struct fnode *nd = &p->node[i];
 		struct fcol *r = &val[i];
 		if (nd->kind == FK_LIT) {
-			signed char sg = nd->lit > 0 ? 1 : nd->lit < 0 ? -1 : 0;
-			EACH(r->v[j] = nd->lit; r->e[j] = nd->lit_e; r->ok[j] = 1; r->sg[j] = sg)
+			fvd v = fv_dup(nd->lit), e = fv_dup(nd->lit_e);
+			fvd sg = fv_dup(nd->lit > 0 ? 1 : nd->lit < 0 ? -1 : 0);
+			for (int j = 0; j < m; j += FAST_W) {
+				fv_store(&r->v[j], v);
+				fv_store(&r->e[j], e);
+				fv_store(&r->ok[j], fv_dup(1));
+				fv_store(&r->sg[j], sg);
+			}
 		} else if (nd->kind == FK_OP) {
 			node_op(nd, val, m);
 		}

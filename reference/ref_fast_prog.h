@@ -38,20 +38,63 @@ struct fprog {
 
 /* The enclosures of one node for the elements of a block, apart:
  * element j's struct fval is (v[j], e[j], ok[j], sg[j]), so that a node's
- * loop reads and writes contiguous arrays. */
+ * loop reads and writes contiguous arrays.  ok (0, 1) and sg (-1, 0, 1)
+ * are held as doubles, exactly: lanes of them then take the same vector
+ * instructions as the values (a product of signs, an equality, a pick by
+ * a mask), with no conversion. */
 #define BLOCK 256
 struct fcol {
 	double v[BLOCK], e[BLOCK];
-	signed char ok[BLOCK], sg[BLOCK];
+	double ok[BLOCK], sg[BLOCK];
 };
 
 static inline struct fval get(const struct fcol *c, int j)
 {
-	return (struct fval){ c->v[j], c->e[j], c->ok[j], c->sg[j] };
+	return (struct fval){ c->v[j], c->e[j], (signed char)c->ok[j],
+			      (signed char)c->sg[j] };
 }
 
 /* The statements for each element j of m. */
 #define EACH(...) for (int j = 0; j < m; j++) { __VA_ARGS__; }
+
+/* A block's nodes run over its elements in groups of FAST_W: m rounded
+ * up to a multiple of FAST_W (the columns have room, BLOCK being one),
+ * the lanes past the block's elements holding the enclosure 1 (block
+ * loads them so; nobody reads their results). */
+#define FAST_W 4
+static inline int fast_lanes(int m)
+{
+	return (m + FAST_W - 1) / FAST_W * FAST_W;
+}
+
+/* FAST_W lanes of doubles and of 64-bit integers (a comparison's lanes:
+ * -1 true, 0 false).  Each lane's operation is the
+ * scalar IEEE one (no contraction: -ffp-contract=off), so a lane has the
+ * bits that the same expression on doubles has. */
+typedef double fvd __attribute__((vector_size(8 * FAST_W)));
+typedef int64_t fvi __attribute__((vector_size(8 * FAST_W)));
+/* Where the lanes are used: compiled for AVX2 too, the CPU picking (the
+ * baseline x86-64 has no 64-bit lane comparison; ASan's build keeps one
+ * version). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+#define FAST_LANES __attribute__((target_clones("avx2", "default")))
+#else
+#define FAST_LANES
+#endif
+
+/* The operations on lanes are macros (GNU C statement expressions, each
+ * argument evaluated once), not functions: no lanes are passed or
+ * returned across a call, whose ABI would differ between the AVX2 and
+ * the baseline version. */
+#define fv_load(p) ({ fvd x_; memcpy(&x_, (p), sizeof x_); x_; })
+#define fv_store(p, x) do { fvd y_ = (x); memcpy((p), &y_, sizeof y_); } while (0)
+/* x in every lane (its bits: -0.0 stays -0.0) */
+#define fv_dup(x) ({ double d_ = (x); fvd v_; for (int k_ = 0; k_ < FAST_W; k_++) v_[k_] = d_; v_; })
+#define fv_abs(x) ((fvd)((fvi)(x) & INT64_MAX))
+/* -1 where x is finite (its exponent field not all ones), else 0 */
+#define fv_finite(x) ((((fvi)(x)) & INT64_C(0x7ff0000000000000)) != INT64_C(0x7ff0000000000000))
+/* the lanes of a where m is -1, of b where it is 0 */
+#define fv_pick(m, a, b) ({ fvi m_ = (m); (fvd)((m_ & (fvi)(a)) | (~m_ & (fvi)(b))); })
 
 /* The neighbour of the finite double x toward +inf (up) or -inf, by its
  * encoding (libm's nextafter is a call per element). */

@@ -15,8 +15,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "reference.h"
+#include "ref_fast_prog.h"
 #include "catalog.h"
 #include "inputs.h"
 #include "ref_llvm.h"
@@ -191,6 +193,133 @@ START_TEST(test_exprs)
 }
 END_TEST
 
+/* A random enclosure for the lane test: values from every range (zeros
+ * of both signs, subnormals, huge, near the top of the doubles, exact
+ * powers of two), bounds 0, tiny or wide, and every ok and sign. */
+static struct fval random_fval(unsigned *seed)
+{
+	static const double special[] = { 0.0, -0.0, 1.0, -2.0, 0x1p-1074, -0x1p-1030,
+					  0x1.fffffffffffffp+1023, -0x1p1000, 3.0, 0.1 };
+	double v, e;
+	int k = rand_r(seed) % 4;
+	if (k == 0) {
+		v = special[rand_r(seed) % 10];
+	} else {   /* a random double of a random binade */
+		v = ldexp(1 + rand_r(seed) / (double)RAND_MAX, rand_r(seed) % 2100 - 1075);
+		if (rand_r(seed) & 1)
+			v = -v;
+	}
+	switch (rand_r(seed) % 4) {
+	case 0: e = 0; break;
+	case 1: e = fabs(v) * 0x1p-52; break;
+	case 2: e = ldexp(1, rand_r(seed) % 2100 - 1075); break;
+	default: e = fabs(v) * (rand_r(seed) / (double)RAND_MAX); break;
+	}
+	signed char ok = (signed char)(rand_r(seed) % 5 != 0);
+	signed char sg = (signed char)(rand_r(seed) % 3 - 1);
+	return (struct fval){ v, e, ok, sg };
+}
+
+/* The lanes of + - * / neg fabs (ref_fast_col.c, FAST_W at once) against
+ * ref_fast.h's scalar rules, bit for bit: v and e always, ok always, sg
+ * where ok (a failed node's sign is read by no one). */
+static void check_lane(int op, const struct fval *x, const struct fval *y,
+		       const struct fval *got, int j)
+{
+	struct fval want, ny;
+	switch (op) {
+	case UB_ADD: fast_add(x, y, &want); break;
+	case UB_SUB: fast_neg(y, &ny); fast_add(x, &ny, &want); break;
+	case UB_MUL: fast_mul(x, y, &want); break;
+	case UB_DIV: fast_div(x, y, &want); break;
+	case UB_NEG: fast_neg(x, &want); break;
+	default:     /* fabs: exact, the bound kept, the sign known unless 0 */
+		want = (struct fval){ fabs(x->v), x->e, x->ok, (signed char)(x->sg ? 1 : 0) };
+		break;
+	}
+	ck_assert_msg(!memcmp(&got->v, &want.v, sizeof want.v) &&
+		      !memcmp(&got->e, &want.e, sizeof want.e) && got->ok == want.ok &&
+		      (!want.ok || got->sg == want.sg),
+		      "op %d lane %d: (%a %a %d %d) (%a %a %d %d): got (%a %a %d %d), "
+		      "want (%a %a %d %d)", op, j, x->v, x->e, x->ok, x->sg, y->v, y->e,
+		      y->ok, y->sg, got->v, got->e, got->ok, got->sg, want.v, want.e,
+		      want.ok, want.sg);
+}
+
+START_TEST(test_lanes)
+{
+	static const int ops[] = { UB_ADD, UB_SUB, UB_MUL, UB_DIV, UB_NEG, UB_FABS };
+	struct fprog *p = calloc(1, sizeof *p + 3 * sizeof p->node[0]);
+	struct fcol *val = calloc(3, sizeof *val);
+	unsigned seed = 11;
+	ck_assert(p && val);
+	p->n = 3;
+	p->node[0] = (struct fnode){ .kind = FK_VAR, .self = 0 };
+	p->node[1] = (struct fnode){ .kind = FK_VAR, .self = 1, .var = 1 };
+	for (int o = 0; o < (int)(sizeof ops / sizeof ops[0]); o++)
+		for (int rep = 0; rep < 200; rep++) {
+			p->node[2] = (struct fnode){ .kind = FK_OP, .op = (unsigned char)ops[o],
+						     .nargs = 2, .self = 2, .a = { 0, 1 } };
+			for (int j = 0; j < BLOCK; j++) {
+				struct fval x = random_fval(&seed), y = random_fval(&seed);
+				val[0].v[j] = x.v, val[0].e[j] = x.e, val[0].ok[j] = x.ok, val[0].sg[j] = x.sg;
+				val[1].v[j] = y.v, val[1].e[j] = y.e, val[1].ok[j] = y.ok, val[1].sg[j] = y.sg;
+			}
+			fast_run(p, val, BLOCK);
+			for (int j = 0; j < BLOCK; j++) {
+				struct fval x = get(&val[0], j), y = get(&val[1], j), r = get(&val[2], j);
+				check_lane(ops[o], &x, &y, &r, j);
+			}
+		}
+	free(val);
+	free(p);
+}
+END_TEST
+
+/* A whole chunk (blocks of lanes, decide's common way on FAST_W elements at
+ * once: ref_fast.c easy_f32) against the same elements one at a time
+ * (ub_ref_eval_auto: element(), the scalar decide, or MPFR), bit for bit,
+ * the exact values too: every op of the catalog in f32, f16 and bf16, on
+ * a length that is no multiple of the lanes or the block. */
+START_TEST(test_chunk)
+{
+	enum ub_dtype dt = _i == 0 ? UB_F32 : _i == 1 ? UB_F16 : UB_BF16;
+	struct ub_catalog cat = {0};
+	struct ub_error err = {""};
+	const size_t n = 3 * 256 + 7;
+	ck_assert_int_eq(ub_catalog_load(SRCDIR "/suites/ops.fpcore", &cat, &err), 0);
+	for (int i = 0; i < cat.nops; i++) {
+		const struct ub_op *op = &cat.ops[i];
+		struct ub_array in[UB_MAX_INPUTS], cr;
+		struct ub_exact *ex = calloc(n, sizeof *ex);
+		ck_assert(ex && ub_array_alloc(&cr, dt, n) == 0);
+		ck_assert_int_eq(ub_inputs_generate(dt, op->ninputs, NULL, n, 5, in, &err), 0);
+		ck_assert_int_eq(ub_ref_eval_chunk(op->math, dt, in, op->ninputs, n, 1, &cr, ex,
+						   &err), 0);
+		for (size_t k = 0; k < n; k++) {
+			uint64_t x[UB_MAX_INPUTS], y;
+			struct ub_exact one;
+			for (int v = 0; v < op->ninputs; v++)
+				x[v] = ub_array_get(&in[v], k);
+			int s = ub_ref_eval_auto(op->math, dt, x, op->ninputs, 1, &y, &one, &err);
+			ck_assert(s == 0 || s == UB_REF_UNDECIDED);
+			ck_assert_msg(ub_array_get(&cr, k) == y &&
+				      !memcmp(&ex[k].hi, &one.hi, sizeof one.hi) &&
+				      !memcmp(&ex[k].lo, &one.lo, sizeof one.lo),
+				      "%s %s element %zu: chunk 0x%llx %a%+a, one by one 0x%llx %a%+a",
+				      op->name, ub_dtypes[dt].name, k,
+				      (unsigned long long)ub_array_get(&cr, k), ex[k].hi, ex[k].lo,
+				      (unsigned long long)y, one.hi, one.lo);
+		}
+		for (int v = 0; v < op->ninputs; v++)
+			ub_array_free(&in[v]);
+		ub_array_free(&cr);
+		free(ex);
+	}
+	ub_catalog_free(&cat);
+}
+END_TEST
+
 Suite *ub_ref_fast_suite(void)
 {
 	Suite *s = suite_create("ref_fast");
@@ -201,6 +330,8 @@ Suite *ub_ref_fast_suite(void)
 	tcase_add_loop_test(tc, test_functions, 0, (int)(sizeof fns / sizeof fns[0]));
 	tcase_add_loop_test(tc, test_catalog_16, 0, 2);
 	tcase_add_test(tc, test_catalog_f32);
+	tcase_add_test(tc, test_lanes);
+	tcase_add_loop_test(tc, test_chunk, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
