@@ -108,6 +108,21 @@ static void put_text(struct sbuf *b, const char *text)
 	b->len += n;
 }
 
+/* v in decimal, appended (the instruction tables are thousands of
+ * numbers: vsnprintf for each was most of the translation's time). */
+static void put_int(struct sbuf *b, long long v)
+{
+	char d[24], *q = d + sizeof d;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	*--q = 0;
+	do
+		*--q = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--q = '-';
+	put_text(b, q);
+}
+
 static const char *const op_names[] = {
 #define X(id, base, var, types, shape) #id,
 	PTX_OPS(X)
@@ -163,10 +178,10 @@ int ub_native_eligible(const struct ptx_func *f)
 /* The value of slot s as a C expression (an lvalue but for slot 0). */
 static void val(struct sbuf *b, uint32_t s)
 {
+	put_text(b, s < PTX_SLOT_FIRST ? "F_[" : "r");
+	put_int(b, s);
 	if (s < PTX_SLOT_FIRST)
-		put(b, "F_[%u]", s);
-	else
-		put(b, "r%u", s);
+		put_text(b, "]");
 }
 
 /* The distinct operand slots of in (dst, src[0..3]) into ops; with
@@ -207,17 +222,23 @@ static void table_entry(struct sbuf *b, const struct ptx_insn *in)
 	r.dst = renumber(in->dst, ops, n, fixed);
 	for (int k = 0; k < 4; k++)
 		r.src[k] = renumber(in->src[k], ops, n, fixed);
-	put(b, "\t{");
-#define F(type, name, what) put(b, " .%s = %lld,", #name, (long long)r.name);
+	put_text(b, "\t{");
+#define F(type, name, what)                                            \
+	put_text(b, " ." #name " = ");                                  \
+	put_int(b, (long long)r.name);                                  \
+	put_text(b, ",");
 #define A(type, name, cnt, what)                                       \
-	put(b, " .%s = {", #name);                                      \
-	for (int k = 0; k < cnt; k++)                                   \
-		put(b, " %lld,", (long long)r.name[k]);                 \
-	put(b, " },");
+	put_text(b, " ." #name " = {");                                 \
+	for (int k = 0; k < cnt; k++) {                                 \
+		put_text(b, " ");                                       \
+		put_int(b, (long long)r.name[k]);                       \
+		put_text(b, ",");                                       \
+	}                                                               \
+	put_text(b, " },");
 	PTX_INSN_FIELDS(F, A)
 #undef F
 #undef A
-	put(b, " },\n");
+	put_text(b, " },\n");
 }
 
 /* One instruction's statements (without its guard). */
@@ -235,23 +256,32 @@ static void body(struct sbuf *b, const struct ptx_func *f, uint32_t i,
 		put(b, "goto done_;");
 		return;
 	}
-	put(b, "{ uint64_t R_[%d] = {", n ? n : 1);
+	put_text(b, "{ uint64_t R_[");
+	put_int(b, n ? n : 1);
+	put_text(b, "] = {");
 	for (int j = 0; j < n; j++) {
-		put(b, j ? ", " : " ");
+		put_text(b, j ? ", " : " ");
 		val(b, ops[j]);
 	}
-	put(b, " }; ");
+	put_text(b, " }; ");
 	if (fixed)
 		put(b, "if (ptx_%s_at(c, &I_[%u], R_, 1, lbuf, &lo%u, &sp%u)) goto %s; ",
 		    is_store(in->op) ? "st" : "ld", i, i, i, fail);
-	else
-		put(b, "nat_%s(&I_[%u], F_, R_, &kt_); ", op_names[in->op], i);
+	else {
+		put_text(b, "nat_");
+		put_text(b, op_names[in->op]);
+		put_text(b, "(&I_[");
+		put_int(b, i);
+		put_text(b, "], F_, R_, &kt_); ");
+	}
 	for (int j = 0; j < n; j++)
 		if (ops[j] != PTX_SLOT_TRUE) {
 			val(b, ops[j]);
-			put(b, " = R_[%d]; ", j);
+			put_text(b, " = R_[");
+			put_int(b, j);
+			put_text(b, "]; ");
 		}
-	put(b, "}");
+	put_text(b, "}");
 }
 
 /* in under its guard, counted. */
@@ -259,15 +289,19 @@ static void insn(struct sbuf *b, const struct ptx_func *f, uint32_t i,
 		 const char *fail)
 {
 	const struct ptx_insn *in = &f->code[i];
-	put(b, "\t\t/* %u: %s */ ", f->lines[i], f->text[i] ? f->text[i] : "");
+	put_text(b, "\t\t/* ");
+	put_int(b, f->lines[i]);
+	put_text(b, ": ");
+	put_text(b, f->text[i] ? f->text[i] : "");
+	put_text(b, " */ ");
 	if (in->guard != PTX_SLOT_TRUE || in->gneg) {
-		put(b, "if ((");
+		put_text(b, "if ((");
 		val(b, in->guard);
-		put(b, " ^ %u) & 1) ", in->gneg ? 1u : 0u);
+		put_text(b, in->gneg ? " ^ 1) & 1) " : " ^ 0) & 1) ");
 	}
-	put(b, "{ n++; ");
+	put_text(b, "{ n++; ");
 	body(b, f, i, fail);
-	put(b, " }\n");
+	put_text(b, " }\n");
 }
 
 /* Which instructions are branch targets. */
