@@ -361,6 +361,13 @@ START_TEST(test_read_bad)
 	ck_assert_msg(strchr(err.msg, '\n') == NULL, "one line");
 	ck_assert(a.data == NULL && a.n == 0);
 	ck_assert_int_eq(s.ndim, -7); /* untouched */
+	/* opened for reading in pieces: the same refusal, word for word */
+	struct ub_npy_in in;
+	struct ub_error err2 = {""};
+	ck_assert_int_eq(ub_npy_open(p, UB_F32, &in, &err2), UB_USAGE);
+	ck_assert_str_eq(err2.msg, err.msg);
+	ck_assert_int_eq(in.fd, -1);
+	ck_assert(in.mem.data == NULL);
 }
 END_TEST
 
@@ -417,6 +424,104 @@ START_TEST(test_read_pipe)
 }
 END_TEST
 
+/* ------------------------------------------------------ reading in pieces */
+
+/* Element i of the files below: bits that differ in every byte. */
+static uint64_t piece_bits(size_t i)
+{
+	return (uint64_t)(0x01020304u * (uint32_t)(i + 1)) ^ 0x80000000u;
+}
+
+/* ub_npy_open, then ranges with ub_npy_read_range: the elements asked,
+ * wherever they lie (the first, the middle, the last); a range past the
+ * end is refused; a file cut short after it was opened (as a file that
+ * shrinks during a run) fails naming it, with the elements it still holds:
+ * it is cut 2 bytes into element 500, so 500 whole elements remain, and a
+ * range that starts past them or in them fails alike. */
+START_TEST(test_read_range)
+{
+	const size_t n = 1000;
+	struct ub_array a, b;
+	struct ub_error err = {""};
+	struct ub_npy_in in;
+	const struct ub_shape s = {2, {10, 100}};
+	ck_assert_int_eq(ub_array_alloc(&a, UB_F32, n), 0);
+	for (size_t i = 0; i < n; i++)
+		ub_array_set(&a, i, piece_bits(i));
+	const char *p = in_dir("r.npy");
+	ck_assert_msg(ub_npy_write(p, &a, &s, &err) == 0, "%s", err.msg);
+	ck_assert_msg(ub_npy_open(p, UB_F32, &in, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(in.n, n);
+	ck_assert_int_eq(in.shape.ndim, 2);
+	ck_assert_uint_eq(in.shape.dim[1], 100);
+	ck_assert_int_ge(in.fd, 0);
+	ck_assert_uint_eq(in.off % 64, 0); /* numpy's alignment of the data */
+	ck_assert_int_eq(ub_array_alloc(&b, UB_F32, 300), 0);
+	static const size_t ranges[][2] = {{0, 1}, {0, 300}, {123, 77}, {700, 300}, {999, 1}};
+	for (size_t r = 0; r < N(ranges); r++) {
+		size_t first = ranges[r][0], count = ranges[r][1];
+		memset(b.data, 0, 300 * 4);
+		ck_assert_msg(ub_npy_read_range(&in, first, count, &b, &err) == 0,
+			      "%s", err.msg);
+		for (size_t i = 0; i < count; i++)
+			ck_assert_uint_eq(ub_array_get(&b, i), piece_bits(first + i));
+	}
+	ck_assert_int_eq(ub_npy_read_range(&in, 800, 201, &b, &err), UB_RUNTIME);
+
+	ck_assert_int_eq(truncate(p, (off_t)(in.off + 500 * 4 + 2)), 0);
+	ck_assert_msg(ub_npy_read_range(&in, 200, 300, &b, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(ub_array_get(&b, 299), piece_bits(499));
+	char want[1024];
+	snprintf(want, sizeof want, "%s: changed during the run: it holds 500 "
+		 "elements now, its header says 1000", p);
+	ck_assert_int_eq(ub_npy_read_range(&in, 400, 300, &b, &err), UB_USAGE);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_int_eq(ub_npy_read_range(&in, 700, 300, &b, &err), UB_USAGE);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_int_eq(truncate(p, 0), 0); /* all gone */
+	ck_assert_int_eq(ub_npy_read_range(&in, 0, 1, &b, &err), UB_USAGE);
+	ck_assert_msg(strstr(err.msg, "changed during the run: it holds 0 "
+			     "elements now"), "%s", err.msg);
+	ub_npy_close(&in);
+	ck_assert_int_eq(in.fd, -1);
+	ub_npy_close(&in); /* twice: nothing */
+	ub_array_free(&a);
+	ub_array_free(&b);
+}
+END_TEST
+
+/* A pipe has no offsets: ub_npy_open reads it whole, and ranges come
+ * from that copy.  Linux: /proc/self/fd. */
+START_TEST(test_read_range_pipe)
+{
+	unsigned char buf[256];
+	size_t n = compose(buf, 1, DICT("'<f4'", "False", "(3,)"), 0, f32_data,
+			   sizeof f32_data);
+	int fd[2];
+	char p[64];
+	struct ub_npy_in in;
+	struct ub_array b;
+	struct ub_error err = {""};
+	if (access("/proc/self/fd", X_OK) != 0)
+		return; /* not Linux: nothing to test */
+	ck_assert_int_eq(pipe(fd), 0);
+	ck_assert_int_eq(write(fd[1], buf, n), (ssize_t)n);
+	close(fd[1]);
+	snprintf(p, sizeof p, "/proc/self/fd/%d", fd[0]);
+	ck_assert_msg(ub_npy_open(p, UB_F32, &in, &err) == 0, "%s", err.msg);
+	close(fd[0]);
+	ck_assert_int_eq(in.fd, -1);
+	ck_assert_uint_eq(in.n, 3);
+	ck_assert_int_eq(ub_array_alloc(&b, UB_F32, 2), 0);
+	ck_assert_msg(ub_npy_read_range(&in, 1, 2, &b, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(ub_array_get(&b, 0), 0xc0000000);
+	ck_assert_uint_eq(ub_array_get(&b, 1), 0x3f000000);
+	ub_npy_close(&in);
+	ck_assert(in.mem.data == NULL);
+	ub_array_free(&b);
+}
+END_TEST
+
 /* ---------------------------------------------------------- write errors */
 
 START_TEST(test_write_errors)
@@ -470,6 +575,8 @@ Suite *ub_npy_suite(void)
 	tcase_add_loop_test(tc, test_read_bad, 0, (int)N(bad));
 	tcase_add_test(tc, test_read_missing);
 	tcase_add_test(tc, test_read_pipe);
+	tcase_add_test(tc, test_read_range);
+	tcase_add_test(tc, test_read_range_pipe);
 	suite_add_tcase(s, tc);
 	return s;
 }

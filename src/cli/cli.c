@@ -377,7 +377,8 @@ int ub_cli_check_shard(const struct ub_cli *cli, struct ub_error *err)
 		return ub_fail(err, UB_USAGE, "--partial: a file, not '-'");
 	if (cli->partial && cli->ninputs)
 		return ub_fail(err, UB_USAGE, "--partial splits sampled and --exhaustive "
-			       "runs; --input files are read whole (run them in one process)");
+			       "runs; a part names --input files, not what they hold (run "
+			       "them in one process)");
 	if (cli->partial && cli->triton)
 		return ub_fail(err, UB_USAGE, "--partial: not with --triton (a part "
 			       "does not identify a Triton kernel; run it in one process)");

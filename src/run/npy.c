@@ -16,7 +16,10 @@
  * little-endian; ">f4" and "|f4" are not.  Elements are converted from
  * little-endian byte by byte, so the code is right on any host.
  * The data must fill the file exactly: short files and trailing bytes are
- * both errors.
+ * both errors.  ub_npy_open checks all of that from the header and the
+ * file's size without reading the data, which ub_npy_read_range then
+ * reads in pieces (pread: no shared file position), each one checked
+ * again against a file that shrank since.
  *
  * Writing uses version 1.0 and pads the header with spaces so the data
  * starts at a multiple of 64 bytes (numpy's ARRAY_ALIGN rule, padding
@@ -344,24 +347,46 @@ static int check_header(struct hdr *h, const char *path, const char *want,
 	return 0;
 }
 
+/* The data of a regular file of size bytes: exactly n elements of es
+ * bytes after the header at off. */
+static int check_size(const char *path, uint64_t size, size_t off, size_t n,
+		      size_t es, struct ub_error *err)
+{
+	size_t need = n * es;
+	size_t have = size > off ? (size_t)(size - off) : 0;
+	if (have < need)
+		return ub_fail(err, UB_USAGE, "%s: truncated: header says %zu "
+			       "elements, file holds %zu", path, n, have / es);
+	if (have > need)
+		return ub_fail(err, UB_USAGE, "%s: trailing data: %zu bytes "
+			       "after %zu elements", path, have - need, n);
+	return 0;
+}
+
+/* .npy data is little-endian ('<'): the host's order on every other
+ * host, where n elements read raw into a from its element at are turned
+ * round in place. */
+static void from_le(struct ub_array *a, size_t at, size_t n)
+{
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	size_t es = (size_t)ub_dtypes[a->dt].bits / 8;
+	const unsigned char *bytes = (const unsigned char *)a->data + at * es;
+	for (size_t i = 0; i < n; i++)
+		ub_array_set(a, at + i, le_load(bytes + i * es, es));
+#else
+	(void)a, (void)at, (void)n;
+#endif
+}
+
 /* The n elements after the header: exactly n*es bytes must remain. */
 static int read_data(FILE *f, const char *path, size_t off, size_t n,
 		     struct ub_array *a, struct ub_error *err)
 {
 	size_t es = (size_t)ub_dtypes[a->dt].bits / 8, need = n * es;
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-		size_t have = (uint64_t)st.st_size > off ?
-			(size_t)((uint64_t)st.st_size - off) : 0;
-		if (have < need)
-			return ub_fail(err, UB_USAGE, "%s: truncated: header "
-				       "says %zu elements, file holds %zu",
-				       path, n, have / es);
-		if (have > need)
-			return ub_fail(err, UB_USAGE, "%s: trailing data: "
-				       "%zu bytes after %zu elements", path,
-				       have - need, n);
-	}
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    check_size(path, (uint64_t)st.st_size, off, n, es, err))
+		return UB_USAGE;
 	if (ub_array_alloc(a, a->dt, n))
 		return ub_fail(err, UB_RUNTIME, "%s: out of memory for %zu "
 			       "elements", path, n);
@@ -372,13 +397,44 @@ static int read_data(FILE *f, const char *path, size_t off, size_t n,
 	if (fgetc(f) != EOF)
 		return ub_fail(err, UB_USAGE, "%s: trailing data after %zu "
 			       "elements", path, n);
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-	/* .npy data is little-endian ('<'): the host's order on every other */
-	unsigned char *bytes = a->data;
-	for (size_t i = 0; i < n; i++)
-		ub_array_set(a, i, le_load(bytes + i * es, es));
-#endif
+	from_le(a, 0, n);
 	return 0;
+}
+
+/* Opens path (*f) and checks its header against dtype dt: *off is where
+ * the data starts, *n its elements, *shape the header's. */
+static int open_checked(const char *path, enum ub_dtype dt, FILE **f,
+			size_t *off, size_t *n, struct ub_shape *shape,
+			struct ub_error *err)
+{
+	*f = fopen(path, "rb");
+	if (!*f)
+		return ub_fail(err, UB_USAGE, "%s: cannot open: %s", path,
+			       strerror(errno));
+	char *text = NULL;
+	size_t hlen = 0;
+	int rc = read_header(*f, path, &text, &hlen, off, err);
+	struct hdr h = {0};
+	if (rc == 0) {
+		h.p = text;
+		h.end = text + hlen;
+		rc = check_header(&h, path, ub_dtypes[dt].npy, err);
+	}
+	if (rc == 0 && shape_count(&h.shape, (size_t)ub_dtypes[dt].bits / 8,
+				   n)) {
+		char buf[256];
+		rc = ub_fail(err, UB_USAGE, "%s: shape %s has too many "
+			     "elements", path, shape_str(&h.shape, buf,
+							 sizeof buf));
+	}
+	free(text);
+	if (rc) {
+		fclose(*f);
+		*f = NULL;
+	} else {
+		*shape = h.shape;
+	}
+	return rc;
 }
 
 int ub_npy_read(const char *path, enum ub_dtype dt, struct ub_array *a,
@@ -387,37 +443,106 @@ int ub_npy_read(const char *path, enum ub_dtype dt, struct ub_array *a,
 	a->dt = dt;
 	a->n = 0;
 	a->data = NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return ub_fail(err, UB_USAGE, "%s: cannot open: %s", path,
-			       strerror(errno));
-	char *text = NULL;
-	size_t hlen = 0, off = 0, n = 0;
-	int rc = read_header(f, path, &text, &hlen, &off, err);
-	struct hdr h = {0};
+	FILE *f;
+	size_t off = 0, n = 0;
+	struct ub_shape sh;
+	int rc = open_checked(path, dt, &f, &off, &n, &sh, err);
 	if (rc == 0) {
-		h.p = text;
-		h.end = text + hlen;
-		rc = check_header(&h, path, ub_dtypes[dt].npy, err);
-	}
-	if (rc == 0 && shape_count(&h.shape, (size_t)ub_dtypes[dt].bits / 8,
-				   &n)) {
-		char buf[256];
-		rc = ub_fail(err, UB_USAGE, "%s: shape %s has too many "
-			     "elements", path, shape_str(&h.shape, buf,
-							 sizeof buf));
-	}
-	if (rc == 0)
 		rc = read_data(f, path, off, n, a, err);
-	free(text);
-	fclose(f);
+		fclose(f);
+	}
 	if (rc) {
 		ub_array_free(a);
 		return rc;
 	}
 	if (shape)
-		*shape = h.shape;
+		*shape = sh;
 	return 0;
+}
+
+int ub_npy_open(const char *path, enum ub_dtype dt, struct ub_npy_in *in,
+		struct ub_error *err)
+{
+	*in = (struct ub_npy_in){.path = path, .dt = dt, .fd = -1,
+				 .mem = {.dt = dt}};
+	FILE *f;
+	size_t off = 0;
+	int rc = open_checked(path, dt, &f, &off, &in->n, &in->shape, err);
+	if (rc)
+		return rc;
+	size_t es = (size_t)ub_dtypes[dt].bits / 8;
+	struct stat st;
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		/* a pipe: no offsets, so its data is read here, whole */
+		rc = read_data(f, path, off, in->n, &in->mem, err);
+	} else if (!(rc = check_size(path, (uint64_t)st.st_size, off, in->n,
+				     es, err))) {
+		in->off = off;
+		if ((in->fd = dup(fileno(f))) < 0)
+			rc = ub_fail(err, UB_USAGE, "%s: cannot open: %s", path,
+				     strerror(errno));
+	}
+	fclose(f);
+	if (rc)
+		ub_npy_close(in);
+	return rc;
+}
+
+/* The whole elements in's file holds now (at least when it cannot be
+ * told: an end of file was met there). */
+static size_t holds(const struct ub_npy_in *in, size_t at_least)
+{
+	struct stat st;
+	size_t es = (size_t)ub_dtypes[in->dt].bits / 8;
+	if (fstat(in->fd, &st) != 0 || st.st_size < 0)
+		return at_least;
+	uint64_t size = (uint64_t)st.st_size;
+	return size > in->off ? (size_t)((size - in->off) / es) : 0;
+}
+
+int ub_npy_read_range(const struct ub_npy_in *in, size_t first, size_t count,
+		      struct ub_array *a, struct ub_error *err)
+{
+	size_t es = (size_t)ub_dtypes[in->dt].bits / 8;
+	if (a->dt != in->dt || a->n < count || first > in->n ||
+	    count > in->n - first)
+		return ub_fail(err, UB_RUNTIME, "%s: elements %zu to %zu of %zu "
+			       "asked into an array of %zu", in->path, first,
+			       first + count, in->n, a->n);
+	if (count == 0)
+		return 0;
+	if (in->fd < 0) {   /* read whole at open */
+		memcpy(a->data, (const char *)in->mem.data + first * es,
+		       count * es);
+		return 0;
+	}
+	unsigned char *p = a->data;
+	size_t need = count * es, got = 0;
+	while (got < need) {
+		ssize_t r = pread(in->fd, p + got, need - got,
+				  (off_t)(in->off + first * es + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return ub_fail(err, UB_USAGE, "%s: changed during the run: "
+				       "cannot read: %s", in->path, strerror(errno));
+		if (r == 0)
+			return ub_fail(err, UB_USAGE, "%s: changed during the run: "
+				       "it holds %zu elements now, its header "
+				       "says %zu", in->path,
+				       holds(in, first + got / es), in->n);
+		got += (size_t)r;
+	}
+	from_le(a, 0, count);
+	return 0;
+}
+
+void ub_npy_close(struct ub_npy_in *in)
+{
+	if (in->fd >= 0)
+		close(in->fd);
+	in->fd = -1;
+	ub_array_free(&in->mem);
 }
 
 /* n integers of es bytes after the header, sign-extended into *v. */

@@ -20,6 +20,35 @@ struct ub_shape {
 int ub_npy_read(const char *path, enum ub_dtype dt, struct ub_array *a,
 		struct ub_shape *shape, struct ub_error *err);
 
+/* A file opened for reading in pieces (ub_npy_open): its header checked
+ * and its size found to hold exactly n elements, no data read yet.  A
+ * file that is not regular (a pipe) has no offsets: its elements are
+ * read whole at open into mem, and fd is -1. */
+struct ub_npy_in {
+	const char *path;       /* as given (not copied): for messages */
+	enum ub_dtype dt;
+	int fd;                 /* -1: none */
+	uint64_t off;           /* where the elements start in the file */
+	size_t n;               /* elements */
+	struct ub_shape shape;
+	struct ub_array mem;    /* a pipe's elements */
+};
+
+/* Opens path and checks it as ub_npy_read does, with the same errors
+ * (nothing is left open on failure). */
+int ub_npy_open(const char *path, enum ub_dtype dt, struct ub_npy_in *in,
+		struct ub_error *err);
+/* Elements first..first+count-1 of in into a's first count elements
+ * (a->dt is in->dt, a->n at least count) with pread, so any number of
+ * threads may read one file at once.  A file that shrank since it was
+ * opened, or that cannot be read, fails (UB_USAGE) naming it:
+ * "x.npy: changed during the run: it holds 70000 elements now, its
+ * header says 2000000". */
+int ub_npy_read_range(const struct ub_npy_in *in, size_t first, size_t count,
+		      struct ub_array *a, struct ub_error *err);
+/* Closes in (again: nothing). */
+void ub_npy_close(struct ub_npy_in *in);
+
 /* Reads an integer file ('<i8' or '<i4', class indices) into *v
  * (allocated, *n elements, sign-extended); errors as ub_npy_read's. */
 int ub_npy_read_int(const char *path, int64_t **v, size_t *n, struct ub_shape *shape,

@@ -13,37 +13,67 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads every input from its file (a saved input may have none: it is
- * computed); all must agree in length. */
+int ub_open_inputs(const struct ub_config *cfg, enum ub_dtype dt,
+		   struct ub_npy_in *f, struct ub_shape *shape,
+		   struct ub_error *err)
+{
+	const struct ub_op *op = cfg->op;
+	int first = -1, s = 0;
+	for (int k = 0; k < op->ninputs; k++)
+		f[k] = (struct ub_npy_in){.dt = dt, .fd = -1, .mem = {.dt = dt}};
+	for (int k = 0; !s && k < op->ninputs; k++) {
+		const char *path = NULL;
+		for (int i = 0; i < cfg->nfiles; i++)
+			if (cfg->files[i].input == k)
+				path = cfg->files[i].path;
+		if (!path && k >= op->nsampled)
+			continue;
+		if (!path) {
+			s = ub_fail(err, UB_USAGE, "%s needs input %s too: "
+				    "add --input %s=FILE.npy", op->name,
+				    op->inputs[k], op->inputs[k]);
+			break;
+		}
+		s = ub_npy_open(path, dt, &f[k], err);
+		if (!s && first >= 0 && f[k].n != f[first].n)
+			s = ub_fail(err, UB_USAGE, "%s: %zu elements, but %s has %zu",
+				    path, f[k].n, f[first].path, f[first].n);
+		if (!s && first < 0) {
+			first = k;
+			*shape = f[k].shape;
+		}
+	}
+	if (s)
+		ub_close_inputs(op->ninputs, f);
+	return s;
+}
+
+void ub_close_inputs(int nin, struct ub_npy_in *f)
+{
+	for (int k = 0; k < nin; k++)
+		ub_npy_close(&f[k]);
+}
+
+/* Reads every input from its file, whole (a saved input may have none:
+ * it is computed). */
 static int read_inputs(const struct ub_config *cfg, struct ub_data *d,
 		       struct ub_error *err)
 {
-	const struct ub_op *op = cfg->op;
-	const char *first = NULL;
-	for (int k = 0; k < op->ninputs; k++) {
-		const char *path = NULL;
-		for (int f = 0; f < cfg->nfiles; f++)
-			if (cfg->files[f].input == k)
-				path = cfg->files[f].path;
-		if (!path && k >= op->nsampled)
+	struct ub_npy_in f[UB_MAX_INPUTS];
+	int s = ub_open_inputs(cfg, d->dt, f, &d->shape, err);
+	if (s)
+		return s;
+	for (int k = 0; !s && k < cfg->op->ninputs; k++) {
+		if (!f[k].path)
 			continue;
-		if (!path)
-			return ub_fail(err, UB_USAGE, "%s needs input %s too: "
-				       "add --input %s=FILE.npy", op->name,
-				       op->inputs[k], op->inputs[k]);
-		struct ub_shape shape;
-		int s = ub_npy_read(path, d->dt, &d->in[k], &shape, err);
-		if (s)
-			return s;
-		if (first && d->in[k].n != d->in[0].n)
-			return ub_fail(err, UB_USAGE, "%s: %zu elements, but %s has %zu",
-				       path, d->in[k].n, first, d->in[0].n);
-		if (!first) {
-			first = path;
-			d->shape = shape;
-		}
+		if (ub_array_alloc(&d->in[k], d->dt, f[k].n))
+			s = ub_fail(err, UB_RUNTIME, "%s: out of memory for %zu "
+				    "elements", f[k].path, f[k].n);
+		else
+			s = ub_npy_read_range(&f[k], 0, f[k].n, &d->in[k], err);
 	}
-	return 0;
+	ub_close_inputs(cfg->op->ninputs, f);
+	return s;
 }
 
 /* The sampled inputs of d: files, the exhaustive sweep or samples. */

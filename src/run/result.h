@@ -202,6 +202,16 @@ void ub_result_free(struct ub_result *res);
 int ub_result_init(const struct ub_config *cfg, struct ub_result *res,
 		   struct ub_error *err);
 
+/* Opens the input files of cfg (npy.h's ub_npy_open, in input order) for
+ * dtype dt into f[0..op->ninputs-1]; a saved input without a file (it is
+ * computed) gets path NULL.  An input that needs a file and has none, or
+ * files whose element counts disagree, fail (UB_USAGE, one line); *shape
+ * is the first file's.  On failure nothing is left open. */
+int ub_open_inputs(const struct ub_config *cfg, enum ub_dtype dt,
+		   struct ub_npy_in *f, struct ub_shape *shape,
+		   struct ub_error *err);
+void ub_close_inputs(int nin, struct ub_npy_in *f);
+
 /* d's inputs (d->dt set): read from cfg's files, the exhaustive sweep, or
  * generated samples; d->nin and d->shape too. */
 int ub_run_inputs(const struct ub_config *cfg, struct ub_data *d,

@@ -307,20 +307,24 @@ static void add_rows(struct ub_result *res, const struct ub_data *d,
 		fill_row(res, d, j, cfg->nmodes, "torch", UB_TORCH_OPTS, NULL);
 }
 
-/* The elements of d: files (read whole), the sweep, or samples. */
+/* The elements of d: files (opened and checked here, each chunk reading
+ * its own elements), the sweep, or samples. */
 static int plan_inputs(struct job *j, struct ub_data *d, struct ub_error *err)
 {
 	const struct ub_config *cfg = j->cfg;
 	int s = 0;
 	d->nin = j->nin;
 	d->shape.ndim = 1;
-	if (cfg->nfiles) {   /* read here, whole: --times counts it as inputs */
+	if (cfg->nfiles) {   /* --times counts the headers as inputs too */
 		double t0 = cfg->times ? ub_thread_cpu() : 0;
-		s = ub_run_inputs(cfg, d, err);
+		s = ub_open_inputs(cfg, j->dt, j->file, &d->shape, err);
 		if (cfg->times)
 			j->cpu[UB_STAGE_inputs] += ub_thread_cpu() - t0;
-		j->files = d->in;
-		j->n = d->n = s ? 0 : d->in[0].n;
+		j->files = !s;
+		for (int k = j->nin; !s && k-- > 0;)   /* the files agree */
+			if (j->file[k].path)
+				j->n = j->file[k].n;
+		d->n = j->n;
 		return s;
 	}
 	if (cfg->exhaustive) {
@@ -382,6 +386,8 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	if (!s)
 		add_rows(res, d, j);
 	ub_sampling_free(&j->smp);
+	if (j->files)
+		ub_close_inputs(j->nin, j->file);
 	for (int k = 0; k < SK_MAX_STEPS; k++)
 		ptx_free(j->step[k].m);
 	for (int m = 0; m < UB_NMODES; m++)

@@ -5,7 +5,8 @@
  * once; then the elements are cut into chunks of UB_STATS_CHUNK (metrics.h)
  * that cfg->threads threads take in turn: each makes its chunk's inputs
  * (samples: inputs.h's ub_inputs_generate_at; --exhaustive: the sweep; .npy
- * files: a window of the arrays read once), evaluates the reference, runs
+ * files: the chunk's elements, read with pread from the files opened and
+ * checked once), evaluates the reference, runs
  * the torch plan and each mode, and keeps only that chunk's statistics and
  * worst inputs (--shard K/N: only the chunks c with c mod N = K).  The
  * statistics are merged in chunk order at the end, so

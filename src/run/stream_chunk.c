@@ -18,7 +18,7 @@ int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 {
 	int s = 0;
 	memset(w, 0, sizeof *w);
-	for (int k = j->files ? j->nin : 0; !s && k < j->nin + j->nsteps; k++)
+	for (int k = 0; !s && k < j->nin + j->nsteps; k++)
 		s = ub_array_alloc(&w->env[k], j->dt, UB_STATS_CHUNK);
 	if (!s)
 		s = ub_array_alloc(&w->cr, j->dt, UB_STATS_CHUNK);
@@ -42,7 +42,7 @@ int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 
 void ub_wbuf_free(const struct job *j, struct wbuf *w)
 {
-	for (int k = j->files ? j->nin : 0; k < j->nin + j->nsteps; k++)
+	for (int k = 0; k < j->nin + j->nsteps; k++)
 		ub_array_free(&w->env[k]);
 	ub_array_free(&w->cr);
 	ub_array_free(&w->out);
@@ -59,12 +59,16 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 			size_t len, struct ub_error *err)
 {
 	const struct ub_config *cfg = j->cfg;
-	size_t bytes = (size_t)ub_dtypes[j->dt].bits / 8;
-	if (j->files) {
-		for (int k = 0; k < j->nin; k++)
-			w->env[k] = (struct ub_array){ j->dt, len,
-				(char *)j->files[k].data + first * bytes };
-		return 0;
+	if (j->files) {   /* as ub_run_inputs: the files, then saved inputs */
+		int s = 0;
+		for (int k = 0; !s && k < j->nin; k++)
+			if (j->file[k].path)
+				s = ub_npy_read_range(&j->file[k], first, len,
+						      &w->env[k], err);
+		if (!s && j->nin > cfg->op->nsampled)
+			s = ub_saved_fill(cfg->op, j->dt, w->env, len,
+					  !cfg->ref_mpfr, err);
+		return s;
 	}
 	if (cfg->exhaustive) {
 		ub_sweep_fill(&j->sw, first, w->env); /* env[k].n is len */
@@ -253,7 +257,7 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	ub_chunk_span(j, c, &first, &len);
 	struct slot *sl = &j->slots[(c % j->win) * (size_t)j->nrows];
 	int nm = j->cfg->nmodes;
-	for (int k = j->files ? j->nin : 0; k < j->nin + j->nsteps; k++)
+	for (int k = 0; k < j->nin + j->nsteps; k++)
 		w->env[k].n = len;
 	w->cr.n = w->out.n = len;
 	int s = chunk_inputs(j, w, first, len, err);

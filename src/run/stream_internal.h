@@ -46,7 +46,10 @@ struct job {
 				     chunk K + s N of the run (1 shard: all) */
 	struct ub_sweep sw;       /* --exhaustive */
 	struct ub_sampling smp;   /* samples */
-	const struct ub_array *files; /* --input: the whole arrays */
+	int files;                /* --input: file[k] open (ub_open_inputs),
+				     each chunk reading its elements */
+	struct ub_npy_in file[UB_MAX_INPUTS]; /* path NULL: none, a saved
+						 input computed */
 	struct skern step[SK_MAX_STEPS], mode[UB_NMODES];
 	size_t win;               /* chunks in flight or waiting to merge */
 	struct slot *slots;       /* chunk c, row r: [(c % win) * nrows + r] */
@@ -69,7 +72,8 @@ struct job {
 };
 
 /* A thread's buffers, UB_STATS_CHUNK elements each: env holds the inputs
- * (owned, or windows of job->files), then each torch step's result. */
+ * (made, or read from job->file, chunk by chunk), then each torch step's
+ * result. */
 struct wbuf {
 	struct ub_array env[UB_MAX_INPUTS + SK_MAX_STEPS];
 	struct ub_array cr, out;
