@@ -117,7 +117,8 @@ static void set_exact(enum ub_dtype dt, struct ub_exact *v, uint64_t c, double o
 }
 
 /* n elements of dt: cr random in (1, 2), the exact value within half an
- * ulp of it; special elements on top. */
+ * ulp of it; powers of two and subnormals now and then; special elements
+ * on top. */
 static void build(enum ub_dtype dt, size_t n, struct ub_array *cr,
 		  struct ub_exact *ex)
 {
@@ -137,6 +138,24 @@ static void build(enum ub_dtype dt, size_t n, struct ub_array *cr,
 			off = (next() % 2) ? 0 : ldexp(ulp, -2) * (double)(next() % 2 ? 1 : -1);
 		set_exact(dt, &ex[i], c, off);
 	}
+	/* now and then a power of two 2^k as the result, the exact value
+	 * just below it (the spacing below applies), at it or just above
+	 * (errors below 0.29 ulp: at_largest counts on it),
+	 * and a subnormal result: the ulp scale's edge cases */
+	int emax = ub_dtypes[dt].emax;
+	for (size_t i = 16; i + 4 < n; i += 37) {
+		int k = (int)(i / 37 % 9) - 4;
+		uint64_t c = (uint64_t)(k + emax) << (p - 1);
+		double below = ldexp(1, k - p), above = ldexp(1, k + 1 - p);
+		double offs[] = { -below / 4, -below * 0.28, 0, above / 4, -below / 1024 };
+		double off = offs[i / 37 % 5];
+		if (i / 37 % 7 == 3) {   /* a subnormal: 1 to 3 times the least */
+			c = 1 + i / 37 % 3;
+			off = ldexp(1, ub_dtypes[dt].emin - p + 1) * (i / 37 % 2 ? 0.25 : -0.25);
+		}
+		ub_array_set(cr, i, c);
+		set_exact(dt, &ex[i], c, off);
+	}
 	/* specials at fixed places */
 	uint64_t inf = inf_of(dt), nan = nan_of(dt);
 	ub_array_set(cr, 3, inf);        /* an infinite result, exact v beyond */
@@ -153,7 +172,6 @@ static void build(enum ub_dtype dt, size_t n, struct ub_array *cr,
 	 * the prepared ones (the reference is not finite) */
 	ub_array_set(cr, 2, inf);
 	/* half an ulp of the largest finite number: 2^(emax - p) */
-	int emax = ub_dtypes[dt].emax;
 	ex[2].hi = ub_bits_to_double(dt, inf - 1);
 	if (dt == UB_F64) /* beyond the doubles: in lo */
 		ex[2].lo = ldexp(1, emax - p);

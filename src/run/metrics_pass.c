@@ -135,6 +135,107 @@ UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
 	ub_xsum_acc_flush(&p->sum, acc);
 }
 
+/* prep_of for f32 with the per-element arithmetic (the flags, the factor
+ * 2^-k, the error) on 4 elements at once: GNU C vector types, each lane
+ * the scalar operation of prep_flags and err_fast (the same bits),
+ * compiled for AVX2 too (the CPU picks; the baseline x86-64 has no 64-bit
+ * lane comparison; ASan's build keeps one version); the counts, bins,
+ * sums and largest element by element, in order, as prep_of.  mul is
+ * written for every element, ecr and bin for those with PF_FAST (ecr: all
+ * four lanes; only those are read). */
+typedef double pvd __attribute__((vector_size(32)));
+typedef int64_t pvi __attribute__((vector_size(32)));
+typedef uint32_t pvu __attribute__((vector_size(16)));
+typedef float pvf __attribute__((vector_size(16)));
+#define PV_PICK(m, a, b) (((m) & (a)) | (~(m) & (b)))
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void prep_f32(const uint32_t *cr, const struct ub_exact *exact, size_t lo,
+		     size_t hi, struct ub_stats_prep *p)
+{
+	const int64_t expo = INT64_C(0x7ff0000000000000), mant = (INT64_C(1) << 52) - 1;
+	unsigned char *flag = p->flag, *bin = p->bin;
+	double *mulp = p->mul, *ecr = p->ecr;
+	size_t nfast = 0, hist[UB_HIST_BINS] = {0};
+	int full = 0;
+	double least = 0;
+	struct ub_xsum_acc *acc = &p->acc[0];
+	size_t i = lo;
+	for (; hi - i >= 4; i += 4) {
+		const struct ub_exact *v = &exact[i];
+		pvu c;
+		memcpy(&c, cr + i, sizeof c);
+		pvd h = { v[0].hi, v[1].hi, v[2].hi, v[3].hi };
+		pvd l = { v[0].lo, v[1].lo, v[2].lo, v[3].lo };
+		pvi mag = __builtin_convertvector(c, pvi) & 0x7fffffff, uh = (pvi)h;
+		pvi crfin = mag < 0x7f800000, crnan = mag > 0x7f800000;
+		pvi exfin = (uh & expo) != expo, undec = l != l;
+		/* ulp_exact_exp and spacing_exp of f32 (p 24, emin -126, emax 127) */
+		pvi e = ((uh >> 52) & 0x7ff) - 1023;
+		pvi below = ((uh & mant) == 0) & ~((l != 0) & ((l > 0) == (h > 0)));
+		pvi k = PV_PICK(e > 127, (pvi){ 0 } + 104,
+				PV_PICK(e < -126, (pvi){ 0 } - 149, e - 23 + (below & (e > -126))));
+		pvi slow = exfin & ((((pvi)h & INT64_MAX) > INT64_C(0x7fb0000000000000)) |
+				    (k <= -1023));   /* |h| > 2^1020: its bits */
+		pvd mul = (pvd)((exfin & ~slow) & ((1023 - k) << 52));   /* 2^-k, normal */
+		pvi fast = crfin & exfin & ~undec & ~slow;
+		pvi f = (crfin & PF_CRFIN) | (crnan & PF_CRNAN) | (exfin & PF_EXFIN) |
+			(undec & PF_UNDEC) | (slow & PF_SLOW) | (fast & PF_FAST);
+		/* err_fast, y the correctly rounded float itself */
+		pvd yd = __builtin_convertvector((pvf)c, pvd);
+		pvd sd = yd - h, bb = sd - yd;
+		pvd t = (yd - (sd - bb)) + (-h - bb);
+		pvd er = (pvd)((pvi)(sd + (t - l)) & INT64_MAX) * mul;
+		memcpy(&mulp[i - lo], &mul, sizeof mul);
+		memcpy(&ecr[i - lo], &er, sizeof er);
+		for (int q = 0; q < 4; q++) {
+			flag[i - lo + q] = (unsigned char)f[q];
+			if (!fast[q])
+				continue;
+			double ee = er[q];
+			int b = hist_bin(ee);
+			bin[i - lo + q] = (unsigned char)b;
+			nfast++;
+			hist[b]++;
+			ub_xsum_acc_add(acc, ee);
+			if (!full || ee > least) {
+				top_insert(p, i - lo + q, ee);
+				full = p->ntop == UB_PREP_TOP;
+				if (full)
+					least = ecr[p->top[UB_PREP_TOP - 1]];
+			}
+		}
+	}
+	for (; i < hi; i++) {   /* the last few: prep_of's way */
+		uint64_t ci = cr[i];
+		double mul;
+		unsigned f = prep_flags(UB_F32, ci, &exact[i], &mul);
+		flag[i - lo] = (unsigned char)f;
+		mulp[i - lo] = mul;
+		if (!(f & PF_FAST))
+			continue;
+		double ee = err_fast(ub_bits_to_double_i(UB_F32, ci), &exact[i], mul);
+		int b = hist_bin(ee);
+		ecr[i - lo] = ee;
+		bin[i - lo] = (unsigned char)b;
+		nfast++;
+		hist[b]++;
+		ub_xsum_acc_add(acc, ee);
+		if (!full || ee > least) {
+			top_insert(p, i - lo, ee);
+			full = p->ntop == UB_PREP_TOP;
+			if (full)
+				least = ecr[p->top[UB_PREP_TOP - 1]];
+		}
+	}
+	p->nfast = nfast;
+	memcpy(p->hist, hist, sizeof hist);
+	memset(&p->sum, 0, sizeof p->sum);
+	ub_xsum_acc_flush(&p->sum, acc);
+}
+
 void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
 		      size_t lo, size_t hi, struct ub_stats_prep *p)
 {
@@ -142,6 +243,10 @@ void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
 	p->ntop = 0;
 	memset(p->hist, 0, sizeof p->hist);
 	memset(&p->sum, 0, sizeof p->sum);
+	if (cr->dt == UB_F32) {
+		prep_f32(cr->data, exact, lo, hi, p);
+		return;
+	}
 	switch (cr->dt) {
 #define X(id, name, bits, prec, emin, emax, npy, ctype)                        \
 	case id:                                                               \
