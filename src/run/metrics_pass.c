@@ -91,48 +91,72 @@ UB_INLINE unsigned prep_flags(enum ub_dtype dt, uint64_t ci,
 	return f;
 }
 
-/* The arrays and totals live in locals while the loop runs: a store to
- * flag[] or bin[] (bytes) could otherwise be any of p's fields, reloaded
- * after each.  Once top holds UB_PREP_TOP elements, only an error above
+/* The arrays and totals live in a local (struct prep_run, its functions
+ * inlined) while the loop runs: a store to flag[] or bin[] (bytes) could
+ * otherwise be any of p's fields, reloaded after each.  Once top holds UB_PREP_TOP elements, only an error above
  * its last one (least) enters: that test is done here, inline. */
+struct prep_run {
+	unsigned char *flag, *bin;
+	double *mul, *ecr;
+	size_t nfast, hist[UB_HIST_BINS];
+	int full;          /* top holds UB_PREP_TOP, the least of them: */
+	double least;
+	struct ub_xsum_acc *acc;
+};
+
+UB_INLINE void prep_start(struct ub_stats_prep *p, struct prep_run *r)
+{
+	*r = (struct prep_run){ .flag = p->flag, .bin = p->bin, .mul = p->mul,
+				.ecr = p->ecr, .acc = &p->acc[0] };
+}
+
+/* The error e of element j (index - lo), which has PF_FAST: its bin,
+ * counts, share of the sum and place among the largest. */
+UB_INLINE void prep_fast(struct ub_stats_prep *p, struct prep_run *r, size_t j, double e)
+{
+	int b = hist_bin(e);
+	r->ecr[j] = e;
+	r->bin[j] = (unsigned char)b;
+	r->nfast++;
+	r->hist[b]++;
+	ub_xsum_acc_add(r->acc, e);
+	if (!r->full || e > r->least) {
+		top_insert(p, j, e);
+		r->full = p->ntop == UB_PREP_TOP;
+		if (r->full)
+			r->least = r->ecr[p->top[UB_PREP_TOP - 1]];
+	}
+}
+
+/* Element j (index - lo), result ci, exact value v. */
+UB_INLINE void prep_elem(enum ub_dtype dt, uint64_t ci, const struct ub_exact *v, size_t j,
+			 struct ub_stats_prep *p, struct prep_run *r)
+{
+	double mul;
+	unsigned f = prep_flags(dt, ci, v, &mul);
+	r->flag[j] = (unsigned char)f;
+	r->mul[j] = mul;
+	if (f & PF_FAST)   /* ulp_error_prep's way, y the result itself */
+		prep_fast(p, r, j, err_fast(ub_bits_to_double_i(dt, ci), v, mul));
+}
+
+UB_INLINE void prep_end(struct ub_stats_prep *p, const struct prep_run *r)
+{
+	p->nfast = r->nfast;
+	memcpy(p->hist, r->hist, sizeof r->hist);
+	memset(&p->sum, 0, sizeof p->sum);
+	ub_xsum_acc_flush(&p->sum, r->acc);
+}
+
 UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
 		       const struct ub_exact *exact, size_t lo, size_t hi,
 		       struct ub_stats_prep *p)
 {
-	unsigned char *flag = p->flag, *bin = p->bin;
-	double *mulp = p->mul, *ecr = p->ecr;
-	size_t nfast = 0, hist[UB_HIST_BINS] = {0};
-	int full = 0;      /* top holds UB_PREP_TOP, the least of them: */
-	double least = 0;
-	struct ub_xsum_acc *acc = &p->acc[0];
-	for (size_t i = lo; i < hi; i++) {
-		uint64_t ci = ub_load(dt, cr, i);
-		const struct ub_exact *v = &exact[i];
-		double mul;
-		unsigned f = prep_flags(dt, ci, v, &mul);
-		flag[i - lo] = (unsigned char)f;
-		mulp[i - lo] = mul;
-		if (!(f & PF_FAST))
-			continue;
-		/* ulp_error_prep's way for PF_FAST, y the result itself */
-		double e = err_fast(ub_bits_to_double_i(dt, ci), v, mul);
-		int b = hist_bin(e);
-		ecr[i - lo] = e;
-		bin[i - lo] = (unsigned char)b;
-		nfast++;
-		hist[b]++;
-		ub_xsum_acc_add(acc, e);
-		if (!full || e > least) {
-			top_insert(p, i - lo, e);
-			full = p->ntop == UB_PREP_TOP;
-			if (full)
-				least = ecr[p->top[UB_PREP_TOP - 1]];
-		}
-	}
-	p->nfast = nfast;
-	memcpy(p->hist, hist, sizeof hist);
-	memset(&p->sum, 0, sizeof p->sum);
-	ub_xsum_acc_flush(&p->sum, acc);
+	struct prep_run r;
+	prep_start(p, &r);
+	for (size_t i = lo; i < hi; i++)
+		prep_elem(dt, ub_load(dt, cr, i), &exact[i], i - lo, p, &r);
+	prep_end(p, &r);
 }
 
 /* prep_of for f32 with the per-element arithmetic (the flags, the factor
@@ -140,9 +164,7 @@ UB_INLINE void prep_of(enum ub_dtype dt, const void *cr,
  * the scalar operation of prep_flags and err_fast (the same bits),
  * compiled for AVX2 too (the CPU picks; the baseline x86-64 has no 64-bit
  * lane comparison; ASan's build keeps one version); the counts, bins,
- * sums and largest element by element, in order, as prep_of.  mul is
- * written for every element, ecr and bin for those with PF_FAST (ecr: all
- * four lanes; only those are read). */
+ * sums and largest element by element, in order, as prep_of. */
 typedef double pvd __attribute__((vector_size(32)));
 typedef int64_t pvi __attribute__((vector_size(32)));
 typedef uint32_t pvu __attribute__((vector_size(16)));
@@ -156,13 +178,9 @@ static void prep_f32(const uint32_t *cr, const struct ub_exact *exact, size_t lo
 		     size_t hi, struct ub_stats_prep *p)
 {
 	const int64_t expo = INT64_C(0x7ff0000000000000), mant = (INT64_C(1) << 52) - 1;
-	unsigned char *flag = p->flag, *bin = p->bin;
-	double *mulp = p->mul, *ecr = p->ecr;
-	size_t nfast = 0, hist[UB_HIST_BINS] = {0};
-	int full = 0;
-	double least = 0;
-	struct ub_xsum_acc *acc = &p->acc[0];
+	struct prep_run r;
 	size_t i = lo;
+	prep_start(p, &r);
 	for (; hi - i >= 4; i += 4) {
 		const struct ub_exact *v = &exact[i];
 		pvu c;
@@ -188,52 +206,16 @@ static void prep_f32(const uint32_t *cr, const struct ub_exact *exact, size_t lo
 		pvd sd = yd - h, bb = sd - yd;
 		pvd t = (yd - (sd - bb)) + (-h - bb);
 		pvd er = (pvd)((pvi)(sd + (t - l)) & INT64_MAX) * mul;
-		memcpy(&mulp[i - lo], &mul, sizeof mul);
-		memcpy(&ecr[i - lo], &er, sizeof er);
+		memcpy(&r.mul[i - lo], &mul, sizeof mul);
 		for (int q = 0; q < 4; q++) {
-			flag[i - lo + q] = (unsigned char)f[q];
-			if (!fast[q])
-				continue;
-			double ee = er[q];
-			int b = hist_bin(ee);
-			bin[i - lo + q] = (unsigned char)b;
-			nfast++;
-			hist[b]++;
-			ub_xsum_acc_add(acc, ee);
-			if (!full || ee > least) {
-				top_insert(p, i - lo + q, ee);
-				full = p->ntop == UB_PREP_TOP;
-				if (full)
-					least = ecr[p->top[UB_PREP_TOP - 1]];
-			}
+			r.flag[i - lo + q] = (unsigned char)f[q];
+			if (fast[q])
+				prep_fast(p, &r, i - lo + q, er[q]);
 		}
 	}
-	for (; i < hi; i++) {   /* the last few: prep_of's way */
-		uint64_t ci = cr[i];
-		double mul;
-		unsigned f = prep_flags(UB_F32, ci, &exact[i], &mul);
-		flag[i - lo] = (unsigned char)f;
-		mulp[i - lo] = mul;
-		if (!(f & PF_FAST))
-			continue;
-		double ee = err_fast(ub_bits_to_double_i(UB_F32, ci), &exact[i], mul);
-		int b = hist_bin(ee);
-		ecr[i - lo] = ee;
-		bin[i - lo] = (unsigned char)b;
-		nfast++;
-		hist[b]++;
-		ub_xsum_acc_add(acc, ee);
-		if (!full || ee > least) {
-			top_insert(p, i - lo, ee);
-			full = p->ntop == UB_PREP_TOP;
-			if (full)
-				least = ecr[p->top[UB_PREP_TOP - 1]];
-		}
-	}
-	p->nfast = nfast;
-	memcpy(p->hist, hist, sizeof hist);
-	memset(&p->sum, 0, sizeof p->sum);
-	ub_xsum_acc_flush(&p->sum, acc);
+	for (; i < hi; i++)   /* the last few */
+		prep_elem(UB_F32, cr[i], &exact[i], i - lo, p, &r);
+	prep_end(p, &r);
 }
 
 void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
