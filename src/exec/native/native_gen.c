@@ -21,7 +21,8 @@
  * compiler removes the copies: they are locals); the fixed slots (the
  * constant 1, special registers, the sink, the carry flag) live in F_.
  * ld/st call the interpreter's ptx_ld_at/ptx_st_at on an array of all
- * their operands, with a region cache per instruction; bra, ret and exit
+ * their operands, with a region cache per instruction (in memory, rc_:
+ * prologue); bra, ret and exit
  * are gotos.  Every executed instruction counts one (n++, folded by the
  * compiler), and every executed bra checks the thread's count against the
  * budget as the interpreter does, so the same threads stop.  A failing
@@ -243,7 +244,7 @@ static void table_entry(struct sbuf *b, const struct ptx_insn *in)
 
 /* One instruction's statements (without its guard). */
 static void body(struct sbuf *b, const struct ptx_func *f, uint32_t i,
-		 const char *fail)
+		 const uint32_t *cache, const char *fail)
 {
 	const struct ptx_insn *in = &f->code[i];
 	uint32_t ops[5];
@@ -265,8 +266,8 @@ static void body(struct sbuf *b, const struct ptx_func *f, uint32_t i,
 	}
 	put_text(b, " }; ");
 	if (fixed)
-		put(b, "if (ptx_%s_at(c, &I_[%u], R_, 1, lbuf, &lo%u, &sp%u)) goto %s; ",
-		    is_store(in->op) ? "st" : "ld", i, i, i, fail);
+		put(b, "if (ptx_%s_at(c, &I_[%u], R_, 1, lbuf, &rc_[%u], &rc_[%u])) goto %s; ",
+		    is_store(in->op) ? "st" : "ld", i, 2 * cache[i], 2 * cache[i] + 1, fail);
 	else {
 		put_text(b, "nat_");
 		put_text(b, op_names[in->op]);
@@ -286,7 +287,7 @@ static void body(struct sbuf *b, const struct ptx_func *f, uint32_t i,
 
 /* in under its guard, counted. */
 static void insn(struct sbuf *b, const struct ptx_func *f, uint32_t i,
-		 const char *fail)
+		 const uint32_t *cache, const char *fail)
 {
 	const struct ptx_insn *in = &f->code[i];
 	put_text(b, "\t\t/* ");
@@ -300,7 +301,7 @@ static void insn(struct sbuf *b, const struct ptx_func *f, uint32_t i,
 		put_text(b, in->gneg ? " ^ 1) & 1) " : " ^ 0) & 1) ");
 	}
 	put_text(b, "{ n++; ");
-	body(b, f, i, fail);
+	body(b, f, i, cache, fail);
 	put_text(b, " }\n");
 }
 
@@ -331,14 +332,17 @@ static int module_address(const struct ptx_module *m, uint64_t v)
 
 /* The function's declarations: fixed slots, registers, caches. */
 static void prologue(struct sbuf *b, const struct ptx_module *m,
-		     const struct ptx_func *f, int k)
+		     const struct ptx_func *f, int k, uint32_t ncache)
 {
 	put(b, "int ub_nk_%d(struct ptx_native_args *ap_)\n{\n"
 	    "\tstruct ptx_ctx *const c = ap_->c;\n"
 	    "\tconst uint64_t *const fR_ = c->fr->R;\n"
 	    "\tconst unsigned char *const lbuf = c->fr->local;\n"
 	    "\tconst uint64_t budget = c->budget;\n"
-	    "\tconst unsigned *const g_ = ap_->grid, *const b_ = ap_->block;\n"
+	    /* the launch's shape in locals: the kernel's stores could
+	       alias ap_'s arrays, which would be read again each thread */
+	    "\tconst unsigned g_[3] = { ap_->grid[0], ap_->grid[1], ap_->grid[2] };\n"
+	    "\tconst unsigned b_[3] = { ap_->block[0], ap_->block[1], ap_->block[2] };\n"
 	    "\tstruct nat_cnt k_ = { 0, 0, 0 }, kt_;\n"
 	    "\tuint64_t n = 0, total_ = 0, t_ = 0;\n\tuint64_t F_[%d];\n",
 	    k, PTX_SLOT_FIRST);
@@ -359,9 +363,14 @@ static void prologue(struct sbuf *b, const struct ptx_module *m,
 		else
 			put(b, "\tuint64_t r%u = %lluull;\n", s, (unsigned long long)f->init[s]);
 	free(rel);
-	for (uint32_t i = 0; i < f->ncode; i++)
-		if (is_mem(f->code[i].op))
-			put(b, "\tuint64_t lo%u = 0, sp%u = 0;\n", i, i);
+	/* the region caches of ld/st (rc_[2k], rc_[2k + 1]: the start and
+	 * span of the kth, ptx_ld_at) in memory: the asm makes the array's
+	 * address escape, so the compiler keeps it there rather than in
+	 * registers, which the thread's code needs (kept in registers, the
+	 * caches made it spill and reload registers around its loops) */
+	put(b, "\tuint64_t rc_[%u] = { 0 };\n"
+	    "\t__asm__ volatile(\"\" : : \"r\"(rc_) : \"memory\");\n",
+	    2 * ncache + 1);
 	put(b, "\t(void)lbuf; (void)budget;\n");
 }
 
@@ -393,20 +402,25 @@ static void thread_loop(struct sbuf *b, const struct ptx_func *f)
 	put(b, "\t\tn = 0; kt_ = (struct nat_cnt){ 0, 0, 0 };\n");
 }
 
+/* Kernel k; cache has room for f->ncode entries: each ld/st's index
+ * among the kernel's ld/st, its region cache's (prologue). */
 static void kernel(struct sbuf *b, const struct ptx_module *m,
 		   const struct ptx_func *f, int k,
-		   const uint8_t *uniform, const unsigned char *tgt)
+		   const uint8_t *uniform, const unsigned char *tgt, uint32_t *cache)
 {
+	uint32_t ncache = 0;
+	for (uint32_t i = 0; i < f->ncode; i++)
+		cache[i] = is_mem(f->code[i].op) ? ncache++ : 0;
 	put(b, "\n/* kernel %s */\nstatic const struct ptx_insn I_%d[] = {\n", f->name, k);
 	for (uint32_t i = 0; i < f->ncode; i++)
 		table_entry(b, &f->code[i]);
 	put(b, "};\n#define I_ I_%d\n", k);
-	prologue(b, m, f, k);
+	prologue(b, m, f, k, ncache);
 	put(b, "\t/* the instructions uniform over the launch, once */\n"
 	    "\tkt_ = (struct nat_cnt){ 0, 0, 0 };\n");
 	for (uint32_t i = 0; i < f->ncode; i++)
 		if (uniform[i])
-			insn(b, f, i, "fail_");
+			insn(b, f, i, cache, "fail_");
 	put(b, "\tn = 0;\n");
 	thread_loop(b, f);
 	for (uint32_t i = 0; i < f->ncode; i++) {
@@ -415,7 +429,7 @@ static void kernel(struct sbuf *b, const struct ptx_module *m,
 		if (uniform[i])
 			put(b, "\t\t/* %u: computed once */ n++;\n", f->lines[i]);
 		else
-			insn(b, f, i, "fail_");
+			insn(b, f, i, cache, "fail_");
 	}
 	put(b, "\tdone_:\n\t\ttotal_ += n; t_++;\n"
 	    "\t\tk_.unmarked += kt_.unmarked; k_.fused += kt_.fused; k_.amask |= kt_.amask;\n"
@@ -441,8 +455,9 @@ int ub_native_translate(const struct ptx_module *m, char **out,
 			continue;
 		uint8_t *uni = ptx_uniform_insns(f);
 		unsigned char *tgt = targets(f);
-		if (uni && tgt) {
-			kernel(&b, m, f, k, uni, tgt);
+		uint32_t *cache = malloc(f->ncode * sizeof *cache);
+		if (uni && tgt && cache) {
+			kernel(&b, m, f, k, uni, tgt, cache);
 			which[k] = 1;
 			any = 1;
 		} else {
@@ -450,6 +465,7 @@ int ub_native_translate(const struct ptx_module *m, char **out,
 		}
 		free(uni);
 		free(tgt);
+		free(cache);
 	}
 	put(&b, "\nconst char ub_native_abi[] = PTX_NATIVE_ABI;\n"
 	    "const size_t ub_native_sizes[] = PTX_NATIVE_SIZES;\n"
