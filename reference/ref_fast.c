@@ -376,9 +376,13 @@ easy_f32(const struct fprog *p, const struct fcol *root, int j,
 	fvd ok = fv_load(&root->ok[j]), sg = fv_load(&root->sg[j]);
 	fvi go = (ok != 0) & ((e <= fv_abs(v) * 0x1p-45) | (e <= tiny(UB_F32)));
 	fvd l = v - e, h = v + e;   /* step(l, 0), step(h, 1) */
-	fvi ul = (fvi)l, uh = (fvi)h, zl = (ul << 1) == 0, zh = (uh << 1) == 0;
-	ul = (zl & (INT64_MIN + 1)) | (~zl & (ul + 1 + 2 * (l > 0)));   /* -0x0.0..01p-1022 */
-	uh = (zh & 1) | (~zh & (uh - 1 - 2 * (h > 0)));
+	/* the encodings as unsigned lanes, as step() has them (wrapping) */
+	typedef uint64_t fvq __attribute__((vector_size(8 * FAST_W)));
+	fvq ul = (fvq)l, uh = (fvq)h;
+	fvq zl = (fvq)((ul << 1) == 0), zh = (fvq)((uh << 1) == 0);
+	fvq pl = (fvq)(l > 0), ph = (fvq)(h > 0);   /* all ones where true */
+	ul = (zl & UINT64_C(0x8000000000000001)) | (~zl & (ul + 1 + 2 * pl));   /* pl: - 1 */
+	uh = (zh & 1) | (~zh & (uh - 1 - 2 * ph));   /* ph: + 1 */
 	l = fv_pick((sg > 0) & ((fvd)ul <= 0), fv_dup(0.0), (fvd)ul);
 	h = fv_pick((sg < 0) & ((fvd)uh >= 0), fv_dup(-0.0), (fvd)uh);
 	fvs bl = (fvs)__builtin_convertvector(l, fvf), bh = (fvs)__builtin_convertvector(h, fvf);
