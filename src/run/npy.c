@@ -364,17 +364,17 @@ static int check_size(const char *path, uint64_t size, size_t off, size_t n,
 }
 
 /* .npy data is little-endian ('<'): the host's order on every other
- * host, where n elements read raw into a from its element at are turned
- * round in place. */
-static void from_le(struct ub_array *a, size_t at, size_t n)
+ * host, where the first n elements read raw into a are turned round in
+ * place. */
+static void from_le(struct ub_array *a, size_t n)
 {
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 	size_t es = (size_t)ub_dtypes[a->dt].bits / 8;
-	const unsigned char *bytes = (const unsigned char *)a->data + at * es;
+	const unsigned char *bytes = a->data;
 	for (size_t i = 0; i < n; i++)
-		ub_array_set(a, at + i, le_load(bytes + i * es, es));
+		ub_array_set(a, i, le_load(bytes + i * es, es));
 #else
-	(void)a, (void)at, (void)n;
+	(void)a, (void)n;
 #endif
 }
 
@@ -397,7 +397,7 @@ static int read_data(FILE *f, const char *path, size_t off, size_t n,
 	if (fgetc(f) != EOF)
 		return ub_fail(err, UB_USAGE, "%s: trailing data after %zu "
 			       "elements", path, n);
-	from_le(a, 0, n);
+	from_le(a, n);
 	return 0;
 }
 
@@ -533,7 +533,7 @@ int ub_npy_read_range(const struct ub_npy_in *in, size_t first, size_t count,
 				       holds(in, first + got / es), in->n);
 		got += (size_t)r;
 	}
-	from_le(a, 0, count);
+	from_le(a, count);
 	return 0;
 }
 
