@@ -193,6 +193,17 @@ static const char *check_entry(char *buf, size_t len, const char *path)
 	return NULL;
 }
 
+char *ub_cache_peek(const char *path)
+{
+	size_t len = 0;
+	const char *why;
+	char *buf = ub_cache_slurp(path, &len, &why);
+	if (buf && !check_entry(buf, len, path))
+		return buf;
+	free(buf);
+	return NULL;
+}
+
 char *ub_cache_get(const char *path)
 {
 	size_t len = 0;

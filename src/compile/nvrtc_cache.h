@@ -31,6 +31,9 @@ int ub_cache_path_ext(const struct ub_cache_key *key, const char *ext,
 void ub_cache_hash(const char *data, size_t n, char hex[33]);
 /* The cached PTX (malloc'd), or NULL: a miss. */
 char *ub_cache_get(const char *path);
+/* The same, counted neither as a hit nor as a miss, and said nowhere
+ * (NVRTC's cached version, nvrtc.c). */
+char *ub_cache_peek(const char *path);
 /* Stores ptx under path, atomically; failures are silent. */
 void ub_cache_put(const char *path, const char *ptx);
 /* Where to say, in one line each, which entries were discarded and why
