@@ -11,7 +11,7 @@
  * neighbours) and exponents near the ends of the range (overflow,
  * underflow onto the subnormal grid). */
 #include "check_ptx.h"
-#include "ptx_internal.h"
+#include "ptx_dir.h"
 
 #include <fenv.h>
 #include <math.h>

@@ -16,6 +16,9 @@
 #ifndef UB_PTX_CASES_H
 #define UB_PTX_CASES_H
 
+#include "ptx_cvt.h"   /* cvt.f32.f32, inline */
+#include "ptx_dir.h"   /* the f32 directed roundings, inline */
+
 #define A REG(in->src[0])
 #define B REG(in->src[1])
 #define C3 REG(in->src[2])
@@ -229,7 +232,7 @@ static inline int ptx_approx_kind(int op)
 			    : A & ptx_mask(in->sbits)) & M);)           \
 	X(CVT_IF, D = ptx_cvt_ext(in, ptx_cvt(in, A));)                 \
 	X(CVT_FI, D = ptx_cvt(in, A);)                                  \
-	X(CVT_FF, D = ptx_cvt(in, A);)                                  \
+	X(CVT_FF, uint64_t r_; D = ptx_cvt_f32_f32(in, A, &r_) ? r_ : ptx_cvt(in, A);)                                  \
 	X(CVT_X2, D = ptx_cvt_x2(in, A, B);)                            \
 	X(CREATEPOLICY, D = 0;)                                         \
 	X(HOLD, REG(in->src[2]) = A; REG(in->src[3]) = B;)              \

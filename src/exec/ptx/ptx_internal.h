@@ -261,11 +261,11 @@ struct ptx_module {
 	void (*native_release)(struct ptx_module *m);
 };
 
-/* Arithmetic in the directed rounding modes (ptx_dir.c), without
- * changing the host's mode; conversions (ptx_cvt.c). */
+/* Arithmetic in the directed rounding modes (ptx_dir.h, inline for f32,
+ * and ptx_dir.c), without changing the host's mode; conversions
+ * (ptx_cvt.c). */
 enum ptx_fop { PTX_FOP_ADD, PTX_FOP_SUB, PTX_FOP_MUL, PTX_FOP_FMA,
 	       PTX_FOP_DIV, PTX_FOP_RCP, PTX_FOP_SQRT };
-float ptx_f32_rnd(int fop, int rnd, float a, float b, float c);
 double ptx_f64_rnd(int fop, int rnd, double a, double b, double c);
 /* Approximate f32 instruction `op` (PTX_DIV_APPROX_F32, ...), modelled. */
 float ptx_f32_approx(int op, float a, float b, int ftz);
