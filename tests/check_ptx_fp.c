@@ -7,6 +7,10 @@
  * fractions module, never with the interpreter).  Rows marked ASSUMPTION
  * test a documented choice where the ISA is silent (to verify on a GPU). */
 #include "check_ptx.h"
+#include "ptx_internal.h"
+
+#include <math.h>
+#include <string.h>
 
 /* f32 encodings used below. */
 #define ONE 0x3f800000u     /* 1 */
@@ -316,6 +320,47 @@ TABLE_TEST(fp_f64)
 TABLE_TEST(fp_approx)
 TABLE_TEST(fp_half)
 
+/* ex2.approx's model where it is inf or +0 without libm (a >= 128,
+ * a <= -150): the float of libm's double exp2, as everywhere else, on
+ * every 509th encoding of those ranges (a prime step: every binade, both
+ * signs), their ends and the infinities. */
+/* Input w's two results, with and without .ftz, model against libm: the
+ * number that differ. */
+static int ex2_bad(uint32_t w)
+{
+	float a, want, got;
+	int bad = 0;
+	memcpy(&a, &w, sizeof a);
+	for (int ftz = 0; ftz < 2; ftz++) {
+		want = (float)exp2((double)a);
+		if (ftz && fabsf(want) < 0x1p-126f)   /* .ftz: a subnormal result is 0 */
+			want = copysignf(0.0f, want);
+		got = ptx_f32_approx(PTX_EX2_APPROX_F32, a, 0, ftz);
+		bad += memcmp(&got, &want, sizeof got) != 0;
+	}
+	return bad;
+}
+
+START_TEST(test_ex2_ends)
+{
+	static const uint32_t ends[] = { 0x43000000, 0x42ffffff, 0xc3160000, 0xc3160001,
+					 0xc315ffff, 0x7f800000, 0xff800000, 0x7f7fffff,
+					 0xff7fffff };
+	uint64_t n = 0, bad = 0;
+	for (uint64_t u = 0; u < 1ull << 32; u += 509) {
+		float a;
+		uint32_t w = (uint32_t)u;
+		memcpy(&a, &w, sizeof a);
+		if (a >= 128.0f || a <= -150.0f)
+			bad += ex2_bad(w), n += 2;
+	}
+	for (size_t k = 0; k < sizeof ends / sizeof *ends; k++)
+		bad += ex2_bad(ends[k]), n += 2;
+	ck_assert_msg(bad == 0 && n > 6000000, "%llu of %llu results differ",
+		      (unsigned long long)bad, (unsigned long long)n);
+}
+END_TEST
+
 #define ADD_TABLE(tc, name) \
 	tcase_add_loop_test(tc, test_##name, 0, (int)(sizeof name / sizeof *name))
 
@@ -330,5 +375,6 @@ TCase *ptx_fp_tcase(void)
 	ADD_TABLE(tc, fp_f64);
 	ADD_TABLE(tc, fp_approx);
 	ADD_TABLE(tc, fp_half);
+	tcase_add_test(tc, test_ex2_ends);
 	return tc;
 }
