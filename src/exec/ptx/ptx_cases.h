@@ -109,6 +109,8 @@ static inline int ptx_approx_kind(int op)
 		      in->op == PTX_RCP_APPROX_F32                      \
 		      ? ptx_f32_quot(in->op, ptx_f32(A), ptx_f32(B),    \
 				     (in->flags & PTX_F_FTZ) != 0)      \
+		      : in->op == PTX_EX2_APPROX_F32                    \
+		      ? ptx_f32_ex2(ptx_f32(A), (in->flags & PTX_F_FTZ) != 0) \
 		      : ptx_f32_approx(in->op, ptx_f32(A), ptx_f32(B),  \
 				       (in->flags & PTX_F_FTZ) != 0), 0); \
 	amask |= 1ull << ptx_approx_kind(in->op);

@@ -11,7 +11,8 @@
 #include "ptx_num.h"
 
 /* ptx_f32_approx: the models of ptx_num.h's ptx_f32_quot (div.approx,
- * div.full, rcp.approx) and those of the functions below. */
+ * div.full, rcp.approx) and ptx_f32_ex2, and those of the functions
+ * below. */
 float ptx_f32_approx(int op, float a, float b, int ftz)
 {
 	float r;
@@ -26,14 +27,7 @@ float ptx_f32_approx(int op, float a, float b, int ftz)
 	/* rsqrt.approx.f32: 2^-22.9 relative; rsqrt(-0) = -inf. */
 	case PTX_RSQRT_APPROX_F32: r = (float)(1.0 / sqrt((double)a)); break;
 	/* ex2.approx.f32: 2 ulp; lg2.approx.f32: 2^-22 abs/rel. */
-	case PTX_EX2_APPROX_F32:
-		/* 2^a is beyond FLT_MAX from a = 128 (2^128 itself rounds to
-		 * inf) and at most half the smallest subnormal (2^-150, a tie
-		 * that rounds to 0) up to a = -150: the float is inf or +0
-		 * there, and libm's exp2 takes its slow overflow and
-		 * underflow paths (errno) for such a */
-		r = a >= 128.0f ? INFINITY : a <= -150.0f ? 0.0f : (float)exp2((double)a);
-		break;
+	case PTX_EX2_APPROX_F32: r = ptx_f32_ex2(a, 0); break;   /* ptx_num.h */
 	case PTX_LG2_APPROX_F32: r = (float)log2((double)a); break;
 	/* sin/cos.approx.f32: 2^-20.5 absolute on [-2pi, 2pi]. */
 	case PTX_SIN_APPROX_F32: r = (float)sin((double)a); break;

@@ -103,6 +103,20 @@ static inline float ptx_f32_quot(int op, float a, float b, int ftz)
 	return ftz ? ptx_ftz32(r) : r;
 }
 
+/* ex2.approx.f32 (PTX ISA: max 2 ulp), a and the result flushed with
+ * ftz, inline as the quotients.  Model: libm's double exp2, rounded to
+ * float.  2^a is beyond FLT_MAX from a = 128 (2^128 itself rounds to inf)
+ * and at most half the smallest subnormal (2^-150, a tie that rounds to
+ * 0) up to a = -150: the float is inf or +0 there, without exp2's slow
+ * overflow and underflow paths (errno). */
+static inline float ptx_f32_ex2(float a, int ftz)
+{
+	if (ftz)
+		a = ptx_ftz32(a);
+	float r = a >= 128.0f ? INFINITY : a <= -150.0f ? 0.0f : (float)exp2((double)a);
+	return ftz ? ptx_ftz32(r) : r;
+}
+
 /* .sat: clamp to [0, 1]; NaN -> +0 (ISA).  -0 -> +0 is an assumption
  * (saturation as max(+0, min(x, 1)) with -0 < +0), to verify on a GPU. */
 static inline float ptx_sat32(float x)
