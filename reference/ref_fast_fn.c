@@ -138,18 +138,21 @@ static void cosh_(const struct fval *a, struct fval *r)
 void fast_fn(int op, const struct fval *a, struct fval *r)
 {
 	double mn, mx, lo = widen_lo(a->v - a->e), hi = widen_hi(a->v + a->e);
+	/* an exact argument (an input) propagates nothing: result() does not
+	 * use the derivative's bound, which then costs no call */
+	int exact = a->e == 0;
 	r->sg = 0;
 	switch (op) {
 	case UB_EXP:
-		result(a, ub_llvm_exp(a->v), 1, ub_llvm_exp(hi), r);
+		result(a, ub_llvm_exp(a->v), 1, exact ? 0 : ub_llvm_exp(hi), r);
 		r->sg = 1;
 		return;
 	case UB_EXPM1:
-		result(a, ub_llvm_expm1(a->v), 1, ub_llvm_exp(hi), r);
+		result(a, ub_llvm_expm1(a->v), 1, exact ? 0 : ub_llvm_exp(hi), r);
 		r->sg = r->sg ? r->sg : a->sg;
 		return;
 	case UB_EXP2:
-		result(a, ub_llvm_exp2(a->v), 1, 0.69315 * ub_llvm_exp2(hi), r);
+		result(a, ub_llvm_exp2(a->v), 1, exact ? 0 : 0.69315 * ub_llvm_exp2(hi), r);
 		r->sg = 1;
 		return;
 	case UB_LOG: case UB_LOG2: case UB_LOG10:
@@ -187,14 +190,14 @@ void fast_fn(int op, const struct fval *a, struct fval *r)
 		mags(a, &mn, &mx);
 		if (!(mn > 0))
 			break;
-		double c = ub_llvm_cbrt(mn);
+		double c = exact ? 1 : ub_llvm_cbrt(mn);
 		result(a, ub_llvm_cbrt(a->v), 1, 1 / (3 * c * c), r);
 		r->sg = a->sg;
 		return;
 	case UB_ERF: case UB_ERFC:
 		mags(a, &mn, &mx);
 		result(a, op == UB_ERF ? erf(a->v) : erfc(a->v), LIB_ULPS,
-		       1.1283792 * ub_llvm_exp(-(mn * mn)), r);
+		       exact ? 0 : 1.1283792 * ub_llvm_exp(-(mn * mn)), r);
 		if (op == UB_ERFC)
 			r->sg = 1;
 		else if (!r->sg)
