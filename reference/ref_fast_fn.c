@@ -104,7 +104,10 @@ static void odd(int op, const struct fval *a, struct fval *r)
 		q = (struct fval){ 1, (0x1p-62 + t.e * 0x1p-62) * FAST_SAFE + FAST_SLOP,
 				   t.ok, 1 };
 	} else if (op == UB_TANH) {
-		fast_mul(&t, &two, &u);
+		/* 2t and its bound 2 t.e are exact (doubling; t < 23 here):
+		 * an exact t gives an exact u, whose expm1 then propagates
+		 * nothing (fast_fn) */
+		u = (struct fval){ 2 * t.v, 2 * t.e, t.ok, t.sg };
 		fast_fn(UB_EXPM1, &u, &e);
 		fast_add(&e, &two, &d);
 		fast_div(&e, &d, &q);
