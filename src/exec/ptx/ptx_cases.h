@@ -234,7 +234,8 @@ static inline int ptx_approx_kind(int op)
 			    : A & ptx_mask(in->sbits)) & M);)           \
 	X(CVT_IF, D = ptx_cvt_ext(in, ptx_cvt(in, A));)                 \
 	X(CVT_FI, D = ptx_cvt(in, A);)                                  \
-	X(CVT_FF, uint64_t r_; D = ptx_cvt_f32_f32(in, A, &r_) ? r_ : ptx_cvt(in, A);)                                  \
+	X(CVT_FF, uint64_t r_;                                          \
+	  D = ptx_cvt_f32_f32(in, A, &r_) ? r_ : ptx_cvt(in, A);)       \
 	X(CVT_X2, D = ptx_cvt_x2(in, A, B);)                            \
 	X(CREATEPOLICY, D = 0;)                                         \
 	X(HOLD, REG(in->src[2]) = A; REG(in->src[3]) = B;)              \
