@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,21 +260,46 @@ const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
 	return NULL;
 }
 
-/* The byte offset of line:col in text (1-based). */
-static size_t offset_of(const char *text, int line, int col)
+/* A catalog's text with where each of its lines starts (line l at
+ * at[l - 1]), so that a form's place is found without counting lines
+ * again from the start for each one. */
+struct cat_text {
+	const char *s;
+	size_t *at;
+	int nlines;
+};
+
+static int cat_text_init(struct cat_text *t, const char *text)
 {
-	size_t i = 0;
-	for (int l = 1; l < line && text[i]; i++)
-		l += text[i] == '\n';
+	size_t n = 1;
+	for (const char *p = text; *p; p++)
+		n += *p == '\n';
+	t->s = text;
+	t->nlines = 0;
+	if (n > INT_MAX || !(t->at = malloc(n * sizeof *t->at)))
+		return -1;
+	t->at[t->nlines++] = 0;
+	for (size_t i = 0; text[i]; i++)
+		if (text[i] == '\n')
+			t->at[t->nlines++] = i + 1;
+	return 0;
+}
+
+/* The byte offset of line:col in t's text (1-based); a line past the
+ * last is the end of the text. */
+static size_t offset_of(const struct cat_text *t, int line, int col)
+{
+	size_t i = line <= t->nlines ? t->at[line - 1] : strlen(t->s);
 	return i + (size_t)(col - 1);
 }
 
 /* The op's form as text, its lines where they were (for messages), kept
  * for ub_op_reparse. */
-static int keep_form(const struct ub_cat_ctx *c, const char *text,
+static int keep_form(const struct ub_cat_ctx *c, const struct cat_text *t,
 		     const struct ub_sx *f, struct ub_op *op)
 {
-	size_t a = offset_of(text, f->line, f->col), b = offset_of(text, f->eline, f->ecol);
+	const char *text = t->s;
+	size_t a = offset_of(t, f->line, f->col), b = offset_of(t, f->eline, f->ecol);
 	size_t pad = (size_t)(f->line - 1) + (size_t)(f->col - 1);
 	if (!(op->form = malloc(pad + (b - a) + 2)))
 		return ub_cat_oom(c);
@@ -402,7 +428,7 @@ static int add_broken(const struct ub_cat_ctx *c, struct ub_catalog *cat,
 
 /* Form k (from 1) of the file: an op, or a broken entry. */
 static int form(const struct ub_cat_ctx *c, const struct ub_sx *f, int k,
-		struct ub_catalog *cat, const char *text)
+		struct ub_catalog *cat, const struct cat_text *text)
 {
 	char alias[4200];
 	snprintf(alias, sizeof alias, "%s#%d", c->file, k);
@@ -440,6 +466,7 @@ int ub_catalog_parse(const char *text, const char *file,
 	struct ub_cat_ctx c = {file, err, NULL, UB_PREC_INHERIT};
 	struct ub_sx top;
 	struct ub_error one = {""};
+	struct cat_text t = {text, NULL, 0};
 	memset(cat, 0, sizeof *cat);
 	int st = ub_sx_read(text, file, &top, err);
 	if (st)
@@ -447,10 +474,11 @@ int ub_catalog_parse(const char *text, const char *file,
 	cat->ops = calloc((size_t)top.n + 1, sizeof *cat->ops);
 	cat->broken = calloc((size_t)top.n + 1, sizeof *cat->broken);
 	c.err = &one;
-	if (!cat->ops || !cat->broken)
+	if (!cat->ops || !cat->broken || cat_text_init(&t, text))
 		st = ub_cat_oom(&c);
 	for (int i = 0; i < top.n && !st; i++)
-		st = form(&c, &top.kids[i], i + 1, cat, text);
+		st = form(&c, &top.kids[i], i + 1, cat, &t);
+	free(t.at);
 	ub_sx_free(&top);
 	if (st) {
 		*err = one;
