@@ -18,6 +18,8 @@ static inline int ptx_ilt(uint64_t a, uint64_t b, unsigned bits, int s)
 static inline uint64_t ptx_idiv(uint64_t a, uint64_t b, unsigned bits, int s)
 {
 	uint64_t m = ptx_mask(bits);
+	if (!s && (a & m) < (b & m))
+		return 0;   /* a grid-stride loop's trip count, one pass */
 	if (!s && bits <= 32)   /* a 32-bit divide is the faster one */
 		return (b & m) ? (uint32_t)(a & m) / (uint32_t)(b & m) : m;
 	if (!s)
