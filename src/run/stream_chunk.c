@@ -198,20 +198,26 @@ static void measure(struct job *j, struct wbuf *w, int r, size_t first,
 			w->torch_like = r;
 	}
 	int fresh = src < 0 || src != w->last_row; /* w->fig: last_row's */
-	if (fresh) {
+	if (w->fig) {
+		if (fresh) {
+			ub_figs_reset(w->fig);
+			ub_figs_add(w->fig, w->env, y, &w->cr, w->exact, torch, first);
+		}
+		pthread_mutex_lock(&j->mu);
+		ub_figs_merge(j->fig[r], w->fig);
+		pthread_mutex_unlock(&j->mu);
+	}
+	if (!fresh)
+		return;
+	if (y == &w->out) {   /* the next mode's results go to the other buffer */
+		struct ub_array t = w->last;
+		w->last = w->out;
+		w->out = t;
+	} else {
 		memcpy(w->last.data, y->data, bytes);
 		w->last.n = y->n;
-		w->last_row = r;
 	}
-	if (!w->fig)
-		return;
-	if (fresh) {
-		ub_figs_reset(w->fig);
-		ub_figs_add(w->fig, w->env, y, &w->cr, w->exact, torch, first);
-	}
-	pthread_mutex_lock(&j->mu);
-	ub_figs_merge(j->fig[r], w->fig);
-	pthread_mutex_unlock(&j->mu);
+	w->last_row = r;
 }
 
 size_t ub_chunk_index(const struct job *j, size_t c)
@@ -259,7 +265,7 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
 	int nm = j->cfg->nmodes;
 	for (int k = 0; k < j->nin + j->nsteps; k++)
 		w->env[k].n = len;
-	w->cr.n = w->out.n = len;
+	w->cr.n = w->out.n = w->last.n = len;
 	int s = chunk_inputs(j, w, first, len, err);
 	stage_end(j, w, UB_STAGE_inputs, &t0);
 	if (!s)

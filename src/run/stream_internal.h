@@ -78,7 +78,8 @@ struct wbuf {
 	struct ub_array env[UB_MAX_INPUTS + SK_MAX_STEPS];
 	struct ub_array cr, out;
 	struct ub_array last;     /* the results of the chunk's last measured
-				     row, last_row (-1: none yet) */
+				     row, last_row (-1: none yet): a mode's
+				     are kept by swapping out and last */
 	int last_row;
 	int torch_like;           /* a measured row of the chunk whose results
 				     are the torch plan's, bit for bit (-1:
