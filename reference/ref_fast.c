@@ -390,13 +390,24 @@ easy_f32(const struct fprog *p, const struct fcol *root, int j,
 	fvd a = fv_abs(v) - e, b = fv_abs(v) + e;
 	fvi ua = (fvi)a, ub = (fvi)b;
 	fvi nopw = ~(e > 0) | ~(a > 0) | (((ua >> 52) == (ub >> 52)) & ((ua & mant) != 0));
+	/* go, the same float at both ends, no power of two, not more, not NaN:
+	 * on the lanes too (more and nan are bytes), then a bit each */
+	typedef signed char fvc __attribute__((vector_size(FAST_W)));
+	fvc mo, na;
+	memcpy(&mo, more + j, sizeof mo);
+	memcpy(&na, nan + j, sizeof na);
+	fvi fine = go & __builtin_convertvector(bl == bh, fvi) & nopw &
+		   (__builtin_convertvector(mo, fvi) == 0) &
+		   (__builtin_convertvector(na, fvi) == 0);
 	unsigned easy = 0;
 	for (int k = 0; k < FAST_W; k++) {
-		int fine = go[k] && bl[k] == bh[k] && nopw[k] && !more[j + k] && !nan[j + k] &&
-			   (p->one < 0 || !overflows(p->one, x0[j + k]));
-		easy |= (unsigned)fine << k;
+		easy |= (unsigned)(fine[k] & 1) << k;
 		y[k] = (uint32_t)bl[k];
 	}
+	if (p->one >= 0)   /* an overflowing single function: element()'s */
+		for (int k = 0; k < FAST_W; k++)
+			if ((easy >> k & 1) && overflows(p->one, x0[j + k]))
+				easy &= ~(1u << k);
 	return easy;
 }
 
