@@ -44,6 +44,9 @@ static void child(int sig)
 {
 	char path[4200];
 	int slot;
+	/* a signal ignored when the program starts stays ignored (run under
+	   nohup, SIGHUP is): this child starts from the default */
+	signal(sig, SIG_DFL);
 	ub_tmp_handle_signals();
 	for (int i = 0; i < 3; i++) {
 		snprintf(path, sizeof path, "%s/r%d.csv", dir, i);
