@@ -265,16 +265,18 @@ const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
  * again from the start for each one. */
 struct cat_text {
 	const char *s;
+	size_t len;
 	size_t *at;
 	int nlines;
 };
 
 static int cat_text_init(struct cat_text *t, const char *text)
 {
-	size_t n = 1;
-	for (const char *p = text; *p; p++)
-		n += *p == '\n';
+	size_t n = 1, len = 0;
+	for (; text[len]; len++)
+		n += text[len] == '\n';
 	t->s = text;
+	t->len = len;
 	t->nlines = 0;
 	if (n > INT_MAX || !(t->at = malloc(n * sizeof *t->at)))
 		return -1;
@@ -289,7 +291,7 @@ static int cat_text_init(struct cat_text *t, const char *text)
  * last is the end of the text. */
 static size_t offset_of(const struct cat_text *t, int line, int col)
 {
-	size_t i = line <= t->nlines ? t->at[line - 1] : strlen(t->s);
+	size_t i = line <= t->nlines ? t->at[line - 1] : t->len;
 	return i + (size_t)(col - 1);
 }
 
@@ -466,7 +468,7 @@ int ub_catalog_parse(const char *text, const char *file,
 	struct ub_cat_ctx c = {file, err, NULL, UB_PREC_INHERIT};
 	struct ub_sx top;
 	struct ub_error one = {""};
-	struct cat_text t = {text, NULL, 0};
+	struct cat_text t = {text, 0, NULL, 0};
 	memset(cat, 0, sizeof *cat);
 	int st = ub_sx_read(text, file, &top, err);
 	if (st)
