@@ -248,6 +248,22 @@ static const struct ptx_case fp_approx[] = {
 	  AX(PTX_AX_DIV_APPROX) },
 	{ "div.approx.f32 %x3, %x0, %x1", 0x40c00000, THREE, 0, 'x', TWO, 2, AX(PTX_AX_DIV_APPROX) },
 	{ "div.approx.ftz.f32 %x3, %x0, %x1", 1, ONE, 0, 'x', 0, 0, AX(PTX_AX_DIV_APPROX) },
+	/* .ftz, 2^126 < |b| < 2^128 (the model takes no branch there: 1/b
+	 * is then below 2^-126, flushed): the zero of a*b's sign, NaN for an
+	 * infinite or NaN a; at |b| = 2^126, 1/b = 2^-126 is kept */
+	{ "div.approx.ftz.f32 %x3, %x0, %x1", ONE, 0x7e800001, 0, 'x', 0, 0, AX(PTX_AX_DIV_APPROX) },
+	{ "div.approx.ftz.f32 %x3, %x0, %x1", 0xbf800000, 0x7f7fffff, 0, 'x', NZERO, 0,
+	  AX(PTX_AX_DIV_APPROX) },
+	{ "div.approx.ftz.f32 %x3, %x0, %x1", 0xbf800000, 0xff000000, 0, 'x', 0, 0,
+	  AX(PTX_AX_DIV_APPROX) },
+	{ "div.approx.ftz.f32 %x3, %x0, %x1", PINF, 0x7f000000, 0, 'x', CNAN, 0, AX(PTX_AX_DIV_APPROX) },
+	{ "div.approx.ftz.f32 %x3, %x0, %x1", 0x7fc00001, 0x7f000000, 0, 'x', CNAN, 0,
+	  AX(PTX_AX_DIV_APPROX) },
+	{ "div.approx.ftz.f32 %x3, %x0, %x1", 0x40000000, 0x7e800000, 0, 'x', 0x01000000, 0,
+	  AX(PTX_AX_DIV_APPROX) },
+	/* .ftz of a result: 2^-126 / 2 = 2^-127 is flushed to +0, -2^-127 to -0 */
+	{ "div.approx.ftz.f32 %x3, %x0, %x1", 0x00800000, TWO, 0, 'x', 0, 0, AX(PTX_AX_DIV_APPROX) },
+	{ "div.approx.ftz.f32 %x3, %x0, %x1", 0x80800000, TWO, 0, 'x', NZERO, 0, AX(PTX_AX_DIV_APPROX) },
 	{ "div.full.f32 %x3, %x0, %x1", ONE, THREE, 0, 'x', 0x3eaaaaab, 2, AX(PTX_AX_DIV_FULL) },
 	{ "rcp.approx.f32 %x3, %x0", THREE, 0, 0, 'x', 0x3eaaaaab, 1, AX(PTX_AX_RCP_APPROX) },
 	{ "sqrt.approx.f32 %x3, %x0", 0x41100000, 0, 0, 'x', THREE, 1, AX(PTX_AX_SQRT_APPROX) },
