@@ -4,10 +4,15 @@
  * Example (atan_bwd, step t = s + 1, f32):
  *   extern "C" __global__ void ub_torch_step(const float *v0, const float *v1,
  *       const float *v2, float *out, long long n)
- *   { long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
- *     if (i < n) {
- *       float a2 = v2[i];
- *       out[i] = (a2 + __int_as_float(0x3f800000));  } }
+ *   { long long i0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) * 4;
+ *   #pragma unroll
+ *     for (int j = 0; j < 4; j++) {
+ *       long long i = i0 + j;
+ *       if (i >= n) break;
+ *       { float a2 = v2[i];
+ *         out[i] = (a2 + __int_as_float(0x3f800000)); } } }
+ * (UB_STEP_PER_THREAD elements a thread; a generated kernel under test
+ * does one, its launch being the default, one thread per element).
  * Constants are written as bit patterns so no decimal-to-binary
  * conversion by the CUDA front end can differ from ours.  An operation
  * used in several places (a let binding, dag.h) is computed once into a
@@ -168,12 +173,13 @@ static int body(struct sbuf *b, int nenv, const int *used,
 	return b->oom;
 }
 
-/* One elementwise kernel: out[i] = e(v0[i], ..., v<nenv-1>[i]) over a
- * grid-stride loop, in style st; with `native`, the kernel under test of a
- * 16-bit dtype, which also holds the NATIVE style under UB_NATIVE16. */
+/* One elementwise kernel: out[i] = e(v0[i], ..., v<nenv-1>[i]), `per`
+ * consecutive elements a thread, in style st; with `native`, the kernel
+ * under test of a 16-bit dtype, which also holds the NATIVE style under
+ * UB_NATIVE16. */
 static int elementwise(const char *comment, const char *entry, int nenv,
 		       const struct ub_expr *e, enum ub_dtype dt, enum ub_cg_style st,
-		       int macros, int native, char **src, struct ub_error *err)
+		       int macros, int native, int per, char **src, struct ub_error *err)
 {
 	const char *T = ub_dtypes[dt].ctype;
 	int used[MAX_ENV] = {0};
@@ -197,11 +203,16 @@ static int elementwise(const char *comment, const char *entry, int nenv,
 	for (int v = 0; v < nenv; v++)
 		ub_cg_put(&b, "const %s *v%d, ", T, v);
 	ub_cg_put(&b, "%s *out, long long n)\n{\n", T);
-	/* one thread per element, as every launch is (sim.h): a grid-stride
-	 * loop would cost the interpreter its setup (a division, ~30
-	 * instructions) per thread for nothing */
-	ub_cg_put(&b, "    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-		  "    if (i < n) {\n");
+	if (per > 1)
+		ub_cg_put(&b, "    long long i0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) * %d;\n"
+			  "#pragma unroll\n"
+			  "    for (int j = 0; j < %d; j++) {\n"
+			  "      long long i = i0 + j;\n"
+			  "      if (i >= n) break;\n"
+			  "      {\n", per, per);
+	else
+		ub_cg_put(&b, "    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+			  "    if (i < n) {\n");
 	if (native) {
 		ub_cg_put(&b, "#ifdef UB_NATIVE16\n");
 		body(&b, nenv, used, d, dt, UB_CG_NATIVE, macros);
@@ -210,7 +221,7 @@ static int elementwise(const char *comment, const char *entry, int nenv,
 	body(&b, nenv, used, d, dt, st, macros);
 	if (native)
 		ub_cg_put(&b, "#endif\n");
-	ub_cg_put(&b, "    }\n}\n");
+	ub_cg_put(&b, per > 1 ? "    } }\n}\n" : "    }\n}\n");
 	if (b.oom) {
 		free(b.s);
 		return b.oom == 2 ? ub_fail(err, UB_USAGE, "%s: the generated kernel "
@@ -233,7 +244,7 @@ int ub_codegen_step(const struct ub_op *op, int k, enum ub_dtype dt,
 		 "dtype" : "one PyTorch elementwise kernel");
 	return elementwise(comment, UB_STEP_ENTRY, op->ninputs + k, s->e, dt,
 			   s->per_op ? UB_CG_PER_OP : s->every_op ? UB_CG_EVERY_OP
-			   : UB_CG_ONCE, 0, 0, src, err);
+			   : UB_CG_ONCE, 0, 0, UB_STEP_PER_THREAD, src, err);
 }
 
 int ub_codegen_kernel(const struct ub_op *op, enum ub_dtype dt, char **src,
@@ -246,5 +257,5 @@ int ub_codegen_kernel(const struct ub_op *op, enum ub_dtype dt, char **src,
 		 half(dt) ? "; with UB_NATIVE16 in the 16-bit type itself" : "");
 	return elementwise(comment, UB_KERNEL_ENTRY, op->ninputs,
 			   op->kernel_expr ? op->kernel_expr : op->math, dt, UB_CG_ONCE,
-			   1, 1, src, err);
+			   1, 1, 1, src, err);
 }

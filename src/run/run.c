@@ -75,7 +75,9 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 		snprintf(what, sizeof what, "torch step %d", k + 1);
 		struct ub_job job = { .src = src, .name = name, .opts = UB_TORCH_OPTS,
 				      .entry = UB_STEP_ENTRY, .args = args,
-				      .nargs = nenv + 2, .n = n, .what = what };
+				      .nargs = nenv + 2, .n = n, .what = what,
+				      .geom = { .per_block = (unsigned long long)UB_BLOCK *
+						UB_STEP_PER_THREAD } };
 		s = compile_run(cfg, &job, approx, err);
 	}
 	free(src);
