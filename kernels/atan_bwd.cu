@@ -7,7 +7,10 @@
  * then differ from PyTorch by one ulp.  nofma and rn round each step and
  * match PyTorch bit for bit; every IEEE mode stays within about 2.5 ulp of
  * the exact value (three roundings of 0.5 ulp, amplified at most 2x by the
- * division's conditioning).  fastmath uses div.approx (2 ulp documented). */
+ * division's conditioning).  fastmath uses div.approx (2 ulp documented).
+ * The catalog launches it four elements a thread (:launch "per-thread=4"
+ * in suites/ops.fpcore): fewer threads than elements, as a grid-stride
+ * loop is meant to run; each element is computed alone either way. */
 #include "ulpbench.h"
 
 extern "C" __global__ void atan_bwd(const float *in, const float *dout,

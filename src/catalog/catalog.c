@@ -218,6 +218,7 @@ void ub_op_free(struct ub_op *op)
 	free(op->torch);
 	free(op->kernel);
 	free(op->entry);
+	free(op->launch);
 	for (int i = 0; i < op->nargs; i++)
 		free(op->args[i]);
 	free(op->args);

@@ -109,6 +109,10 @@ struct ub_op {
 	int nsteps;
 	struct ub_plan_step *torch;
 	char *kernel, *entry;  /* kernel file (relative to kernels/) */
+	char *launch;          /* :launch, how the :kernel file is launched
+				  when no --launch says otherwise, as
+				  --launch spells it ("per-thread=4"); NULL:
+				  the default (sim.h) */
 	const char *entry_shown; /* a --kernel's entry as messages name it
 				    (scale<float>(float*, ...)); NULL: entry */
 	const char *kernel_skipped; /* a run's dtype the :kernel file is not

@@ -35,7 +35,8 @@ struct ub_scope {
 	X(P_SPEC, ":spec") X(P_DESCRIPTION, ":description")               \
 	X(P_CITE, ":cite") X(P_ALT, ":alt") X(P_EXAMPLE, ":example")       \
 	X(P_PARAMS, ":params") X(P_SAVED, ":saved")                        \
-	X(P_SMATH, ":saved-math") X(P_IDOCS, ":input-docs")
+	X(P_SMATH, ":saved-math") X(P_IDOCS, ":input-docs")              \
+	X(P_LAUNCH, ":launch")
 
 enum ub_prop {
 #define X(id, key) id,

@@ -6,10 +6,11 @@
  *   (the reference's expression; the body is then the computation under
  *   test);
  *   ulpbench's own :torch (the plan, catalog_expr.c), :torch-rounding,
- *   :kernel, :entry, :args, :dtypes, :kernel-expr;
+ *   :kernel, :entry, :args, :dtypes, :launch, :kernel-expr;
  * any other property is read past, as FPCore allows.  Errors are
  * "FILE:LINE:COL: message" (UB_USAGE). */
 #include "catalog_internal.h"
+#include "sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,28 @@ static int metadata(const struct ub_cat_ctx *c, const struct ub_sx *f,
 	return st;
 }
 
+/* :launch "per-thread=4": how the :kernel file is launched (--launch's
+ * spelling, checked here so that a bad one is named where it is
+ * written); a generated kernel is one thread per element. */
+static int launch(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		  struct ub_op *op)
+{
+	struct ub_geom g = {0};
+	struct ub_error e;
+	if (x->kind != UB_SX_STR)
+		return fail_at(c, x, "%s: expected a string such as \"per-thread=4\"",
+			       ":launch");
+	if (!op->kernel)
+		return fail_at(c, x, "%s", ":launch is for a :kernel file: a kernel "
+			       "generated from the math is one thread per element");
+	if (ub_geom_parse(x->text, &g, &e)) {
+		/* "--launch: ..." names the option; here it is the property */
+		const char *m = strncmp(e.msg, "--launch: ", 10) ? e.msg : e.msg + 10;
+		return fail_at(c, x, ":launch: %s", m);
+	}
+	return dup_string(c, x, ":launch", &op->launch);
+}
+
 /* The kernel binding and what it is written for. */
 static int kernel_props(const struct ub_cat_ctx *c, const struct ub_sx *p[UB_NPROPS],
 			const struct ub_scope *sc, struct ub_op *op)
@@ -199,6 +222,8 @@ static int kernel_props(const struct ub_cat_ctx *c, const struct ub_sx *p[UB_NPR
 	op->kernel_dtypes = op->kernel ? 1u << UB_F32 : (1u << UB_NDTYPES) - 1;
 	if (!st && p[P_DTYPES])
 		st = dtypes(c, p[P_DTYPES], op);
+	if (!st && p[P_LAUNCH])
+		st = launch(c, p[P_LAUNCH], op);
 	return st;
 }
 

@@ -118,9 +118,10 @@ static void detail_kernel(FILE *f, const struct ub_op *op)
 			snprintf(dts + strlen(dts), sizeof dts - strlen(dts), "%s%s",
 				 dts[0] ? ", " : "", ub_dtypes[t].name);
 	if (op->kernel)
-		fprintf(f, "  kernel: kernels/%s, entry %s, for %s (other dtypes: "
+		fprintf(f, "  kernel: kernels/%s, entry %s%s%s, for %s (other dtypes: "
 			"generated from the math)\n", op->kernel,
-			op->entry ? op->entry : "?", dts);
+			op->entry ? op->entry : "?", op->launch ? ", launched " : "",
+			op->launch ? op->launch : "", dts);
 	else
 		fprintf(f, "  kernel: generated from %s, for %s\n",
 			op->kernel_expr ? ":kernel-expr" : "the math", dts);

@@ -159,6 +159,12 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = ub_fail(err, UB_USAGE, "--launch: %s's kernel is generated from its "
 			    "math, one thread per element: --launch is for kernel "
 			    "files (--kernel FILE.cu)", op->name);
+	/* the op's own kernel file launched as its :launch says (checked
+	 * when the catalog was read), unless --launch says otherwise; a
+	 * --kernel or --triton file is not the one it describes */
+	if (!s && !launch && op->launch && op->kernel && !cli->kernel && !cli->triton &&
+	    (s = ub_geom_parse(op->launch, &cli->cfg.geom, err)) != 0)
+		s = ub_prefix(err, s, "%s:%d: %s: :launch: ", op->file, op->line, op->name);
 	if (!s)
 		s = ub_check_dtypes(&cli->cfg, op, err);
 	if (!s)
