@@ -62,15 +62,7 @@ static inline int64_t ptx_sext(uint64_t v, unsigned bits)
  * and passes through). */
 static inline float ptx_ftz32(float x)
 {
-	uint32_t u;
-	memcpy(&u, &x, sizeof u);
-	/* on the bits, without a branch: below 2^-126 in magnitude (a
-	 * subnormal or zero; a NaN's magnitude is above) keeps the sign bit
-	 * alone.  Such values are common in some inputs (1/b for a large b),
-	 * and a branch on them is mispredicted as often. */
-	u &= (u & 0x7fffffffu) < 0x00800000u ? 0x80000000u : 0xffffffffu;
-	memcpy(&x, &u, sizeof x);
-	return x;
+	return fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x;
 }
 
 /* The approximate quotients (ptx_float.c has the other approximate
@@ -90,13 +82,7 @@ static inline float ptx_f32_quot(int op, float a, float b, int ftz)
 		a = ptx_ftz32(a);
 		b = ptx_ftz32(b);
 	}
-	if (op == PTX_DIV_APPROX_F32 && ftz) {
-		/* for 2^126 < |b| < 2^128, RN(1/b) is below 2^-126 (at most
-		 * 2^-126 - 2^-149), flushed to a zero of b's sign: a times it
-		 * is the zero of a*b's sign, NaN for an infinite or NaN a, as
-		 * the case below says; so no test of b here */
-		r = a * ptx_ftz32(1.0f / b);
-	} else if (op == PTX_DIV_APPROX_F32) {
+	if (op == PTX_DIV_APPROX_F32) {
 		float ab = fabsf(b);
 		if (ab > 0x1p126f && ab < INFINITY) {
 			if (isinf(a) || a != a)
@@ -104,7 +90,10 @@ static inline float ptx_f32_quot(int op, float a, float b, int ftz)
 			else
 				r = signbit(a) != signbit(b) ? -0.0f : 0.0f;
 		} else {
-			r = a * (1.0f / b);
+			r = 1.0f / b;
+			if (ftz)
+				r = ptx_ftz32(r);
+			r = a * r;
 		}
 	} else if (op == PTX_DIV_FULL_F32) {
 		r = a / b;
