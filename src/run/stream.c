@@ -40,6 +40,8 @@ static int compile(const struct ub_config *cfg, const char *src,
 	int s = ub_job_compile(&job, 0, &ptx, &size, err);
 	if (!s && (s = ptx_parse_for(ptx, k->entry, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
+	if (!s)
+		ub_native_use(k->m, cfg->exec);
 	free(ptx);
 	return s;
 }
@@ -128,6 +130,8 @@ static int compile_triton(const struct job *j, enum ub_mode mode,
 	}
 	if (!s && (s = ptx_parse(p.ptx, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);
+	if (!s)
+		ub_native_use(k->m, j->cfg->exec);
 	free(p.ptx);
 	return s;
 }
@@ -167,52 +171,6 @@ static int compile_modes(struct job *j, const char *src,
 			    ub_modes[cfg->modes[m]].opts, k, err);
 	}
 	return s;
-}
-
-/* The kernels' native code (ub_native_use: translated, found in the
- * cache or compiled, loaded), on the run's threads at once: each module
- * is its own, and what they share (the prelude's digest, the notice, the
- * cache's files under their own temporary names) is made for that.  A
- * cached object costs ~1 ms to find and load, paid before any chunk
- * starts. */
-struct attach {
-	struct ptx_module *m[SK_MAX_STEPS + UB_NMODES];
-	int n, exec, next;
-	pthread_mutex_t mu;
-};
-
-static void *attach_worker(void *arg)
-{
-	struct attach *a = arg;
-	for (;;) {
-		pthread_mutex_lock(&a->mu);
-		int i = a->next < a->n ? a->next++ : -1;
-		pthread_mutex_unlock(&a->mu);
-		if (i < 0)
-			return NULL;
-		ub_native_use(a->m[i], a->exec);
-	}
-}
-
-static void attach_native(struct job *j)
-{
-	struct attach a = { .exec = j->cfg->exec };
-	pthread_t t[8];
-	int nt = ub_stream_threads(j->cfg), started = 0;
-	for (int k = 0; k < j->nsteps; k++)
-		if (j->step[k].m)
-			a.m[a.n++] = j->step[k].m;
-	for (int m = 0; m < UB_NMODES; m++)
-		if (j->mode[m].m)
-			a.m[a.n++] = j->mode[m].m;
-	pthread_mutex_init(&a.mu, NULL);
-	for (int i = 1; i < nt && i < a.n && started < 8; i++)
-		if (pthread_create(&t[started], NULL, attach_worker, &a) == 0)
-			started++;
-	attach_worker(&a);   /* this thread too; all of them alone if none started */
-	for (int i = 0; i < started; i++)
-		pthread_join(t[i], NULL);
-	pthread_mutex_destroy(&a.mu);
 }
 
 /* Merges the chunks done at the frontier, in chunk order (under mu). */
@@ -422,8 +380,6 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 		s = compile_steps(j, err);
 	if (!s)
 		s = compile_modes(j, src, err);
-	if (!s)
-		attach_native(j);
 	if (!s)
 		s = run_threads(j, err);
 	d->rejected = j->rejected;
