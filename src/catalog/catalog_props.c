@@ -190,11 +190,8 @@ static int launch(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	if (!op->kernel)
 		return fail_at(c, x, "%s", ":launch is for a :kernel file: a kernel "
 			       "generated from the math is one thread per element");
-	if (ub_geom_parse(x->text, &g, &e)) {
-		/* "--launch: ..." names the option; here it is the property */
-		const char *m = strncmp(e.msg, "--launch: ", 10) ? e.msg : e.msg + 10;
-		return fail_at(c, x, ":launch: %s", m);
-	}
+	if (ub_geom_parse(":launch", x->text, &g, &e))
+		return fail_at(c, x, "%s", e.msg);
 	return dup_string(c, x, ":launch", &op->launch);
 }
 

@@ -241,7 +241,7 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 			return ub_fail(err, UB_USAGE, "--sbatch: at most %d", UB_MAX_FPCORE);
 		cli->sbatch[cli->nsbatch++] = arg;
 	} else if (!strcmp(name, "launch")) {
-		s = ub_geom_parse(arg, &c->geom, err);
+		s = ub_geom_parse("--launch", arg, &c->geom, err);
 	} else if (!strcmp(name, "atomic-order")) {
 		s = ub_atomic_order_parse(arg, &c->geom, err);
 	} else if (!strcmp(name, "include-path") || !strcmp(name, "define-macro")) {

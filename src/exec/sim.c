@@ -30,14 +30,15 @@ static const char *const geom_keys[] = {"block", "per-thread", "per-block", "gri
 					 "shared"};
 #define NKEYS 5
 
-int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err)
+int ub_geom_parse(const char *what, const char *spec, struct ub_geom *g,
+		  struct ub_error *err)
 {
 	static const unsigned long long max[] = {UB_MAX_BLOCK, 1ull << 24,
 						 1ull << 34, UB_MAX_GRID, 1ull << 30};
 	unsigned long long v[NKEYS] = {0};
 	char buf[128];
 	if (strlen(spec) >= sizeof buf)
-		return ub_fail(err, UB_USAGE, "--launch: '%s' is too long", spec);
+		return ub_fail(err, UB_USAGE, "%s: '%s' is too long", what, spec);
 	strcpy(buf, spec);
 	for (char *save, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(it, '='), *end = NULL;
@@ -48,17 +49,17 @@ int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err)
 		unsigned long long x = eq && k < NKEYS ? strtoull(eq + 1, &end, 10) : 0;
 		if (!eq || k == NKEYS || end == eq + 1 || *end || x < 1 || x > max[k] ||
 		    v[k] || (k > 0 && k < 4 && (v[1] || v[2] || v[3])))
-			return ub_fail(err, UB_USAGE, "--launch: '%s' is not block=B, "
+			return ub_fail(err, UB_USAGE, "%s: '%s' is not block=B, "
 				       "per-thread=K, per-block=E, grid=G or shared=BYTES "
 				       "(B in 1..%d threads a block, K >= 1 elements a "
 				       "thread, E elements a block, G blocks, BYTES of "
 				       "dynamic .shared memory a block, at most 2^30; each "
 				       "once, one of per-thread, per-block, grid; e.g. "
-				       "block=128,per-thread=8)", it, UB_MAX_BLOCK);
+				       "block=128,per-thread=8)", what, it, UB_MAX_BLOCK);
 		v[k] = x;
 	}
 	if (!v[0] && !v[1] && !v[2] && !v[3] && !v[4])
-		return ub_fail(err, UB_USAGE, "--launch: empty (e.g. block=128,per-thread=8)");
+		return ub_fail(err, UB_USAGE, "%s: empty (e.g. block=128,per-thread=8)", what);
 	g->block = v[0] ? (unsigned)v[0] : UB_BLOCK;
 	g->per_block = v[1] ? v[1] * g->block : v[2];
 	g->grid = (unsigned)v[3];

@@ -35,8 +35,10 @@ void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
 		  unsigned *block);
 /* --launch block=B,per-thread=K|per-block=E|grid=G[,shared=BYTES] (each
  * at most once, in any order; B defaults to UB_BLOCK) into *g (its atomic
- * order kept); UB_USAGE naming the option. */
-int ub_geom_parse(const char *spec, struct ub_geom *g, struct ub_error *err);
+ * order kept); UB_USAGE naming `what`, the option or property that gave
+ * spec ("--launch", ":launch"). */
+int ub_geom_parse(const char *what, const char *spec, struct ub_geom *g,
+		  struct ub_error *err);
 /* g (NULL: the default) as --launch spells it: "block=256,per-thread=1",
  * "block=128,per-block=1000" or "block=128,grid=3", then ",shared=BYTES"
  * when set and " atomic-order=seed=S" when seeded, into buf. */

@@ -163,8 +163,8 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 	 * when the catalog was read), unless --launch says otherwise; a
 	 * --kernel or --triton file is not the one it describes */
 	if (!s && !launch && op->launch && op->kernel && !cli->kernel && !cli->triton &&
-	    (s = ub_geom_parse(op->launch, &cli->cfg.geom, err)) != 0)
-		s = ub_prefix(err, s, "%s:%d: %s: :launch: ", op->file, op->line, op->name);
+	    (s = ub_geom_parse(":launch", op->launch, &cli->cfg.geom, err)) != 0)
+		s = ub_prefix(err, s, "%s:%d: %s: ", op->file, op->line, op->name);
 	if (!s)
 		s = ub_check_dtypes(&cli->cfg, op, err);
 	if (!s)
