@@ -13,6 +13,9 @@
  * independent, so this changes no result, only the cost of a thread's
  * setup on the interpreter. */
 #define UB_STEP_PER_THREAD 4
+/* That launch, a struct ub_geom initializer (sim.h, where UB_BLOCK is):
+ * what runs the steps and what the torch row's launch column says. */
+#define UB_STEP_GEOM { .per_block = (unsigned long long)UB_BLOCK * UB_STEP_PER_THREAD }
 
 /* Writes (malloc'd *src) the kernel of step k of op's torch plan for dtype
  * dt.  Parameters: one array per environment variable (the op's inputs,

@@ -159,9 +159,8 @@ void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r)
 {
 	const struct ub_op *op = cfg->op;
 	const char *v = cfg->kernel_unit ? ub_nvcc_version(NULL) : NULL;
-	struct ub_geom g = op->kernel && !torch ? cfg->geom : (struct ub_geom){0};
-	if (torch)   /* the steps' own launch (codegen.h) */
-		g.per_block = (unsigned long long)UB_BLOCK * UB_STEP_PER_THREAD;
+	struct ub_geom g = torch ? (struct ub_geom)UB_STEP_GEOM   /* codegen.h */
+			 : op->kernel ? cfg->geom : (struct ub_geom){0};
 	if (torch)
 		snprintf(r->kernel, sizeof r->kernel, "torch plan");
 	else if (cfg->kernel_src)

@@ -76,8 +76,7 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 		struct ub_job job = { .src = src, .name = name, .opts = UB_TORCH_OPTS,
 				      .entry = UB_STEP_ENTRY, .args = args,
 				      .nargs = nenv + 2, .n = n, .what = what,
-				      .geom = { .per_block = (unsigned long long)UB_BLOCK *
-						UB_STEP_PER_THREAD } };
+				      .geom = UB_STEP_GEOM };
 		s = compile_run(cfg, &job, approx, err);
 	}
 	free(src);

@@ -89,7 +89,7 @@ static int compile_steps(struct job *j, struct ub_error *err)
 		snprintf(j->step[k].ctx, sizeof j->step[k].ctx, "%s: kernel %s, "
 			 "torch step %d", name, UB_STEP_ENTRY, k + 1);
 		bind_generated(&j->step[k], op->ninputs + k);
-		j->step[k].geom.per_block = (unsigned long long)UB_BLOCK * UB_STEP_PER_THREAD;
+		j->step[k].geom = (struct ub_geom)UB_STEP_GEOM;
 		if (!s)
 			s = compile(j->cfg, src, NULL, name, UB_TORCH_OPTS, &j->step[k], err);
 		free(src);
