@@ -377,6 +377,38 @@ START_TEST(test_ex2_ends)
 }
 END_TEST
 
+/* ptx_ftz32 (branch-free) against .ftz's definition on the bits: an
+ * exponent field of 0 (a zero or a subnormal) keeps the sign alone, any
+ * other encoding, NaNs with their payloads, is unchanged.  Every encoding
+ * around the flush's edges, and a spread over the rest. */
+static uint64_t ftz_bad(uint32_t w)
+{
+	float x, r;
+	uint32_t got, want = (w & 0x7f800000u) ? w : (w & 0x80000000u);
+	memcpy(&x, &w, sizeof x);
+	r = ptx_ftz32(x);
+	memcpy(&got, &r, sizeof got);
+	return got != want;
+}
+
+START_TEST(test_ftz_bits)
+{
+	uint64_t n = 0, bad = 0;
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t m = 0; m < 0x1000u; m++) {   /* 0, up, and down from 2^-126 */
+			uint32_t sign = s << 31;
+			bad += ftz_bad(sign | m) + ftz_bad(sign | (0x00800000u - 1 - m)) +
+			       ftz_bad(sign | (0x00800000u + m)) + ftz_bad(sign | (0x7f800000u + m)) +
+			       ftz_bad(sign | (0x7fffffffu - m));
+			n += 5;
+		}
+	for (uint64_t u = 0; u < 1ull << 32; u += 251)
+		bad += ftz_bad((uint32_t)u), n++;
+	ck_assert_msg(bad == 0 && n > 17000000, "%llu of %llu flushes differ",
+		      (unsigned long long)bad, (unsigned long long)n);
+}
+END_TEST
+
 #define ADD_TABLE(tc, name) \
 	tcase_add_loop_test(tc, test_##name, 0, (int)(sizeof name / sizeof *name))
 
@@ -392,5 +424,6 @@ TCase *ptx_fp_tcase(void)
 	ADD_TABLE(tc, fp_approx);
 	ADD_TABLE(tc, fp_half);
 	tcase_add_test(tc, test_ex2_ends);
+	tcase_add_test(tc, test_ftz_bits);
 	return tc;
 }

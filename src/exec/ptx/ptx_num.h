@@ -59,10 +59,21 @@ static inline int64_t ptx_sext(uint64_t v, unsigned bits)
 }
 
 /* .ftz: a subnormal becomes a zero of the same sign (NaN compares false
- * and passes through). */
+ * and passes through).  Without a branch: zeros and subnormals are common
+ * in some inputs (1/b is +-0 for every b = inf, a quarter of random
+ * encodings), and a branch on them is mispredicted as often (~6 ns an
+ * element of div.approx.ftz); a plain ?: compiles to one.  So the
+ * comparison is a one-lane vector's, a mask of all ones where |x| <
+ * 2^-126, which clears every bit but the sign: compare and mask, the
+ * value never leaving the floating-point registers. */
 static inline float ptx_ftz32(float x)
 {
-	return fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x;
+	typedef float v4f __attribute__((vector_size(16)));
+	typedef int32_t v4i __attribute__((vector_size(16)));
+	v4f v = { x, 0.0f, 0.0f, 0.0f };
+	v4i u = (v4i)v;
+	v4i tiny = (v4f)(u & 0x7fffffff) < (v4f){ 0x1p-126f, 0.0f, 0.0f, 0.0f };
+	return ((v4f)(u & ~(tiny & 0x7fffffff)))[0];
 }
 
 /* The approximate quotients (ptx_float.c has the other approximate
@@ -71,7 +82,13 @@ static inline float ptx_ftz32(float x)
  * div.approx.f32 (PTX ISA [fp] div): "a * (1/b)", max 2 ulp for |b| in
  * [2^-126, 2^126]; for 2^126 < |b| < 2^128 the result is 0 (NaN if a is
  * infinite).  Model: RN(a * RN(1/b)), each flushed with .ftz; the zero
- * gets the sign of a*b (the ISA says only "0").
+ * gets the sign of a*b (the ISA says only "0").  Written as a * F(RN(1/b))
+ * with F the flush, .ftz or not, and no test of b: RN(1/b) is below 2^-126
+ * exactly when |b| > 2^126 (at 2^126 it is 2^-126 itself), that is for b
+ * in the range above, F making it the zero of b's sign, so a times it is
+ * the zero of a*b's sign, NaN for an infinite or NaN a, as the ISA says;
+ * or for b = +-inf, where RN(1/b) is already that zero.  Elsewhere F
+ * changes nothing.
  * div.full.f32: 2 ulp documented; model: the IEEE quotient.
  * rcp.approx.f32: 1 ulp documented; model: RN(1/a).
  * op is one of these three; a, b and the result flushed with ftz. */
@@ -82,24 +99,12 @@ static inline float ptx_f32_quot(int op, float a, float b, int ftz)
 		a = ptx_ftz32(a);
 		b = ptx_ftz32(b);
 	}
-	if (op == PTX_DIV_APPROX_F32) {
-		float ab = fabsf(b);
-		if (ab > 0x1p126f && ab < INFINITY) {
-			if (isinf(a) || a != a)
-				r = NAN;
-			else
-				r = signbit(a) != signbit(b) ? -0.0f : 0.0f;
-		} else {
-			r = 1.0f / b;
-			if (ftz)
-				r = ptx_ftz32(r);
-			r = a * r;
-		}
-	} else if (op == PTX_DIV_FULL_F32) {
+	if (op == PTX_DIV_APPROX_F32)
+		r = a * ptx_ftz32(1.0f / b);
+	else if (op == PTX_DIV_FULL_F32)
 		r = a / b;
-	} else {
+	else
 		r = 1.0f / a;
-	}
 	return ftz ? ptx_ftz32(r) : r;
 }
 
