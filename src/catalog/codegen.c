@@ -5,14 +5,22 @@
  *   extern "C" __global__ void ub_torch_step(const float *v0, const float *v1,
  *       const float *v2, float *out, long long n)
  *   { long long i0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) * 4;
+ *     if (i0 + 4 <= n) {
  *   #pragma unroll
- *     for (int j = 0; j < 4; j++) {
- *       long long i = i0 + j;
- *       if (i >= n) break;
- *       { float a2 = v2[i];
+ *       for (int j = 0; j < 4; j++) {
+ *         long long i = i0 + j;
+ *         float a2 = v2[i];
+ *         out[i] = (a2 + __int_as_float(0x3f800000)); }
+ *     } else {
+ *       for (int j = 0; j < 4; j++) {
+ *         long long i = i0 + j;
+ *         if (i >= n) break;
+ *         float a2 = v2[i];
  *         out[i] = (a2 + __int_as_float(0x3f800000)); } } }
- * (UB_STEP_PER_THREAD elements a thread; a generated kernel under test
- * does one, its launch being the default, one thread per element).
+ * (UB_STEP_PER_THREAD elements a thread, tested against n only in the
+ * thread that holds the last one, as PyTorch's vectorized kernels test
+ * only a partial block; a generated kernel under test does one, its
+ * launch being the default, one thread per element).
  * Constants are written as bit patterns so no decimal-to-binary
  * conversion by the CUDA front end can differ from ours.  An operation
  * used in several places (a let binding, dag.h) is computed once into a
@@ -203,25 +211,36 @@ static int elementwise(const char *comment, const char *entry, int nenv,
 	for (int v = 0; v < nenv; v++)
 		ub_cg_put(&b, "const %s *v%d, ", T, v);
 	ub_cg_put(&b, "%s *out, long long n)\n{\n", T);
-	if (per > 1)
-		ub_cg_put(&b, "    long long i0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) * %d;\n"
-			  "#pragma unroll\n"
-			  "    for (int j = 0; j < %d; j++) {\n"
-			  "      long long i = i0 + j;\n"
-			  "      if (i >= n) break;\n"
-			  "      {\n", per, per);
-	else
-		ub_cg_put(&b, "    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-			  "    if (i < n) {\n");
-	if (native) {
-		ub_cg_put(&b, "#ifdef UB_NATIVE16\n");
-		body(&b, nenv, used, d, dt, UB_CG_NATIVE, macros);
-		ub_cg_put(&b, "#else\n");
+	/* per > 1: the elements of a thread whose last one is inside n
+	 * without a test each (every thread's but the last's), the others
+	 * each tested; the same element's same code either way */
+	for (int pass = per > 1 ? 0 : 1; pass < 2; pass++) {
+		if (per == 1)
+			ub_cg_put(&b, "    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+				  "    if (i < n) {\n");
+		else if (pass == 0)
+			ub_cg_put(&b, "    long long i0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) * %d;\n"
+				  "    if (i0 + %d <= n) {\n"
+				  "#pragma unroll\n"
+				  "      for (int j = 0; j < %d; j++) {\n"
+				  "        long long i = i0 + j;\n", per, per, per);
+		else
+			ub_cg_put(&b, "    } else {\n"
+				  "      for (int j = 0; j < %d; j++) {\n"
+				  "        long long i = i0 + j;\n"
+				  "        if (i >= n) break;\n", per);
+		if (native) {
+			ub_cg_put(&b, "#ifdef UB_NATIVE16\n");
+			body(&b, nenv, used, d, dt, UB_CG_NATIVE, macros);
+			ub_cg_put(&b, "#else\n");
+		}
+		body(&b, nenv, used, d, dt, st, macros);
+		if (native)
+			ub_cg_put(&b, "#endif\n");
+		if (per > 1)
+			ub_cg_put(&b, "      }\n");
 	}
-	body(&b, nenv, used, d, dt, st, macros);
-	if (native)
-		ub_cg_put(&b, "#endif\n");
-	ub_cg_put(&b, per > 1 ? "    } }\n}\n" : "    }\n}\n");
+	ub_cg_put(&b, "    }\n}\n");
 	if (b.oom) {
 		free(b.s);
 		return b.oom == 2 ? ub_fail(err, UB_USAGE, "%s: the generated kernel "
