@@ -26,6 +26,7 @@
 	X(dag)            \
 	X(exact)          \
 	X(tmpfiles)       \
+	X(arena)          \
 	X(xsum)           \
 	X(torchplan)      \
 	X(shaped)         \

@@ -131,6 +131,11 @@ struct ub_stats_prep {
 /* Room for cap elements; 0, or UB_RUNTIME (p freed) when out of memory. */
 int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap);
 void ub_stats_prep_free(struct ub_stats_prep *p);
+/* The same room as pieces of an arena (arena.h; freed with it, never by
+ * ub_stats_prep_free), and the bytes that takes of the arena's cap. */
+struct ub_arena;
+int ub_stats_prep_in(struct ub_stats_prep *p, size_t cap, struct ub_arena *a);
+size_t ub_stats_prep_bytes(size_t cap);
 void ub_stats_prepare(const struct ub_array *cr, const struct ub_exact *exact,
 		      size_t lo, size_t hi, struct ub_stats_prep *p);
 void ub_stats_measure_prep(const struct ub_measure *m,

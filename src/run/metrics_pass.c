@@ -14,6 +14,7 @@
  * the matching ones: the first of the prepared largest (top) that the row
  * matches, or when it matches none of them a scan. */
 #include "metrics.h"
+#include "arena.h"
 #include "metrics_def.h"
 #include "metrics_list.h"
 
@@ -35,6 +36,27 @@ int ub_stats_prep_alloc(struct ub_stats_prep *p, size_t cap)
 		return 0;
 	ub_stats_prep_free(p);
 	return UB_RUNTIME;
+}
+
+size_t ub_stats_prep_bytes(size_t cap)
+{
+	if (!cap)
+		cap = 1;
+	return 2 * ub_arena_size(cap) + 2 * ub_arena_size(cap * sizeof(double)) +
+	       ub_arena_size(UB_PREP_ACCS * sizeof(struct ub_xsum_acc));
+}
+
+int ub_stats_prep_in(struct ub_stats_prep *p, size_t cap, struct ub_arena *a)
+{
+	memset(p, 0, sizeof *p);
+	if (!cap)
+		cap = 1;
+	p->flag = ub_arena_get(a, cap);
+	p->bin = ub_arena_get(a, cap);
+	p->mul = ub_arena_get(a, cap * sizeof *p->mul);
+	p->ecr = ub_arena_get(a, cap * sizeof *p->ecr);
+	p->acc = ub_arena_get(a, UB_PREP_ACCS * sizeof *p->acc);   /* zeroed */
+	return p->flag && p->bin && p->mul && p->ecr && p->acc ? 0 : UB_RUNTIME;
 }
 
 void ub_stats_prep_free(struct ub_stats_prep *p)

@@ -14,22 +14,36 @@
 #include <string.h>
 #include <time.h>
 
+/* Array a of n elements of dt, a piece of ar. */
+static int array_in(struct ub_array *a, enum ub_dtype dt, size_t n, struct ub_arena *ar)
+{
+	a->dt = dt;
+	a->n = n;
+	a->data = ub_arena_get(ar, n * (size_t)(ub_dtypes[dt].bits / 8));
+	return a->data ? 0 : UB_RUNTIME;
+}
+
 int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 {
+	const size_t n = UB_STATS_CHUNK, arr = n * (size_t)(ub_dtypes[j->dt].bits / 8);
+	int narr = j->nin + j->nsteps + 3;   /* env, cr, out, last */
 	int s = 0;
 	memset(w, 0, sizeof *w);
+	if (ub_arena_init(&w->arena, narr * ub_arena_size(arr) +
+			  ub_arena_size(n * sizeof *w->exact) + ub_stats_prep_bytes(n)))
+		s = UB_RUNTIME;
 	for (int k = 0; !s && k < j->nin + j->nsteps; k++)
-		s = ub_array_alloc(&w->env[k], j->dt, UB_STATS_CHUNK);
+		s = array_in(&w->env[k], j->dt, n, &w->arena);
 	if (!s)
-		s = ub_array_alloc(&w->cr, j->dt, UB_STATS_CHUNK);
+		s = array_in(&w->cr, j->dt, n, &w->arena);
 	if (!s)
-		s = ub_array_alloc(&w->out, j->dt, UB_STATS_CHUNK);
+		s = array_in(&w->out, j->dt, n, &w->arena);
 	if (!s)
-		s = ub_array_alloc(&w->last, j->dt, UB_STATS_CHUNK);
-	if (!s && !(w->exact = calloc(UB_STATS_CHUNK, sizeof *w->exact)))
+		s = array_in(&w->last, j->dt, n, &w->arena);
+	if (!s && !(w->exact = ub_arena_get(&w->arena, n * sizeof *w->exact)))
 		s = UB_RUNTIME;
 	if (!s)
-		s = ub_stats_prep_alloc(&w->prep, UB_STATS_CHUNK);
+		s = ub_stats_prep_in(&w->prep, n, &w->arena);
 	if (!s && j->cfg->figures &&
 	    !(w->fig = ub_figs_new(j->dt, j->nin, j->nsteps > 0)))
 		s = UB_RUNTIME;
@@ -42,16 +56,10 @@ int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err)
 
 void ub_wbuf_free(const struct job *j, struct wbuf *w)
 {
-	for (int k = 0; k < j->nin + j->nsteps; k++)
-		ub_array_free(&w->env[k]);
-	ub_array_free(&w->cr);
-	ub_array_free(&w->out);
-	ub_array_free(&w->last);
-	free(w->exact);
-	w->exact = NULL;
-	ub_stats_prep_free(&w->prep);
+	(void)j;
+	ub_arena_free(&w->arena);   /* the arrays, exact and prep's */
 	free(w->fig);
-	w->fig = NULL;
+	memset(w, 0, sizeof *w);
 }
 
 /* The chunk's inputs into env[0..nin-1], len elements from first. */

@@ -3,6 +3,7 @@
 #ifndef UB_STREAM_INTERNAL_H
 #define UB_STREAM_INTERNAL_H
 
+#include "arena.h"
 #include "stream.h"
 #include "sim.h"
 #include "figures.h"
@@ -73,8 +74,10 @@ struct job {
 
 /* A thread's buffers, UB_STATS_CHUNK elements each: env holds the inputs
  * (made, or read from job->file, chunk by chunk), then each torch step's
- * result. */
+ * result.  The arrays, exact and prep's are pieces of one arena
+ * (arena.h). */
 struct wbuf {
+	struct ub_arena arena;
 	struct ub_array env[UB_MAX_INPUTS + SK_MAX_STEPS];
 	struct ub_array cr, out;
 	struct ub_array last;     /* the results of the chunk's last measured
