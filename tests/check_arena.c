@@ -46,6 +46,12 @@ START_TEST(test_room)
 	ck_assert_ptr_nonnull(ub_arena_get(&a, 1000));
 	ck_assert_ptr_null(ub_arena_get(&a, 1));
 	ub_arena_free(&a);
+	/* as many pieces as a worker of an op with every input it may have */
+	enum { MANY = 300 };
+	ck_assert_int_eq(ub_arena_init(&a, MANY * ub_arena_size(8)), 0);
+	for (int k = 0; k < MANY; k++)
+		ck_assert_msg(ub_arena_get(&a, 8) != NULL, "piece %d", k);
+	ub_arena_free(&a);
 }
 END_TEST
 

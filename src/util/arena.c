@@ -62,10 +62,14 @@ int ub_arena_init(struct ub_arena *a, size_t cap)
 void *ub_arena_get(struct ub_arena *a, size_t n)
 {
 	size_t sz = ub_arena_size(n ? n : 1);
-	if (sz > a->cap - a->used || a->n == UB_ARENA_PIECES)
+	if (sz > a->cap - a->used)
 		return NULL;
 #ifdef UB_ARENA_PER_PIECE
 	size_t whole = sz - SKEW;   /* n rounded up to the alignment */
+	void **list = realloc(a->piece, (a->n + 1) * sizeof *list);
+	if (!list)
+		return NULL;
+	a->piece = list;
 	void *p = aligned_alloc(UB_ARENA_ALIGN, whole);
 	if (!p)
 		return NULL;
@@ -82,8 +86,9 @@ void *ub_arena_get(struct ub_arena *a, size_t n)
 void ub_arena_free(struct ub_arena *a)
 {
 #ifdef UB_ARENA_PER_PIECE
-	for (int i = 0; i < a->n; i++)
+	for (size_t i = 0; i < a->n; i++)
 		free(a->piece[i]);
+	free(a->piece);
 #else
 	if (a->base)
 		munmap(a->base, a->len);

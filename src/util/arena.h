@@ -18,14 +18,13 @@
 #include <stddef.h>
 
 #define UB_ARENA_ALIGN 64    /* every piece starts at such a boundary */
-#define UB_ARENA_PIECES 48   /* the most pieces (ASan's build keeps each) */
 
 struct ub_arena {
 	unsigned char *base;     /* the mapping (NULL under ASan) */
 	size_t len;              /* its bytes: cap in whole huge pages */
 	size_t cap, used;        /* bytes it may hand out; handed out */
-	int n;                   /* pieces handed out */
-	void *piece[UB_ARENA_PIECES]; /* ASan's build: each one's allocation */
+	size_t n;                /* pieces handed out */
+	void **piece;            /* ASan's build: each one's allocation */
 };
 
 /* The bytes that n bytes take in an arena (n rounded up to the
