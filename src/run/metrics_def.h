@@ -111,7 +111,10 @@ static const unsigned char hist_past[10] = {2, 3, 4, 5, 5, 6, 6, 6, 6, 7};
 
 /* The bin of an error: the number of bounds that e exceeds (they
  * increase), a NaN past them all.  Most errors are at most half an ulp:
- * one branch, well predicted, spares them the rest. */
+ * one branch, well predicted, spares them the rest.  Past it, k clamped
+ * to 9 (hist_past[9] is the last bin) by a select, not a branch: the
+ * elements that reach it are the mismatching ones, whose errors are
+ * small and huge in no predictable order. */
 UB_INLINE int hist_bin(double e)
 {
 	if (e <= hist_upper[1])
@@ -119,7 +122,8 @@ UB_INLINE int hist_bin(double e)
 	uint64_t u;
 	memcpy(&u, &e, sizeof u);
 	uint64_t k = ((u - 1) >> 52) - 1022; /* 1022: the exponent field of 0.5 */
-	return k < sizeof hist_past ? hist_past[k] : UB_HIST_BINS - 1;
+	k = k < sizeof hist_past - 1 ? k : sizeof hist_past - 1;
+	return hist_past[k];
 }
 
 /* Error e of element i into st, its share of the sum into sum (which

@@ -136,11 +136,13 @@ UB_INLINE int ub_bits_same_i(enum ub_dtype dt, uint64_t a, uint64_t b)
 	return ((a ^ b) & ub_dt_mask(dt)) == 0;
 }
 
-/* Encodings as ordered integers (ub_ordered). */
+/* Encodings as ordered integers (ub_ordered): mag, or -mag - 1 (= ~mag)
+ * for a negative sign, by a mask rather than a branch (the signs of the
+ * results a pass compares with the torch plan come in no order). */
 UB_INLINE int64_t ub_bits_ordered_i(enum ub_dtype dt, uint64_t bits)
 {
 	uint64_t mag = ub_bits_mag(dt, bits);
-	return bits & ub_dt_sign(dt) ? -(int64_t)mag - 1 : (int64_t)mag;
+	return (int64_t)(mag ^ -(uint64_t)((bits & ub_dt_sign(dt)) != 0));
 }
 
 UB_INLINE uint64_t ub_bits_distance_i(enum ub_dtype dt, uint64_t a, uint64_t b)
