@@ -437,6 +437,54 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* ub_ordered by its definition, on every f16 and bf16 encoding: the
+ * encodings that are numbers, sorted by value with -0 just below +0, take
+ * consecutive integers with +0 at 0 (so -0 at -1); ub_from_ordered takes
+ * each back; and in f32 and f64 the ends and the zeros by hand. */
+static int by_value(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+	int sx = signbit(x[0]) != 0, sy = signbit(y[0]) != 0;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return sy - sx;   /* -0 first */
+}
+
+START_TEST(test_ordered)
+{
+	double (*v)[2] = malloc(0x10000 * sizeof *v);   /* value, encoding */
+	ck_assert_ptr_nonnull(v);
+	for (enum ub_dtype dt = UB_F16; dt <= UB_BF16; dt++) {
+		size_t n = 0, zero = 0;
+		for (uint64_t b = 0; b < 0x10000; b++) {
+			double m = ub_bits_to_double(dt, b);
+			if (!isnan(m)) {
+				v[n][0] = m;
+				v[n++][1] = (double)b;
+			}
+		}
+		qsort(v, n, sizeof *v, by_value);
+		while (!(v[zero][0] == 0 && !signbit(v[zero][0])))
+			zero++;
+		for (size_t k = 0; k < n; k++) {
+			uint64_t b = (uint64_t)v[k][1];
+			ck_assert_msg(ub_ordered(dt, b) == (int64_t)k - (int64_t)zero,
+				      "%s 0x%04llx: %lld", ub_dtypes[dt].name,
+				      (unsigned long long)b, (long long)ub_ordered(dt, b));
+			ck_assert(ub_from_ordered(dt, ub_ordered(dt, b)) == b);
+		}
+	}
+	free(v);
+	ck_assert(ub_ordered(UB_F32, 0x80000000u) == -1);
+	ck_assert(ub_ordered(UB_F32, 0x80000001u) == -2);
+	ck_assert(ub_ordered(UB_F32, 0xff800000u) == -(int64_t)0x7f800000 - 1);
+	ck_assert(ub_ordered(UB_F32, 0x7f800000u) == 0x7f800000);
+	ck_assert(ub_ordered(UB_F64, UINT64_C(0x8000000000000000)) == -1);
+	ck_assert(ub_ordered(UB_F64, UINT64_C(0xfff0000000000000)) ==
+		  -(int64_t)UINT64_C(0x7ff0000000000000) - 1);
+}
+END_TEST
+
 /* ub_ordered_bound against a scan of every f16 and bf16 encoding (the
  * smallest value >= v, the largest <= v), and in f64 against encodings
  * written by hand. */
@@ -500,6 +548,7 @@ Suite *ub_inputs_suite(void)
 	tcase_add_test(tc, test_tiny_share);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_ordered);
 	suite_add_tcase(s, tc);
 	return s;
 }
