@@ -441,33 +441,35 @@ END_TEST
  * encodings that are numbers, sorted by value with -0 just below +0, take
  * consecutive integers with +0 at 0 (so -0 at -1); ub_from_ordered takes
  * each back; and in f32 and f64 the ends and the zeros by hand. */
+struct enc {
+	double v;     /* the value */
+	uint64_t b;   /* the encoding */
+};
+
 static int by_value(const void *a, const void *b)
 {
-	const double *x = a, *y = b;
-	int sx = signbit(x[0]) != 0, sy = signbit(y[0]) != 0;
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return sy - sx;   /* -0 first */
+	const struct enc *x = a, *y = b;
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return (signbit(y->v) != 0) - (signbit(x->v) != 0);   /* -0 first */
 }
 
 START_TEST(test_ordered)
 {
-	double (*v)[2] = malloc(0x10000 * sizeof *v);   /* value, encoding */
+	struct enc *v = malloc(0x10000 * sizeof *v);
 	ck_assert_ptr_nonnull(v);
 	for (enum ub_dtype dt = UB_F16; dt <= UB_BF16; dt++) {
 		size_t n = 0, zero = 0;
 		for (uint64_t b = 0; b < 0x10000; b++) {
 			double m = ub_bits_to_double(dt, b);
-			if (!isnan(m)) {
-				v[n][0] = m;
-				v[n++][1] = (double)b;
-			}
+			if (!isnan(m))
+				v[n++] = (struct enc){ m, b };
 		}
 		qsort(v, n, sizeof *v, by_value);
-		while (!(v[zero][0] == 0 && !signbit(v[zero][0])))
+		while (!(v[zero].v == 0 && !signbit(v[zero].v)))
 			zero++;
 		for (size_t k = 0; k < n; k++) {
-			uint64_t b = (uint64_t)v[k][1];
+			uint64_t b = v[k].b;
 			ck_assert_msg(ub_ordered(dt, b) == (int64_t)k - (int64_t)zero,
 				      "%s 0x%04llx: %lld", ub_dtypes[dt].name,
 				      (unsigned long long)b, (long long)ub_ordered(dt, b));
