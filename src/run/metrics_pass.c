@@ -334,6 +334,7 @@ UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
  * are measured, in increasing order as the definitions count them (the
  * first of equal worst errors, the first undecided). */
 #define PASS_BLOCK UB_LIST_BLOCK
+#define PASS_AHEAD 16
 
 /* Element i (prepared at j = i - lo) of a row, listed by list_differing,
  * into s: its torch figures, and where it differs from the correctly
@@ -367,7 +368,11 @@ UB_INLINE void measure_one(enum ub_dtype dt, const struct ub_measure *m,
 		add_error(s, tk->sum, m->first + i, e);
 }
 
-/* One block [b, e) of pass_of: its list, then its listed elements. */
+/* One block [b, e) of pass_of: its list, then its listed elements, each
+ * asking for the exact value and prepared factor and error of the one
+ * PASS_AHEAD places further down the list: a chunk's arrays have left
+ * the L2 cache when the rows come to them, and the listed elements are
+ * too sparse for the hardware's prefetch (docs/speed.md). */
 UB_INLINE void pass_block(enum ub_dtype dt, const struct ub_measure *m,
 			  const void *torch, const struct ub_stats_prep *p,
 			  size_t lo, size_t b, size_t e, struct taken *tk,
@@ -376,7 +381,15 @@ UB_INLINE void pass_block(enum ub_dtype dt, const struct ub_measure *m,
 	uint16_t at[PASS_BLOCK];
 	size_t n = list_differing(dt, m->y->data, m->cr->data, torch,
 				  p->flag + (b - lo), b, e, at);
-	for (size_t k = 0; k < n; k++)
+	size_t k = 0;
+	for (; k + PASS_AHEAD < n; k++) {
+		size_t a = b + at[k + PASS_AHEAD];
+		__builtin_prefetch(&m->exact[a]);
+		__builtin_prefetch(&p->mul[a - lo]);
+		__builtin_prefetch(&p->ecr[a - lo]);
+		measure_one(dt, m, torch, p, b + at[k], b + at[k] - lo, tk, s);
+	}
+	for (; k < n; k++)
 		measure_one(dt, m, torch, p, b + at[k], b + at[k] - lo, tk, s);
 }
 
