@@ -43,6 +43,7 @@ static const char *cuda_arch(const char *arch, int arch_set)
 struct launch {
 	const struct ub_cu *cu;
 	CUmodule mod;
+	char *image;   /* what mod was loaded from */
 	int nbufs;
 	CUdeviceptr dptr[MAX_ARGS];
 };
@@ -67,6 +68,7 @@ static int release(const struct ub_job *job, struct launch *l, int s,
 			s = fail(job, r, "cuMemFree", err);
 	if (l->mod && (r = l->cu->cuModuleUnload_(l->mod)) != CUDA_SUCCESS && !s)
 		s = fail(job, r, "cuModuleUnload", err);
+	free(l->image);
 	return s;
 }
 
@@ -81,8 +83,11 @@ static int load(const struct ub_job *job, struct launch *l, struct ub_error *err
 	int s = ub_job_compile(job, strncmp(job->arch, "sm_", 3) == 0, &image, &size, err);
 	if (s)
 		return s;
+	/* the image lives until the module is unloaded (release): with lazy
+	 * loading, CUDA's default since 12.2, kernels are read from it later
+	 * than cuModuleLoadData (ub_cuda_open asks for eager loading too) */
 	CUresult r = l->cu->cuModuleLoadData_(&l->mod, image);
-	free(image);
+	l->image = image;
 	if (r != CUDA_SUCCESS) {
 		l->mod = NULL;
 		return fail(job, r, "cuModuleLoadData", err);

@@ -72,6 +72,13 @@ static int init(struct ub_error *err)
 	int count = 0, s;
 	CUdevice d;
 	CUcontext ctx;
+	/* Kernels loaded when their module is, not on first use (lazy
+	 * loading, the driver's default since CUDA 12.2, read at cuInit, reads
+	 * a module's kernels when they are first asked for).  Seen on an H200
+	 * with driver 580 while images were freed right after loading them:
+	 * the modes after the first of a run gave the first mode's results
+	 * (docs/gpu-results.md).  A user's own setting is kept. */
+	setenv("CUDA_MODULE_LOADING", "EAGER", 0);
 	CALL(cuInit, (0));
 	CALL(cuDriverGetVersion, (&dv->driver));
 	CALL(cuDeviceGetCount, (&count));
