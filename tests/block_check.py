@@ -24,13 +24,17 @@ fractions.Fraction.  Each command prints one line of numbers.
         triton/rows.py's row_sum in Triton's order (below): differing
         elements, max_ulp, cr_mismatch
   block_check.py triton-softmax X.npy OUT.npy BLOCK WARPS   softmax_row in
-        Triton's order with the interpreter's models of ex2.approx.f32
-        (RN(2^t) through a double) and div.full.f32 (the IEEE quotient):
-        differing elements
+        Triton's order, ex2.approx.f32 and div.full.f32 taken from the
+        models measured on an sm_90 GPU (the program $MUFU_EVAL, the
+        build's `mufu-tab --eval`: Triton compiles for sm_90, where the
+        interpreter runs them; the models are checked against the GPU by
+        tests/check_mufu.c and tests/insns.test): differing elements
 """
 import math
+import os
 import random
 import struct
+import subprocess
 import sys
 from fractions import Fraction
 
@@ -161,18 +165,32 @@ def triton_rowsum(row, block, warps):
     return w[0]
 
 
-def triton_softmax(row, block, warps):
-    """softmax_row: z = x - max (the max is exact in any order), e =
-    ex2.approx(z * f32(log2 e)) (Triton's tl.exp: mul.f32 by 0f3FB8AA3B,
-    read from its PTX), masked columns -inf so e = 0, their sum in
-    row_sum's order, e / sum by div.full.f32."""
-    m = max(row)
+def measured(lines):
+    """The measured models' results for lines 'FN FTZ A [B]' (hex f32
+    encodings), through $MUFU_EVAL, as floats."""
+    out = subprocess.run([os.environ['MUFU_EVAL'], '--eval'], input=''.join(lines),
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert len(out) == len(lines), 'mufu-tab --eval gave %d results' % len(out)
+    return [struct.unpack('<f', struct.pack('<I', int(h, 16)))[0] for h in out]
+
+
+def hexf(v):
+    return '%08x' % struct.unpack('<I', struct.pack('<f', v))[0]
+
+
+def triton_softmax(rows, block, warps):
+    """softmax_row of each row: z = x - max (the max is exact in any
+    order), e = ex2.approx.f32(z * f32(log2 e)) (Triton's tl.exp: mul.f32
+    by 0f3FB8AA3B, read from its PTX), masked columns -inf so e = 0, their
+    sum in row_sum's order, e / sum by div.full.f32."""
     c = f32(1 / math.log(2))
     assert bits(c) == bytes.fromhex('3baab83f')  # 0x3FB8AA3B
-    ex2 = getattr(math, 'exp2', lambda t: 2.0 ** t)
-    e = [f32(ex2(f32(f32(v - m) * c))) for v in row]
-    s = triton_rowsum(e, block, warps)
-    return [f32(v / s) for v in e]
+    t = [[f32(f32(v - max(row)) * c) for v in row] for row in rows]
+    e = measured(['ex2 0 %s\n' % hexf(v) for r in t for v in r])
+    e = [e[i * len(r):(i + 1) * len(r)] for i, r in enumerate(t)]
+    s = [triton_rowsum(r, block, warps) for r in e]
+    q = measured(['div.full 0 %s %s\n' % (hexf(v), hexf(s[i])) for i, r in enumerate(e) for v in r])
+    return q
 
 
 def atomic_bound(rows, block):
@@ -239,7 +257,7 @@ def main():
     elif cmd == 'triton-softmax':
         cols, rows = rows_of(sys.argv[2])
         got = read_any(sys.argv[3])[1]
-        ours = [y for r in rows for y in triton_softmax(r, int(sys.argv[4]), int(sys.argv[5]))]
+        ours = triton_softmax(rows, int(sys.argv[4]), int(sys.argv[5]))
         print('%d' % sum(bits(a) != bits(b) for a, b in zip(ours, got)))
     elif cmd == 'layernorm':
         layernorm(sys.argv[2], sys.argv[3])

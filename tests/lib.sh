@@ -84,13 +84,18 @@ csv_field() {
 }
 
 # build_fakecuda OUT [CFLAGS...]: the stand-in driver (tests/fakecuda.c)
-# with the PTX interpreter, as a shared library for ULPBENCH_LIBCUDA.
+# with the PTX interpreter and its measured models (found as the sim finds
+# them: the source tree, the build tree here), as a shared library for
+# ULPBENCH_LIBCUDA.
 build_fakecuda() {
 	out=$1
 	shift
 	${CC:-cc} -shared -fPIC -O1 -std=gnu11 -ffp-contract=off -frounding-math \
-		-iquote "$SRCDIR/src/util" -iquote "$SRCDIR/src/exec/ptx" "$@" -o "$out" "$SRCDIR/tests/fakecuda.c" \
-		"$SRCDIR"/src/exec/ptx/*.c "$SRCDIR/src/util/ub.c" -lm -Wl,-Bsymbolic
+		-iquote "$SRCDIR/src/util" -iquote "$SRCDIR/src/exec/ptx" -iquote "$SRCDIR/src/exec" \
+		-DSRCDIR="\"$SRCDIR\"" -DBUILDDIR="\"$(pwd)\"" -DPKGDATADIR='"/nonexistent"' \
+		"$@" -o "$out" "$SRCDIR/tests/fakecuda.c" "$SRCDIR"/src/exec/ptx/*.c \
+		"$SRCDIR/src/exec/mufu.c" "$SRCDIR/src/util/paths.c" "$SRCDIR/src/util/ub.c" \
+		-lm -lpthread -Wl,-Bsymbolic
 }
 
 finish() {

@@ -18,6 +18,7 @@
 	X(fpcore)         \
 	X(backend)        \
 	X(capture)         \
+	X(mufu)           \
 	X(ref_fast)         \
 	X(ew_host)        \
 	X(stats)          \

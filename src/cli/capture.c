@@ -3,7 +3,8 @@
  * behaviour instead of its models.
  *
  * For each instruction of approx.h (ex2, lg2, rcp, rsqrt, sqrt, sin, cos
- * .approx.f32, with and without .ftz, and tanh.approx.f32) a CUDA C kernel
+ * .approx.f32, with and without .ftz, tanh.approx.f32, and ex2 and tanh
+ * .approx of f16 and bf16, on all their 2^16 inputs) a CUDA C kernel
  * applies it through inline PTX to every element of an input array; the
  * inputs are structured sweeps: every mantissa of two binades chosen per
  * instruction (reference/mufu.md), the subnormals for the forms without
@@ -30,7 +31,8 @@
 #define USAGE "usage: ulpbench capture-approx [options] FILE\n" \
 	"       ulpbench capture-approx --read FILE\n" \
 	"Records the outputs of the GPU's approximate instructions (ex2, lg2, rcp,\n" \
-	"rsqrt, sqrt, sin, cos .approx.f32 with and without .ftz, tanh.approx.f32)\n" \
+	"rsqrt, sqrt, sin, cos .approx.f32 with and without .ftz, tanh.approx.f32,\n" \
+	"ex2 and tanh .approx of f16 and bf16)\n" \
 	"over every mantissa of a few binades, random inputs and special values,\n" \
 	"into FILE (docs/approx-capture.md); --read summarizes such a file."
 
@@ -108,19 +110,26 @@ static int select_insns(const char *list, unsigned *sel, struct ub_error *err)
 }
 
 /* out[i] = INSN(in[i]) through inline PTX: the instruction exactly as
- * written, whatever the compiler's flags. */
+ * written, whatever the compiler's flags; the body (%s: the instruction)
+ * for an f32 instruction, or a 16-bit one whose in[i] and out[i] hold an
+ * f16 or bf16 encoding in their low bits. */
 static const char *kernel_src =
 	"/* capture-approx: out[i] = %s(in[i]) */\n"
 	"extern \"C\" __global__ void ub_capture(const unsigned *in, unsigned *out,\n"
 	"                                        long long n)\n"
 	"{\n"
 	"    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-	"    if (i < n) {\n"
-	"        float r;\n"
-	"        asm volatile(\"%s %%0, %%1;\" : \"=f\"(r) : \"f\"(__uint_as_float(in[i])));\n"
-	"        out[i] = __float_as_uint(r);\n"
+	"    if (i < n) {\n%s"
 	"    }\n"
 	"}\n";
+static const char *body32 =
+	"        float r;\n"
+	"        asm volatile(\"%s %%0, %%1;\" : \"=f\"(r) : \"f\"(__uint_as_float(in[i])));\n"
+	"        out[i] = __float_as_uint(r);\n";
+static const char *body16 =
+	"        unsigned short r, x = (unsigned short)in[i];\n"
+	"        asm volatile(\"%s %%0, %%1;\" : \"=h\"(r) : \"h\"(x));\n"
+	"        out[i] = r;\n";
 
 /* Runs one sweep of insn on the backend and appends it as a table. */
 static int sweep(const struct ub_backend *be, const struct capture *c,
@@ -139,7 +148,9 @@ static int sweep(const struct ub_backend *be, const struct capture *c,
 	}
 	if (t->kind != UB_SWEEP_LIST)
 		ub_sweep_inputs(t->kind, t->bits, t->param, t->count, t->in);
-	snprintf(src, sizeof src, kernel_src, ptx, ptx);
+	char body[512];
+	snprintf(body, sizeof body, ub_approx[t->insn].fmt == 32 ? body32 : body16, ptx);
+	snprintf(src, sizeof src, kernel_src, ptx, body);
 	snprintf(name, sizeof name, "capture.%s.cu", ptx);
 	struct ub_array in = {UB_F32, t->count, t->in}, out = {UB_F32, t->count, t->out};
 	struct ub_karg args[] = {{.arr = &in}, {.arr = &out, .writable = 1}, {.value = t->count}};
@@ -165,6 +176,11 @@ static int capture_insn(const struct ub_backend *be, const struct capture *c,
 {
 	const struct ub_approx_info *ai = &ub_approx[insn];
 	int s = 0;
+	if (ai->fmt != 32) { /* f16, bf16: every input */
+		struct ub_capture_table t = {.insn = insn, .kind = UB_SWEEP_ALL16,
+			.count = 65536};
+		return sweep(be, c, cap, &t, err);
+	}
 	for (int k = 0; !s && k < 2; k++) {
 		struct ub_capture_table t = {.insn = insn, .kind = UB_SWEEP_MANTISSA,
 			.bits = c->bits, .count = 1u << c->bits,

@@ -12,7 +12,7 @@
 #include <string.h>
 
 const struct ub_approx_info ub_approx[UB_NAPPROX] = {
-#define X(id, ptx, fn, ftz, e0, e1) [id] = {ptx, fn, ftz, {e0, e1}},
+#define X(id, ptx, fn, ftz, fmt, e0, e1) [id] = {ptx, fn, ftz, fmt, {e0, e1}},
 	UB_APPROX_INSNS(X)
 #undef X
 };
@@ -193,9 +193,66 @@ static double eval(enum ub_approx_fn fn, float x)
 	}
 }
 
+uint32_t ub_approx_predict_at(enum ub_approx_fn fn, double x)
+{
+	if (fn == UB_AF_SIN || fn == UB_AF_COS)
+		return bits((float)(isfinite(x) ? sincos_turns(x, fn == UB_AF_COS) : NAN));
+	if (fn == UB_AF_EX2)
+		return bits((float)ex2(x));
+	return bits((float)eval(fn, (float)x));
+}
+
+/* A 16-bit encoding's value (f16: 5 exponent bits, bf16: the top half of
+ * an f32), and a float rounded to nearest even to the format. */
+static float from16(uint32_t h, int fmt)
+{
+	if (fmt == 17)
+		return f32(h << 16);
+	uint32_t s = (h & 0x8000u) << 16, e = h >> 10 & 31, m = h & 0x3ff;
+	if (e == 31)
+		return f32(s | 0x7f800000u | m << 13);
+	float v = e ? ldexpf((float)(m | 0x400), (int)e - 25) : ldexpf((float)m, -24);
+	return s ? -v : v;
+}
+
+/* v rounded once, to nearest even, to the format's precision (11 bits f16,
+ * 8 bits bf16) and quanta (2^-24 and 2^-133 at the bottom); the result is a
+ * float exactly, or past the largest finite value, which is infinity. */
+static uint32_t to16(double v, int fmt)
+{
+	if (v != v)
+		return 0x7fff;
+	int prec = fmt == 17 ? 8 : 11, qmin = fmt == 17 ? -133 : -24, e;
+	double a = fabs(v);
+	uint32_t s = signbit(v) ? 0x8000u : 0;
+	if (a != 0 && !isinf(a)) {
+		frexp(a, &e); /* a = m 2^e, m in [0.5, 1) */
+		int q = e - prec > qmin ? e - prec : qmin;
+		a = ldexp(nearbyint(ldexp(a, -q)), q);
+	}
+	if (fmt == 17) {
+		float f = a >= 0x1p128 ? INFINITY : (float)a; /* exact */
+		return s | bits(f) >> 16;
+	}
+	if (a >= 65536.0)
+		return s | 0x7c00;
+	if (a < 0x1p-14) /* subnormal or zero: a multiple of 2^-24 */
+		return s | (uint32_t)(a * 0x1p24);
+	int ea;
+	double m = frexp(a, &ea); /* 11 bits exactly */
+	return s | (((uint32_t)(ea + 14) << 10) + (uint32_t)(m * 2048.0) - 0x400);
+}
+
 uint32_t ub_approx_predict(enum ub_approx_insn insn, uint32_t xb)
 {
 	const struct ub_approx_info *ai = &ub_approx[insn];
+	if (ai->fmt != 32)
+	{
+		float x = from16(xb & 0xffff, ai->fmt);
+		uint32_t r = to16(eval(ai->fn, ai->ftz ? flush(x) : x), ai->fmt);
+		/* a flushed bf16 result: its exponent field is zero */
+		return ai->ftz && (r & 0x7f80u) == 0 ? r & 0x8000u : r;
+	}
 	float x = f32(xb);
 	if (ai->ftz)
 		x = flush(x);

@@ -20,6 +20,10 @@ void ub_sweep_inputs(enum ub_capture_sweep kind, int bits, uint64_t param,
 			in[i] = (uint32_t)param << 23 | i << (23 - bits);
 			continue;
 		}
+		if (kind == UB_SWEEP_TURNS || kind == UB_SWEEP_ALL16) {
+			in[i] = (uint32_t)param + i;
+			continue;
+		}
 		/* splitmix64 (Steele, Lea, Flood 2014): output number i+1 */
 		uint64_t z = param + (uint64_t)(i + 1) * UINT64_C(0x9e3779b97f4a7c15);
 		z = (z ^ z >> 30) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -39,9 +43,22 @@ const char *ub_sweep_describe(const struct ub_capture_table *t, char *buf,
 			 e - 127, e - 126);
 	else if (t->kind == UB_SWEEP_RANDOM)
 		snprintf(buf, len, "random, seed %llu", (unsigned long long)t->param);
+	else if (t->kind == UB_SWEEP_TURNS)
+		snprintf(buf, len, "turns %llu.. of 2^%d", (unsigned long long)t->param,
+			 t->bits);
+	else if (t->kind == UB_SWEEP_ALL16)
+		snprintf(buf, len, "all 2^16 inputs");
 	else
 		snprintf(buf, len, "list");
 	return buf;
+}
+
+uint32_t ub_capture_predict(const struct ub_capture_table *t, uint32_t i, uint32_t in)
+{
+	if (t->kind == UB_SWEEP_TURNS)
+		return ub_approx_predict_at(ub_approx[t->insn].fn,
+					    (double)(t->param + i) / (double)(UINT64_C(1) << t->bits));
+	return ub_approx_predict(t->insn, in);
 }
 
 int ub_capture_add(struct ub_capture *c, const struct ub_capture_table *t,
@@ -68,7 +85,7 @@ void ub_capture_free(struct ub_capture *c)
 	memset(c, 0, sizeof *c);
 }
 
-static uint64_t fnv1a(const uint32_t *v, uint32_t n)
+uint64_t ub_capture_hash(const uint32_t *v, uint32_t n)
 {
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
 	for (uint32_t i = 0; i < n; i++)
@@ -123,9 +140,9 @@ static int code_table(struct ub_capture *c, int k, struct ub_bytes *best)
 	if (!model)
 		return -1;
 	for (uint32_t i = 0; i < t->count; i++)
-		model[i] = ub_approx_predict(t->insn, t->in[i]);
+		model[i] = ub_capture_predict(t, i, t->in[i]);
 	stats(t, model);
-	t->hash = fnv1a(t->out, t->count);
+	t->hash = ub_capture_hash(t->out, t->count);
 	int base = find_base(c, k);
 	const uint32_t *preds[2] = {model, base >= 0 ? c->tables[base].out : NULL};
 	int same = base >= 0 && !memcmp(preds[1], t->out, (size_t)t->count * 4);
@@ -288,10 +305,16 @@ static int read_head(struct reader *r, struct ub_capture *c, int k,
 	t->hash = get_le(r, 8);
 	*size = get_le(r, 8);
 	t->base = t->pred == UB_PRED_TABLE ? (int)base : -1;
-	if (insn < 0 || t->kind > UB_SWEEP_LIST || t->pred > UB_PRED_TABLE ||
+	int fmt = insn < 0 ? 0 : ub_approx[insn].fmt;
+	if (insn < 0 || t->kind > UB_SWEEP_ALL16 || t->pred > UB_PRED_TABLE ||
 	    t->coding > UB_CODE_DELTA || t->count > UB_CAPTURE_MAX ||
+	    (fmt == 32) != (t->kind != UB_SWEEP_ALL16) ||
 	    (t->kind == UB_SWEEP_MANTISSA &&
 	    (t->bits < 1 || t->bits > 23 || t->count != 1u << t->bits || t->param > 511)) ||
+	    (t->kind == UB_SWEEP_TURNS &&
+	    (t->bits < 1 || t->bits > 31 || (ub_approx[insn].fn != UB_AF_SIN &&
+	     ub_approx[insn].fn != UB_AF_COS) || t->param + t->count > UINT64_C(1) << t->bits)) ||
+	    (t->kind == UB_SWEEP_ALL16 && (t->count != 65536 || t->param != 0)) ||
 	    (t->pred == UB_PRED_TABLE && (base >= (uint32_t)k ||
 	     c->tables[base].count != t->count)))
 		return ub_fail(err, UB_USAGE, "%s: table %d: bad header (%.32s)",
@@ -331,11 +354,11 @@ static int read_table(struct reader *r, struct ub_capture *c, int k,
 		ub_sweep_inputs(t.kind, t.bits, t.param, t.count, t.in);
 	}
 	for (uint32_t i = 0; i < t.count; i++)
-		model[i] = ub_approx_predict(t.insn, t.in[i]);
+		model[i] = ub_capture_predict(&t, i, t.in[i]);
 	const uint32_t *pred = t.pred == UB_PRED_MODEL ? model :
 			       t.pred == UB_PRED_TABLE ? c->tables[t.base].out : NULL;
 	if (ub_code_decode(data, size, pred, t.count, t.coding, t.out) ||
-	    fnv1a(t.out, t.count) != t.hash)
+	    ub_capture_hash(t.out, t.count) != t.hash)
 		s = ub_fail(err, UB_USAGE, "%s: table %d (%s): corrupt data", r->path,
 			    k, ub_approx[t.insn].ptx);
 	else
@@ -356,7 +379,7 @@ static int parse(struct reader *r, struct ub_capture *c, struct ub_error *err)
 		return s;
 	r->p += 8;
 	uint64_t version = get_le(r, 4), ntables = get_le(r, 4), infolen = get_le(r, 4);
-	if (version != UB_CAPTURE_VERSION)
+	if (version != UB_CAPTURE_VERSION && version != 1)
 		return ub_fail(err, UB_USAGE, "%s: format version %llu, this ulpbench "
 			       "reads %d", r->path, (unsigned long long)version,
 			       UB_CAPTURE_VERSION);

@@ -12,7 +12,7 @@
 #include "ub.h"
 
 #define UB_CAPTURE_MAGIC "UBAPPROX"
-#define UB_CAPTURE_VERSION 1
+#define UB_CAPTURE_VERSION 2   /* 1: no turns or 16-bit tables; read too */
 /* Outputs in one table, at most.  The fuzzing build (tests/fuzz/fuzz.mk)
  * lowers it, so that a short input describing a whole binade costs
  * milliseconds, not seconds, under the sanitizers. */
@@ -24,7 +24,9 @@
 #define UB_SWEEPS(X)                                                       \
 	X(UB_SWEEP_MANTISSA, 0, "mantissas") /* one binade: every mantissa */ \
 	X(UB_SWEEP_RANDOM, 1, "random")   /* seeded, uniform over encodings */ \
-	X(UB_SWEEP_LIST, 2, "list")       /* inputs stored in the file */
+	X(UB_SWEEP_LIST, 2, "list")       /* inputs stored in the file */  \
+	X(UB_SWEEP_TURNS, 3, "turns")     /* sin/cos: keys of |t| in turns */ \
+	X(UB_SWEEP_ALL16, 4, "all16")     /* every 16-bit encoding */
 
 enum ub_capture_sweep {
 #define X(id, code, name) id = code,
@@ -42,9 +44,11 @@ enum ub_pred {
 struct ub_capture_table {
 	enum ub_approx_insn insn;
 	enum ub_capture_sweep kind;
-	int bits;          /* MANTISSA: mantissa bits swept, 1..23 (23: all) */
+	int bits;          /* MANTISSA: mantissa bits swept, 1..23 (23: all);
+			      TURNS: W, the fraction bits of the keys */
 	uint64_t param;    /* MANTISSA: sign and biased exponent, the input's
-			      top 9 bits; RANDOM: the seed */
+			      top 9 bits; RANDOM: the seed; TURNS: the first
+			      key (table i holds keys param..param+count-1) */
 	uint32_t count;
 	uint32_t *in;      /* the inputs (made by ub_sweep_inputs, or the
 			      list) and outputs, count each, malloc'd */
@@ -66,11 +70,19 @@ struct ub_capture {
 	struct ub_capture_table *tables;
 };
 
-/* The inputs of a MANTISSA or RANDOM sweep: count values into in.
- * MANTISSA: param << 23 | i << (23 - bits).  RANDOM: the low 32 bits of
- * splitmix64 number i+1 from state param (docs/approx-capture.md). */
+/* The inputs of a MANTISSA, RANDOM, TURNS or ALL16 sweep: count values
+ * into in.  MANTISSA: param << 23 | i << (23 - bits).  RANDOM: the low 32
+ * bits of splitmix64 number i+1 from state param (docs/approx-capture.md).
+ * TURNS: the keys param + i.  ALL16: i. */
 void ub_sweep_inputs(enum ub_capture_sweep kind, int bits, uint64_t param,
 		     uint32_t count, uint32_t *in);
+
+/* FNV-1a 64 of n outputs, each as 4 little-endian bytes (a table's hash). */
+uint64_t ub_capture_hash(const uint32_t *v, uint32_t n);
+
+/* The predictor of table t's output i (input in): ub_approx_predict, or
+ * for TURNS the function at the key's turns (param + i) / 2^bits. */
+uint32_t ub_capture_predict(const struct ub_capture_table *t, uint32_t i, uint32_t in);
 
 /* "mantissas of [1, 2)", "random, seed 1", "list" into buf. */
 const char *ub_sweep_describe(const struct ub_capture_table *t, char *buf,

@@ -45,6 +45,7 @@ static void collect(void *user, const struct ptx_trace_event *ev)
 	memcpy(l->src_bits, ev->src_bits, sizeof l->src_bits);
 	l->dst = ev->dst;
 	l->dst_bits = ev->dst_bits;
+	l->measured = ev->measured;
 }
 
 /* The torch plan, one traced step at a time; env holds the inputs, then

@@ -18,6 +18,7 @@ struct ub_trace_line {
 	unsigned src_bits[3];
 	uint64_t dst;
 	unsigned dst_bits;
+	int measured;      /* approximate, as measured on an sm_90 GPU */
 };
 
 #define UB_TRACE_MAX 20000 /* lines kept per kernel; more are counted */

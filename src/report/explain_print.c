@@ -11,6 +11,7 @@
 #include "explain.h"
 #include "modes.h"
 #include "nvrtc.h"
+#include "ptx.h"
 #include "report.h"
 
 #include <math.h>
@@ -74,7 +75,9 @@ static void print_log(FILE *f, const struct ub_trace_log *log, const char *inden
 		if (dt >= 0)
 			fprintf(f, "   %.*g", digits((enum ub_dtype)dt),
 				ub_bits_to_double((enum ub_dtype)dt, l->dst));
-		if (strstr(l->text, ".approx") || strstr(l->text, ".full"))
+		if (l->measured)
+			fprintf(f, "   [measured sm_90]");
+		else if (strstr(l->text, ".approx") || strstr(l->text, ".full"))
 			fprintf(f, "   [modelled]");
 		fprintf(f, "\n");
 	}
@@ -166,7 +169,10 @@ static void print_approx(FILE *f, uint64_t approx)
 	if (!(approx & ~UB_APPROX_UNMARKED)) /* unmarked mul/add alone: exact */
 		return;
 	ub_format_approx(approx, buf, sizeof buf);
-	fprintf(f, "  (modelled, not GPU bits: %s)\n", buf);
+	if (approx & ((UINT64_C(1) << PTX_AX_MEASURED) - 1))
+		fprintf(f, "  (modelled, not GPU bits: %s)\n", buf);
+	else /* only measured ones: the GPU's bits */
+		fprintf(f, "  (approximate, as measured on an sm_90 GPU: %s)\n", buf);
 }
 
 static void print_modes(FILE *f, const struct ub_explain *x)

@@ -69,8 +69,8 @@ static void summary_table(FILE *f, const struct ub_hsec *sec)
 		else
 			fprintf(f, "<td>-</td><td>-</td>");
 		fprintf(f, "<td>%zu</td><td>%s", r->st.nan_mismatch, r->sim_exact ? "yes" : "no");
-		if (!r->sim_exact) {
-			fprintf(f, " <small>(modelled: ");
+		if (approx[0]) { /* measured ones keep the row exact */
+			fprintf(f, " <small>(%s: ", r->sim_exact ? "as measured on sm_90" : "modelled");
 			ub_html_text(f, approx);
 			fprintf(f, ")</small>");
 		}

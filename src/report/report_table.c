@@ -44,6 +44,11 @@ void ub_format_approx(uint64_t mask, char *buf, size_t len)
 		if (mask >> k & 1)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s",
 						 used ? "|" : "", ptx_approx_name(k));
+	/* those that ran through the models measured on an sm_90 GPU */
+	for (int k = 0; k < PTX_AX_COUNT && used < len; k++)
+		if (mask >> (PTX_AX_MEASURED + k) & 1)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s@sm_90",
+						 used ? "|" : "", ptx_approx_name(k));
 }
 
 /* Fixed notation while it fits the column, else 4 significant digits. */
@@ -150,6 +155,9 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 			r->sim_exact ? "yes" : "no", worst[0] ? worst : "-");
 		if (!r->sim_exact)
 			fprintf(f, "%-10s (modelled, not GPU bits: %s)\n", "", approx);
+		else if (approx[0])
+			fprintf(f, "%-10s (approximate, as measured on an sm_90 GPU: %s)\n", "",
+				approx);
 		if (r->note)
 			fprintf(f, "%-10s (%s)\n", "", r->note);
 	}

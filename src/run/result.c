@@ -1,5 +1,6 @@
 /* result.c — rows, results and a run's inputs (result.h). */
 #include "result.h"
+#include "ptx.h"
 #include "backend.h"
 #include "codegen.h"
 #include "kernel_sig.h"
@@ -232,7 +233,8 @@ const struct ub_array *ub_row_output(const struct ub_result *res,
 
 void ub_row_set_approx(struct ub_row *r, uint64_t approx)
 {
-	r->sim_exact = (approx & ~UB_APPROX_UNMARKED) == 0;
+	/* the modelled kinds (below PTX_AX_MEASURED) make a row inexact */
+	r->sim_exact = (approx & ((UINT64_C(1) << PTX_AX_MEASURED) - 1)) == 0;
 	r->approx_mask = approx;
 }
 

@@ -10,7 +10,9 @@
 int ub_data_path(const char *rel, char *out, size_t len, struct ub_error *err)
 {
 	const char *env = getenv("ULPBENCH_DATADIR");
-	const char *dirs[] = {env && *env ? env : NULL, SRCDIR, PKGDATADIR};
+	/* the build tree holds what make builds from the sources (the
+	 * compact tables, captures/mufu-sm90.tab) */
+	const char *dirs[] = {env && *env ? env : NULL, SRCDIR, BUILDDIR, PKGDATADIR};
 	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
 		if (!dirs[i])
 			continue;
@@ -19,8 +21,8 @@ int ub_data_path(const char *rel, char *out, size_t len, struct ub_error *err)
 			return 0;
 	}
 	return ub_fail(err, UB_USAGE,
-		       "%s: not found in $ULPBENCH_DATADIR, %s or %s", rel,
-		       SRCDIR, PKGDATADIR);
+		       "%s: not found in $ULPBENCH_DATADIR, %s, %s or %s", rel,
+		       SRCDIR, BUILDDIR, PKGDATADIR);
 }
 
 int ub_read_file(const char *path, char **text, struct ub_error *err)

@@ -106,6 +106,8 @@ struct ptx_trace_event {
 	unsigned src_bits[3];
 	uint64_t dst;
 	unsigned dst_bits;
+	int measured;          /* an approximate instruction run through its
+				  model measured on an sm_90 GPU (mufu.h) */
 };
 
 struct ptx_trace {
@@ -133,7 +135,11 @@ enum ptx_approx_kind {
 #define X(id, name) id,
 	PTX_APPROX_KINDS(X)
 #undef X
-	PTX_AX_COUNT
+	PTX_AX_COUNT,
+	/* bit PTX_AX_MEASURED + k: kind k ran through its model measured on
+	 * an sm_90 GPU (src/exec/mufu.h), which is its bits there: not an
+	 * approximation of the sim's */
+	PTX_AX_MEASURED = 32
 };
 const char *ptx_approx_name(int kind);
 

@@ -18,6 +18,7 @@
 
 #include "ptx_cvt.h"   /* cvt.f32.f32, inline */
 #include "ptx_dir.h"   /* the f32 directed roundings, inline */
+#include "ptx_mufu.h"  /* the measured models of approximate ops */
 
 #define A REG(in->src[0])
 #define B REG(in->src[1])
@@ -75,6 +76,7 @@ static inline int ptx_testp(double x, int is_sub, int op)
 static inline int ptx_approx_kind(int op)
 {
 	switch (op) {
+	case PTX_EX2_APPROX_H: return PTX_AX_EX2_APPROX;
 	case PTX_DIV_APPROX_F32: return PTX_AX_DIV_APPROX;
 	case PTX_DIV_FULL_F32: return PTX_AX_DIV_FULL;
 	case PTX_RCP_APPROX_F32: case PTX_RCP_APPROX_F64: return PTX_AX_RCP_APPROX;
@@ -88,22 +90,67 @@ static inline int ptx_approx_kind(int op)
 	}
 }
 
+/* .ftz on a product, quotient, reciprocal or fma: the GPU flushes a result
+ * whose value rounded to 24 bits with an unbounded exponent (IEEE 754's
+ * tininess after rounding) is below 2^-126, while the result on the
+ * subnormal grid may round up to 2^-126 itself: seen on sm_90, mul.ftz.f32
+ * of 0x3f7fffff and 2^-126 (exactly 2^-126 (1 - 2^-24)) gives +0, and
+ * div.rp.ftz.f32 of 2^-126 by 1 + 2^-23 too, but fma.rn.ftz.f32 giving
+ * 2^-126 - 2^-252 keeps 2^-126 (kernels/ptx-insns.txt, docs/gpu-results.md).
+ * Only a result r of magnitude 2^-126 can differ; the operation is then
+ * redone with its smaller operand (and fma's c) scaled by 2^64, exactly,
+ * where 24 bits are the format's own: tiny when below 2^-62. */
+static inline float ptx_ftz_tiny32(int fop, int rnd, float r, float a, float b, float c)
+{
+	if (fabsf(r) != 0x1p-126f || !(fop == PTX_FOP_MUL || fop == PTX_FOP_DIV ||
+				      fop == PTX_FOP_RCP || fop == PTX_FOP_FMA))
+		return r;
+	float t;
+	if (fop == PTX_FOP_RCP)
+		t = ptx_f32_rnd(PTX_FOP_DIV, rnd, 0x1p64f, a, 0.0f);
+	else if (fop == PTX_FOP_DIV)
+		t = ptx_f32_rnd(PTX_FOP_DIV, rnd, a * 0x1p64f, b, 0.0f);
+	else if (fabsf(a) <= fabsf(b))
+		t = ptx_f32_rnd(fop, rnd, a * 0x1p64f, b, c * 0x1p64f);
+	else
+		t = ptx_f32_rnd(fop, rnd, a, b * 0x1p64f, c * 0x1p64f);
+	return fabsf(t) < 0x1p-62f ? copysignf(0.0f, r) : r;
+}
+
 /* f32/f64 arithmetic: `e` at round-to-nearest, else in mode in->rnd. */
 #define F32_OP(fop, e, c3e)                                             \
 	float a = ptx_in32(in, A), b = ptx_in32(in, B), c3 = (c3e);     \
 	float r = in->rnd == PTX_RND_RN ? (e) :                         \
 		  ptx_f32_rnd(fop, in->rnd, a, b, c3);                  \
+	if (in->flags & PTX_F_FTZ)                                      \
+		r = ptx_ftz_tiny32(fop, in->rnd, r, a, b, c3);          \
 	(void)c3;                                                       \
 	unmarked += (in->flags & PTX_F_UNMARKED) != 0;                  \
 	D = ptx_res32(r, in->flags);
+/* f64: a NaN result keeps a NaN operand's payload (ptx_nan64, for div
+ * ptx_nan64_div). */
 #define F64_OP(fop, e, c3e)                                             \
 	double a = ptx_f64(A), b = ptx_f64(B), c3 = (c3e);              \
 	double r = in->rnd == PTX_RND_RN ? (e) :                        \
 		   ptx_f64_rnd(fop, in->rnd, a, b, c3);                 \
 	(void)c3;                                                       \
 	unmarked += (in->flags & PTX_F_UNMARKED) != 0;                  \
-	D = ptx_res64(r, in->flags);
+	D = r == r ? ptx_res64(r, in->flags) :                          \
+	    fop == PTX_FOP_DIV ? ptx_nan64_div(A, B) :                  \
+	    ptx_nan64(A, B, fop == PTX_FOP_FMA ? C3 : 0, fop == PTX_FOP_FMA ? 3 : \
+		      fop == PTX_FOP_RCP || fop == PTX_FOP_SQRT ? 1 : 2);
+/* An approximate instruction: the measured model where the decoder chose
+ * it (in->cmp, see ptx_insn.c), counted in the measured kinds' bits (32
+ * up: the row stays exact); else the documented-error model, flagged. */
 #define APPROX32                                                        \
+	if (in->cmp) {                                                  \
+		D = ub_mufu_eval(ptx_mufu_fn(in->op), (uint32_t)A, (uint32_t)B, \
+				 (in->flags & PTX_F_FTZ) != 0, 0);      \
+		amask |= 1ull << (PTX_AX_MEASURED + ptx_approx_kind(in->op)); \
+	} else {                                                        \
+		APPROX32_MODEL                                          \
+	}
+#define APPROX32_MODEL                                                  \
 	D = ptx_res32(in->op == PTX_DIV_APPROX_F32 ||                   \
 		      in->op == PTX_DIV_FULL_F32 ||                     \
 		      in->op == PTX_RCP_APPROX_F32                      \
@@ -203,9 +250,11 @@ static inline int ptx_approx_kind(int op)
 	X(RCP_APPROX_F64, APPROX64)                                     \
 	X(RSQRT_APPROX_F64, APPROX64)                                   \
 	X(NEG_F32, D = ptx_res32(-ptx_in32(in, A), 0);)                 \
-	X(NEG_F64, D = ptx_res64(-ptx_f64(A), 0);)                      \
+	X(NEG_F64, D = ptx_f64(A) != ptx_f64(A) ? ptx_nan64(A, 0, 0, 1) : \
+			A ^ (1ull << 63);)                              \
 	X(ABS_F32, D = ptx_res32(fabsf(ptx_in32(in, A)), 0);)           \
-	X(ABS_F64, D = ptx_res64(fabs(ptx_f64(A)), 0);)                 \
+	X(ABS_F64, D = ptx_f64(A) != ptx_f64(A) ? ptx_nan64(A, 0, 0, 1) : \
+			A & ~(1ull << 63);)                             \
 	X(MIN_F32, D = ptx_minmax32(ptx_in32(in, A), ptx_in32(in, B), 0, in->flags);) \
 	X(MIN_F64, D = ptx_minmax64(ptx_f64(A), ptx_f64(B), 0, in->flags);) \
 	X(MAX_F32, D = ptx_minmax32(ptx_in32(in, A), ptx_in32(in, B), 1, in->flags);) \
@@ -224,6 +273,10 @@ static inline int ptx_approx_kind(int op)
 	X(ABS_H, D = ptx_half_op(in, A, B, C3);)                        \
 	X(MIN_H, D = ptx_half_op(in, A, B, C3);)                        \
 	X(MAX_H, D = ptx_half_op(in, A, B, C3);)                        \
+	X(EX2_APPROX_H, D = ptx_half_approx(in, A, UB_MF_EX2_H);         \
+	  amask |= 1ull << ((in->cmp ? PTX_AX_MEASURED : 0) + PTX_AX_EX2_APPROX);) \
+	X(TANH_APPROX_H, D = ptx_half_approx(in, A, UB_MF_TANH_H);       \
+	  amask |= 1ull << ((in->cmp ? PTX_AX_MEASURED : 0) + PTX_AX_TANH_APPROX);) \
 	X(SETP_H, SETP(ptx_fcmp(ptx_half_value(in, A), ptx_half_value(in, B), \
 				in->cmp));)                             \
 	X(MOV, D = A & M;)                                              \

@@ -7,11 +7,15 @@
  * rounds twice (f64 -> f16 or s64 -> bf16 included) and the host's
  * rounding mode plays no part.  Float -> integer rounds to an integral
  * value (.rni = nearest even, .rzi, .rmi, .rpi), saturates to the
- * destination range (PTX: float-to-integer conversions always clamp) and
- * maps NaN to 0.  .ftz flushes f32 subnormal inputs and results; .sat
- * clamps a float result to [0, 1] (NaN -> +0).  A NaN result is the
- * canonical NaN of the format: f32 0x7fffffff, f64 0x7fffffffffffffff
- * (assumed), f16 and bf16 0x7fff (assumed; to verify on a GPU). */
+ * destination range (PTX: float-to-integer conversions always clamp).
+ * .ftz flushes f32 subnormal inputs and results; .sat clamps a float
+ * result to [0, 1] (NaN -> +0).  NaN, as sm_90 converts it (cvt_nan,
+ * measured: kernels/ptx-insns.txt, docs/gpu-results.md): to an integer 0,
+ * or the most negative one (bit n-1) for a 64-bit destination or an f64
+ * source; between floats, a conversion from or to f64 keeps the sign and
+ * the payload's top bits and makes it quiet, bf16 -> f32 keeps every bit,
+ * .ftz f32 -> f64 gives the canonical f32 NaN widened, the others the
+ * canonical NaN of the format (f32 0x7fffffff, f16 and bf16 0x7fff). */
 #include "ptx_cvt.h"
 #include "ub_bits.h"
 
@@ -120,13 +124,31 @@ static uint64_t cvt_sat_int(const struct ptx_insn *in, uint64_t a)
 	return v.mag > max ? max : v.mag;
 }
 
-/* Float -> integer: integral rounding, clamp, NaN -> 0. */
+/* The result of converting the NaN a (source type sty) to float type
+ * dty, or 0 when the canonical NaN applies (see the top). */
+static uint64_t cvt_nan(const struct ptx_insn *in, int sty, int dty, uint64_t a)
+{
+	const struct ptx_fmt *sf = ptx_fmt_of(sty), *df = ptx_fmt_of(dty);
+	int sfb = sf->p - 1, dfb = df->p - 1;
+	if (sty == PTX_T_BF16 && dty == PTX_T_F32)
+		return (a & 0xffff) << 16;
+	if (sty == PTX_T_F32 && dty == PTX_T_F64 && (in->flags & PTX_F_FTZ))
+		return 0x7fffffffe0000000ull;
+	if (sty != PTX_T_F64 && dty != PTX_T_F64)
+		return 0;
+	uint64_t sign = (a >> (sf->bits - 1)) & 1, m = a & ptx_mask((unsigned)sfb);
+	m = sfb > dfb ? m >> (sfb - dfb) : m << (dfb - sfb);
+	uint64_t top = ptx_mask((unsigned)(df->bits - 1)) & ~ptx_mask((unsigned)dfb - 1);
+	return sign << (df->bits - 1) | top | m;   /* exponent all ones, quiet */
+}
+
+/* Float -> integer: integral rounding, clamp; NaN: see the top. */
 static uint64_t cvt_float_int(const struct ptx_insn *in, double d)
 {
 	unsigned db = in->bits;
 	int ds = (in->flags & PTX_F_DSIGNED) != 0;
 	if (d != d)
-		return 0;
+		return db == 64 || in->aux == PTX_T_F64 ? 1ull << (db - 1) : 0;
 	switch (in->rnd) {
 	case PTX_RND_RZI: d = trunc(d); break;
 	case PTX_RND_RMI: d = floor(d); break;
@@ -205,9 +227,12 @@ uint64_t ptx_cvt_exact(const struct ptx_insn *in, uint64_t a)
 	} else {
 		v = ptx_decode(ptx_fmt_of(sty), a);
 		if (is_ftz_f32(in, sty) && v.cls == 1 && v.mag < (1ull << 23))
-			v.cls = 0;                          /* subnormal input */
+			v.cls = 0, v.mag = 0;               /* subnormal input */
 		if (in->op == PTX_CVT_IF)
 			return cvt_float_int(in, ptx_val_double(v));
+		uint64_t nan;
+		if (v.cls == 3 && !(in->flags & PTX_F_SAT) && (nan = cvt_nan(in, sty, dty, a)))
+			return nan;
 	}
 	const struct ptx_fmt *f = ptx_fmt_of(dty);
 	int rnd = in->rnd;

@@ -16,6 +16,7 @@
  * [0, 1] with NaN -> +0; NaN results are 0x7fff (assumed canonical, to
  * verify on a GPU). */
 #include "ptx_num.h"
+#include "mufu.h"
 
 /* Exact product of two finite values (significands < 2^32). */
 static struct ptx_val mul_val(struct ptx_val a, struct ptx_val b)
@@ -69,9 +70,11 @@ static struct ptx_val flush(const struct ptx_fmt *f, struct ptx_val v)
 	return v;
 }
 
-/* min/max: a NaN operand yields the other, -0 < +0. */
-static struct ptx_val minmax(struct ptx_val a, struct ptx_val b, int is_max)
+/* min/max: a NaN operand yields the other (with .NaN, NaN), -0 < +0. */
+static struct ptx_val minmax(struct ptx_val a, struct ptx_val b, int is_max, int nan)
 {
+	if (nan && (a.cls == 3 || b.cls == 3))
+		return a.cls == 3 ? a : b;
 	if (a.cls == 3)
 		return b;
 	if (b.cls == 3)
@@ -79,6 +82,26 @@ static struct ptx_val minmax(struct ptx_val a, struct ptx_val b, int is_max)
 	double x = ptx_val_double(a), y = ptx_val_double(b);
 	int a_first = x == y ? (a.sign != 0) != is_max : (x < y) != is_max;
 	return a_first ? a : b;
+}
+
+/* Whether the exact finite v, rounded to nearest even to f's p bits with
+ * an unbounded exponent, is below 2^emin (nonzero). */
+static int tiny_after(const struct ptx_fmt *f, struct ptx_val v)
+{
+	if (v.cls != 1 || !v.mag)
+		return 0;
+	int top = 63 - __builtin_clzll(v.mag), e = top + v.exp; /* 2^e <= |v| */
+	if (e != f->emin - 1)
+		return e < f->emin;
+	/* |v| in [2^(emin-1), 2^emin): it reaches 2^emin only by rounding
+	 * up from p ones */
+	int drop = top + 1 - f->p;
+	if (drop <= 0)
+		return 1;
+	uint64_t keep = v.mag >> drop, rest = v.mag & ((UINT64_C(1) << drop) - 1),
+		 half = UINT64_C(1) << (drop - 1);
+	int up = rest > half || (rest == half && (keep & 1));
+	return !(up && keep == (UINT64_C(1) << f->p) - 1);
 }
 
 /* One 16-bit lane. */
@@ -95,7 +118,9 @@ static uint64_t lane(const struct ptx_insn *in, const struct ptx_fmt *f,
 	switch (in->op) {
 	case PTX_NEG_H: r = va, r.sign ^= 1; break;
 	case PTX_ABS_H: r = va, r.sign = 0; break;
-	case PTX_MIN_H: case PTX_MAX_H: r = minmax(va, vb, in->op == PTX_MAX_H); break;
+	case PTX_MIN_H: case PTX_MAX_H:
+		r = minmax(va, vb, in->op == PTX_MAX_H, (in->flags & PTX_F_NAN) != 0);
+		break;
 	default: {
 		int isfma = in->op == PTX_FMA_H, mul = in->op == PTX_MUL_H;
 		struct ptx_val one = { 1, 0, 0, 1 };
@@ -111,6 +136,11 @@ static uint64_t lane(const struct ptx_insn *in, const struct ptx_fmt *f,
 		}
 	}
 	}
+	/* .ftz on a product or fma flushes a value that, rounded to the
+	 * format's p bits with an unbounded exponent, is below the smallest
+	 * normal (sm_90, as mul.ftz.f32: ptx_cases.h) */
+	if (ftz && (in->op == PTX_MUL_H || in->op == PTX_FMA_H) && tiny_after(f, r))
+		r = (struct ptx_val){ 0, r.sign, 0, 0 };
 	if ((in->flags & PTX_F_SAT) && !(r.cls && !r.sign && r.cls != 3))
 		r = (struct ptx_val){ 0, 0, 0, 0 };          /* NaN, <= 0 -> +0 */
 	else if ((in->flags & PTX_F_SAT) && ptx_val_double(r) >= 1.0)
@@ -139,4 +169,29 @@ double ptx_half_value(const struct ptx_insn *in, uint64_t a)
 	if ((in->flags & PTX_F_FTZ) && f->p == 11)
 		v = flush(f, v);
 	return ptx_val_double(v);
+}
+
+static uint64_t approx_lane(const struct ptx_insn *in, const struct ptx_fmt *f,
+			    uint64_t a, int fn)
+{
+	int bf16 = f->p == 8, ftz = (in->flags & PTX_F_FTZ) != 0;
+	if (in->cmp)
+		return ub_mufu_eval(fn, (uint32_t)a, 0, ftz, bf16);
+	struct ptx_val v = ptx_decode(f, a);
+	if (ftz)
+		v = flush(f, v);
+	double x = ptx_val_double(v), y = fn == UB_MF_EX2_H ? exp2(x) : tanh(x);
+	uint64_t bits = ptx_round(f, ptx_decode(ptx_fmt_of(PTX_T_F64), ptx_bits64(y)), PTX_RND_RN);
+	if (ftz && !(bits & 0x7fff & ~ptx_mask((unsigned)f->p - 1)))
+		bits &= 0x8000;
+	return bits;
+}
+
+uint64_t ptx_half_approx(const struct ptx_insn *in, uint64_t a, int fn)
+{
+	const struct ptx_fmt *f = ptx_fmt_of(in->dtype);
+	uint64_t r = approx_lane(in, f, a & 0xffff, fn);
+	if (in->bits == 32)
+		r |= approx_lane(in, f, (a >> 16) & 0xffff, fn) << 16;
+	return r;
 }

@@ -5,6 +5,7 @@
  * outside the supported subset is an error naming the instruction
  * ("ptx:LINE: unsupported instruction 'xyz.abc'"), never a guess. */
 #include "ptx_internal.h"
+#include "ptx_mufu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -385,6 +386,10 @@ static const char *check_cvt(struct ptx_insn *in, const struct mnem *m)
 			return r && r <= PTX_RND_RP ? NULL : "needs .rn/.rz/.rm/.rp";
 		if (in->bits > in->sbits)
 			return r ? "rounding modifier not allowed" : NULL;
+		/* f16 <-> bf16: one can hold what the other cannot, so both
+		 * ways round (ptxas takes .rn, .rz, .rm, .rp) */
+		if ((d == PTX_T_F16 && s == PTX_T_BF16) || (d == PTX_T_BF16 && s == PTX_T_F16))
+			return r && r <= PTX_RND_RP ? NULL : "needs .rn/.rz/.rm/.rp";
 		return r && r <= PTX_RND_RP ? "rounding modifier not allowed" : NULL;
 	}
 }
@@ -448,7 +453,7 @@ static const char *set_fields(struct ptx_insn *in, const struct mnem *m)
 	if ((m->flags & PTX_F_SAT) && (!fl || f64) && opdesc[op].shape != PTX_S_CVT)
 		return ".sat not supported";
 	if ((m->flags & PTX_F_NAN) && op != PTX_MIN_F32 && op != PTX_MAX_F32 &&
-	    op != PTX_MIN_F64 && op != PTX_MAX_F64)
+	    op != PTX_MIN_H && op != PTX_MAX_H)
 		return ".NaN not allowed";
 	int carry = op == PTX_ADDC || op == PTX_SUBC || op == PTX_MADC_LO ||
 		    op == PTX_MADC_HI;
@@ -545,6 +550,8 @@ int ptx_decode_insn(struct ptx_pstate *st)
 	if (why)
 		return ptx_perr(st, line, "unsupported instruction '%.*s': %s",
 				(int)mt->len, mt->s, why);
+	if (ptx_measured_op(op) && st->sm == 90 && ub_mufu_ready())
+		in.cmp = 1;   /* the measured model (mufu.h) */
 	if (ptx_operands(st, &in, opdesc[op].shape, m.ty) ||
 	    ptx_expect(st, ";"))
 		return UB_RUNTIME;

@@ -152,7 +152,8 @@ enum { PTX_BOOL_NONE, PTX_BOOL_AND, PTX_BOOL_OR, PTX_BOOL_XOR };
 	F(uint8_t, rnd, "enum ptx_rnd (float ops: never NONE)")                \
 	F(uint8_t, bits, "operand width; cvt/ld: destination width")           \
 	F(uint8_t, sbits, "cvt: source width")                                 \
-	F(uint8_t, cmp, "setp: enum ptx_cmp; testp: enum ptx_testp")           \
+	F(uint8_t, cmp, "setp: enum ptx_cmp; testp: enum ptx_testp; "         \
+	  "approximate ops: 1 when the measured sm_90 model runs (mufu.h)")     \
 	F(uint8_t, aux, "setp: PTX_BOOL_*; cvt, set: source type; ld/st: "     \
 	  "vector length")                                                     \
 	F(uint8_t, dtype, "cvt: destination type (enum ptx_type)")             \
@@ -302,6 +303,10 @@ uint64_t ptx_set(const struct ptx_insn *in, uint64_t a, uint64_t b);
 uint64_t ptx_half_op(const struct ptx_insn *in, uint64_t a, uint64_t b,
 		     uint64_t c);
 double ptx_half_value(const struct ptx_insn *in, uint64_t a);
+/* ex2/tanh .approx of f16, bf16 and their x2 forms (fn: UB_MF_EX2_H or
+ * UB_MF_TANH_H): the measured table where in->cmp, else the function in
+ * double rounded to the format (.ftz: flushed), lane by lane. */
+uint64_t ptx_half_approx(const struct ptx_insn *in, uint64_t a, int fn);
 
 /* Lexer (ptx_lex.c). */
 enum ptx_tok_kind { PTX_TK_END, PTX_TK_WORD, PTX_TK_STRING, PTX_TK_PUNCT };
@@ -359,6 +364,7 @@ struct ptx_pstate {
 	int nrefs, cap_refs;
 	uint64_t global_size;      /* bytes of the module's arrays so far */
 	uint32_t module_slots;     /* slots of all functions so far */
+	int sm;                    /* .target sm_NN: NN (90 for sm_90a), 0: none */
 };
 
 /* The token k places after the current one, or the END token that

@@ -153,6 +153,35 @@ static inline uint64_t ptx_res32(float r, unsigned flags)
 	return r != r ? PTX_F32_QNAN : ptx_bits32(r);
 }
 
+/* An f64 NaN result, as sm_90 makes it (kernels/ptx-insns.txt,
+ * docs/gpu-results.md): a NaN operand made quiet, its sign and payload
+ * kept, b's first, then (fma) c's, then a's; with no NaN operand (an
+ * invalid operation: 0 * inf, inf - inf, 0/0, sqrt of a negative) the
+ * default NaN 0xfff8000000000000.  n: the operands the operation reads. */
+static inline int ptx_isnan64(uint64_t u)
+{
+	return (u & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+
+static inline uint64_t ptx_nan64(uint64_t a, uint64_t b, uint64_t c, int n)
+{
+	const uint64_t quiet = 1ull << 51;
+	if (n >= 2 && ptx_isnan64(b))
+		return b | quiet;
+	if (n >= 3 && ptx_isnan64(c))
+		return c | quiet;
+	if (ptx_isnan64(a))
+		return a | quiet;
+	return 0xfff8000000000000ull;
+}
+
+/* div.f64 (a software sequence on the GPU): a's NaN first, then b's
+ * (sm_90). */
+static inline uint64_t ptx_nan64_div(uint64_t a, uint64_t b)
+{
+	return ptx_nan64(b, a, 0, 2);
+}
+
 static inline uint64_t ptx_res64(double r, unsigned flags)
 {
 	if (flags & PTX_F_SAT)
@@ -177,7 +206,9 @@ static inline uint64_t ptx_minmax32(float a, float b, int is_max, unsigned fl)
 static inline uint64_t ptx_minmax64(double a, double b, int is_max, unsigned fl)
 {
 	if (a != a || b != b) {
-		if ((fl & PTX_F_NAN) || (a != a && b != b))
+		if (a != a && b != b)   /* sm_90: b's NaN, quiet */
+			return ptx_nan64(ptx_bits64(a), ptx_bits64(b), 0, 2);
+		if (fl & PTX_F_NAN)
 			return PTX_F64_QNAN;
 		return ptx_bits64(a != a ? b : a);
 	}

@@ -172,6 +172,9 @@
 	X(SIN_APPROX_F32, "sin", APPROX, F32, A) /* model sin(a) (2^-20.5 abs) */ \
 	X(COS_APPROX_F32, "cos", APPROX, F32, A) /* model cos(a) (2^-20.5 abs) */ \
 	X(TANH_APPROX_F32, "tanh", APPROX, F32, A) /* model tanh(a) (2^-11 rel) */ \
+	X(EX2_APPROX_H, "ex2", APPROX, H, A) /* f16, bf16 (.ftz), x2: the  \
+					    measured sm_90 table, else 2^a rounded */ \
+	X(TANH_APPROX_H, "tanh", APPROX, H, A) /* likewise tanh(a) */       \
 	X(NEG_F32, "neg", _, F32, A)     /* d = -a; FTZ; NaN -> canonical */ \
 	X(NEG_F64, "neg", _, F64, A)     /* d = -a */                       \
 	X(ABS_F32, "abs", _, F32, A)     /* d = |a|; FTZ; NaN -> canonical */ \

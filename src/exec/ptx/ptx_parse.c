@@ -596,6 +596,11 @@ static int parse_func(struct ptx_pstate *st)
 static int parse_top(struct ptx_pstate *st)
 {
 	const struct ptx_tok *t = cur(st);
+	if (ptx_tok_is(t, ".target")) { /* sm_NN[a|f]: the measured models' gate */
+		const struct ptx_tok *a = ptx_peek(st, 1);
+		if (a->kind == PTX_TK_WORD && a->len >= 5 && !memcmp(a->s, "sm_", 3))
+			st->sm = atoi(a->s + 3);
+	}
 	if (ptx_tok_is(t, ".version") || ptx_tok_is(t, ".target") ||
 	    ptx_tok_is(t, ".address_size") || ptx_tok_is(t, ".file")) {
 		skip_line(st);

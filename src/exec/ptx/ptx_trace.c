@@ -4,6 +4,7 @@
  * ptx_trace_before/after around each marked instruction, the untraced copy
  * never does. */
 #include "ptx_trace.h"
+#include "ptx_mufu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,7 @@ void ptx_trace_before(const struct ptx_func *f, const struct ptx_insn *in,
 	ev->text = f->text[pc];
 	ev->line = f->lines[pc];
 	ev->nsrc = nsrc_of(shapes[in->op]);
+	ev->measured = ptx_measured_op(in->op) && in->cmp;
 	for (int k = 0; k < ev->nsrc; k++) {
 		ev->src[k] = R[in->src[k]];
 		ev->src_bits[k] = f->width[in->src[k]];

@@ -1,0 +1,238 @@
+/* mufu.c — the measured models (mufu.h) over compact tables mapped from
+ * the file ub_mufu_build writes.
+ *
+ * Compact form of a table T of n entries: the ordered encoding of every
+ * 64th entry (anchors, int32), and per entry an int8 distance from the
+ * line between its two anchors (integer arithmetic, so the same on every
+ * machine); an entry too far from it (-128) is looked up in a sorted list
+ * of escapes.  The outputs of these functions are smooth in their inputs,
+ * so nearly every entry fits: about a byte an entry, 140 MB for the 14
+ * tables, mapped and paged in as used (a run through ex2 touches 17 MB).
+ *
+ * File: "UBMUFUT1", u32 tables, u32 0; per table a directory entry (char
+ * name[16], u32 n, u32 escapes, u64 offsets of the anchors, the distances
+ * and the escapes, u64 FNV-1a of the decoded entries); then the data, each
+ * array 8-aligned.  Checked on mapping: magic, names, sizes, offsets. */
+
+#include "mufu.h"
+#include "paths.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct ub_mufu_tab {
+	uint32_t n, nesc;
+	const int32_t *anchor; /* n / 64 + 2 */
+	const int8_t *res;
+	const uint32_t *esc;   /* nesc (index, value) pairs, by index */
+};
+
+static int32_t ord32(uint32_t u)
+{
+	return u < 0x80000000u ? (int32_t)u : -1 - (int32_t)(u & 0x7fffffffu);
+}
+
+static uint32_t unord32(int64_t o)
+{
+	return o >= 0 ? (uint32_t)o : (uint32_t)(-1 - o) | 0x80000000u;
+}
+
+/* The line between the anchors of entry i. */
+static inline int64_t line_at(const int32_t *anchor, uint32_t i)
+{
+	int64_t a0 = anchor[i >> 6], a1 = anchor[(i >> 6) + 1];
+	return a0 + (((a1 - a0) * (int64_t)(i & 63)) >> 6);
+}
+
+static uint32_t escape(const struct ub_mufu_tab *t, uint32_t i)
+{
+	uint32_t lo = 0, hi = t->nesc;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (t->esc[2 * mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nesc && t->esc[2 * lo] == i ? t->esc[2 * lo + 1] : 0;
+}
+
+static inline uint32_t tab_at(const struct ub_mufu_tab *t, uint32_t i)
+{
+	int r = t->res[i];
+	if (r == -128)
+		return escape(t, i);
+	return unord32(line_at(t->anchor, i) + r);
+}
+
+#define UB_MUFU_TAB const struct ub_mufu_tab *
+#define UB_MUFU_AT(T, i) tab_at((T), (uint32_t)(i))
+#include "mufu_model.h"
+
+static struct {
+	struct ub_mufu_tab t[UB_NMT];
+	int ready;
+	char where[4400];
+} mf;
+static pthread_once_t mf_once = PTHREAD_ONCE_INIT;
+
+const char *const ub_mufu_names[UB_NMT] = {
+#define X(id, name, n) name,
+	UB_MUFU_TABS(X)
+#undef X
+};
+const uint32_t ub_mufu_sizes[UB_NMT] = {
+#define X(id, name, n) n,
+	UB_MUFU_TABS(X)
+#undef X
+};
+
+#define DIR_ENTRY 56 /* 16 + 4 + 4 + 3 * 8 + 8 */
+
+static uint64_t le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* Points mf.t into the mapped file of size len; 0 when it all checks. */
+static int attach(const unsigned char *p, size_t len)
+{
+	if (len < 16 + (size_t)UB_NMT * DIR_ENTRY || memcmp(p, "UBMUFUT1", 8) ||
+	    le(p + 8, 4) != UB_NMT)
+		return -1;
+	for (int k = 0; k < UB_NMT; k++) {
+		const unsigned char *d = p + 16 + (size_t)k * DIR_ENTRY;
+		uint64_t n = le(d + 16, 4), nesc = le(d + 20, 4), oa = le(d + 24, 8),
+			 orr = le(d + 32, 8), oe = le(d + 40, 8);
+		if (strncmp((const char *)d, ub_mufu_names[k], 16) || n != ub_mufu_sizes[k] ||
+		    oa % 8 || oe % 8 || oa > len || len - oa < 4 * (n / 64 + 2) ||
+		    orr > len || len - orr < n || oe > len || len - oe < 8 * nesc)
+			return -1;
+		mf.t[k] = (struct ub_mufu_tab){(uint32_t)n, (uint32_t)nesc,
+			(const int32_t *)(const void *)(p + oa), (const int8_t *)(p + orr),
+			(const uint32_t *)(const void *)(p + oe)};
+	}
+	return 0;
+}
+
+static void load(void)
+{
+	char path[4096];
+	struct ub_error err;
+	if (ub_data_path("captures/mufu-sm90.tab", path, sizeof path, &err)) {
+		snprintf(mf.where, sizeof mf.where, "%s", err.msg);
+		return;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	void *p = MAP_FAILED;
+	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (p == MAP_FAILED || attach(p, (size_t)sb.st_size)) {
+		if (p != MAP_FAILED)
+			munmap(p, (size_t)sb.st_size);
+		snprintf(mf.where, sizeof mf.where, "%s: not a table file of this "
+			 "ulpbench (run make)", path);
+		return;
+	}
+	snprintf(mf.where, sizeof mf.where, "%s", path);
+	mf.ready = 1;
+}
+
+int ub_mufu_ready(void)
+{
+	pthread_once(&mf_once, load);
+	return mf.ready;
+}
+
+const char *ub_mufu_where(void)
+{
+	pthread_once(&mf_once, load);
+	return mf.where;
+}
+
+uint32_t ub_mufu_entry(int id, uint32_t i)
+{
+	return tab_at(&mf.t[id], i);
+}
+
+uint32_t ub_mufu_eval(int fn, uint32_t a, uint32_t b, int ftz, int bf16)
+{
+	const struct ub_mufu_tab *T = mf.t;
+	switch (fn) {
+	case UB_MF_RCP:
+		return ftz ? ub_mufu_rcp(&T[UB_MT_RCP], a) : ub_mufu_rcp_full(&T[UB_MT_RCP], a);
+	case UB_MF_RSQRT:
+	case UB_MF_SQRT: {
+		int inv = fn == UB_MF_RSQRT;
+		const struct ub_mufu_tab *t0 = &T[inv ? UB_MT_RSQ0 : UB_MT_SQRT0],
+					 *t1 = &T[inv ? UB_MT_RSQ1 : UB_MT_SQRT1];
+		return ftz ? ub_mufu_root(t0, t1, inv, a) : ub_mufu_root_full(t0, t1, inv, a);
+	}
+	case UB_MF_EX2:
+		return ftz ? ub_mufu_ex2(&T[UB_MT_EX2], UB_MUFU_EX2_F, UB_MUFU_EX2_V, a)
+			   : ub_mufu_ex2_full(&T[UB_MT_EX2], UB_MUFU_EX2_F, UB_MUFU_EX2_V, a);
+	case UB_MF_LG2:
+		return ftz ? ub_mufu_lg2(&T[UB_MT_LG2_0], &T[UB_MT_LG2_M1], a)
+			   : ub_mufu_lg2_full(&T[UB_MT_LG2_0], &T[UB_MT_LG2_M1], a);
+	case UB_MF_SIN:
+	case UB_MF_COS: {
+		int cosine = fn == UB_MF_COS;
+		return ub_mufu_sincos_x(&T[cosine ? UB_MT_COS : UB_MT_SIN], UB_MUFU_TURNS_W,
+					1, 1, cosine, ftz, a);
+	}
+	case UB_MF_DIV_APPROX:
+	case UB_MF_DIV_FULL:
+		return ub_mufu_div(&T[UB_MT_RCP], fn == UB_MF_DIV_FULL, ftz, a, b);
+	case UB_MF_EX2_H:
+		return tab_at(&T[bf16 ? UB_MT_EX2_BF16 : UB_MT_EX2_F16], a & 0xffff);
+	default:
+		return tab_at(&T[bf16 ? UB_MT_TANH_BF16 : UB_MT_TANH_F16], a & 0xffff);
+	}
+}
+
+/* --- the compact form, for ub_mufu_build ------------------------------ */
+
+int ub_mufu_compact(const uint32_t *T, uint32_t n, struct ub_mufu_compact *c)
+{
+	uint32_t na = n / 64 + 2;
+	c->anchor = malloc((size_t)na * 4);
+	c->res = malloc(n);
+	c->esc = NULL;
+	c->nesc = 0;
+	size_t cap = 0;
+	if (!c->anchor || !c->res)
+		return -1;
+	for (uint32_t j = 0; j < na; j++)
+		c->anchor[j] = ord32(T[(uint64_t)j * 64 < n ? j * 64 : n - 1]);
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t d = (int64_t)ord32(T[i]) - line_at(c->anchor, i);
+		if (d > -128 && d < 128) {
+			c->res[i] = (int8_t)d;
+			continue;
+		}
+		c->res[i] = -128;
+		if (c->nesc == cap) {
+			cap = cap ? 2 * cap : 1024;
+			uint32_t *e = realloc(c->esc, cap * 8);
+			if (!e)
+				return -1;
+			c->esc = e;
+		}
+		c->esc[2 * c->nesc] = i;
+		c->esc[2 * c->nesc + 1] = T[i];
+		c->nesc++;
+	}
+	return 0;
+}

@@ -1,0 +1,89 @@
+/* mufu.h — the sim's measured models of the approximate instructions: the
+ * structures of mufu_model.h over the tables an sm_90 GPU returned
+ * (captures/mufu-sm90.ubx, docs/gpu-results.md), each checked there
+ * against the hardware on every one of its 2^32 inputs (2^16 for the f16
+ * and bf16 forms).  `make` turns the capture into a compact file that is
+ * mapped, not read (ub_mufu_build, mufu_build.c); without it the sim
+ * keeps its documented-error models and flags the rows.
+ *
+ * Measured: rcp, rsqrt, sqrt, ex2, lg2, sin, cos .approx.f32 (.ftz or
+ * not), div.approx and div.full .f32 (the products ptxas makes of
+ * MUFU.RCP), ex2.approx.f16, ex2.approx.ftz.bf16, tanh.approx.f16 and
+ * .bf16 (and their x2 forms).  Not: tanh.approx.f32 (no structure found),
+ * rcp.approx.ftz.f64, rsqrt.approx.f64. */
+#ifndef UB_MUFU_H
+#define UB_MUFU_H
+
+#include <stdint.h>
+
+#include "ub.h"
+
+/* The tables, declared once: X(ID, name in the compact file, entries). */
+#define UB_MUFU_TABS(X)                                      \
+	X(UB_MT_RCP, "rcp", 1u << 23)     /* MUFU.RCP over [1, 2) */ \
+	X(UB_MT_RSQ0, "rsqrt0", 1u << 23) /* MUFU.RSQ over [1, 2) */ \
+	X(UB_MT_RSQ1, "rsqrt1", 1u << 23) /* and [2, 4) */   \
+	X(UB_MT_SQRT0, "sqrt0", 1u << 23)                    \
+	X(UB_MT_SQRT1, "sqrt1", 1u << 23)                    \
+	X(UB_MT_EX2, "ex2", 1u << 24)     /* T[0] then T[1] (mufu_model.h) */ \
+	X(UB_MT_LG2_0, "lg2_0", 1u << 23) /* MUFU.LG2 over [1, 2) */ \
+	X(UB_MT_LG2_M1, "lg2_m1", 1u << 23) /* and [1/2, 1) */ \
+	X(UB_MT_SIN, "sin", 1u << 25)     /* by the turns' key, W = 25 */ \
+	X(UB_MT_COS, "cos", 1u << 25)                        \
+	X(UB_MT_EX2_F16, "ex2_f16", 1u << 16)                \
+	X(UB_MT_EX2_BF16, "ex2_bf16", 1u << 16)              \
+	X(UB_MT_TANH_F16, "tanh_f16", 1u << 16)              \
+	X(UB_MT_TANH_BF16, "tanh_bf16", 1u << 16)
+
+enum ub_mufu_tabid {
+#define X(id, name, n) id,
+	UB_MUFU_TABS(X)
+#undef X
+	UB_NMT
+};
+
+/* Each table's name and number of entries. */
+extern const char *const ub_mufu_names[UB_NMT];
+extern const uint32_t ub_mufu_sizes[UB_NMT];
+
+/* The structures' parameters (scripts/mufu-probe.cu found them). */
+#define UB_MUFU_EX2_F 23   /* ex2: 23 fraction bits of |x|, truncated */
+#define UB_MUFU_EX2_V 1
+#define UB_MUFU_TURNS_W 25 /* sin, cos: 25 bits of |t|, truncated */
+
+/* The functions the models compute, for ub_mufu_eval. */
+enum ub_mufu_fn {
+	UB_MF_RCP, UB_MF_RSQRT, UB_MF_SQRT, UB_MF_EX2, UB_MF_LG2, UB_MF_SIN,
+	UB_MF_COS, UB_MF_DIV_APPROX, UB_MF_DIV_FULL, UB_MF_EX2_H, UB_MF_TANH_H
+};
+
+/* 1 when the compact tables were found and mapped (once, on first call;
+ * thread-safe), else 0 and the sim models as before. */
+int ub_mufu_ready(void);
+
+/* Where they were found, or why not (for --version and messages). */
+const char *ub_mufu_where(void);
+
+/* The measured result of fn for the operand bits a (and b: div) with .ftz
+ * or not; for the 16-bit fns, a holds the f16 (bf16 when bf16 is set)
+ * encoding.  Only after ub_mufu_ready() returned 1. */
+uint32_t ub_mufu_eval(int fn, uint32_t a, uint32_t b, int ftz, int bf16);
+
+/* Builds the compact file from a capture (mufu_build.c; `make` runs it
+ * as `ulpbench-mufu CAPTURE OUT`). */
+int ub_mufu_build(const char *capture, const char *out, struct ub_error *err);
+
+/* Entry i of table id (tests: the compact form gives back every entry). */
+uint32_t ub_mufu_entry(int id, uint32_t i);
+
+/* The compact form of T (n entries; mufu.c): anchors, distances and
+ * escapes, malloc'd.  -1 when out of memory. */
+struct ub_mufu_compact {
+	int32_t *anchor; /* n / 64 + 2 */
+	int8_t *res;     /* n */
+	uint32_t *esc;   /* nesc (index, value) pairs */
+	uint32_t nesc;
+};
+int ub_mufu_compact(const uint32_t *T, uint32_t n, struct ub_mufu_compact *c);
+
+#endif
