@@ -9,15 +9,26 @@
  * so nearly every entry fits: about a byte an entry, 140 MB for the 14
  * tables, mapped and paged in as used (a run through ex2 touches 17 MB).
  *
- * File: "UBMUFUT1", u32 tables, u32 0; per table a directory entry (char
- * name[16], u32 n, u32 escapes, u64 offsets of the anchors, the distances
- * and the escapes, u64 FNV-1a of the decoded entries); then the data, each
- * array 8-aligned.  Checked on mapping: magic, names, sizes, offsets. */
+ * The tables of rcp, rsqrt and sqrt (over [1, 2) and [2, 4)) are looked
+ * up at random by division-heavy kernels, where the two loads of the
+ * compact form (anchors and distances, 8.5 MB a table) cost more than the
+ * rest of the instruction.  Their entries are never more than a unit or
+ * two from the correctly rounded value of the function at the entry's
+ * input, computed in a few IEEE operations (base() below), so they also
+ * have a quick form: 2 bits an entry, 0 that value, 1 one unit above, 2
+ * one below, 3 look in the compact form (2 MB a table, one load).
+ *
+ * File: "UBMUFUT2", u32 tables, u32 0; per table a directory entry (char
+ * name[16], u32 n, u32 escapes, u64 offsets of the anchors, the distances,
+ * the escapes and the quick form (0: none), u64 FNV-1a of the decoded
+ * entries); then the data, each array 8-aligned.  Checked on mapping:
+ * magic, names, sizes, offsets. */
 
 #include "mufu.h"
 #include "paths.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +42,45 @@ struct ub_mufu_tab {
 	const int32_t *anchor; /* n / 64 + 2 */
 	const int8_t *res;
 	const uint32_t *esc;   /* nesc (index, value) pairs, by index */
+	const uint8_t *quick;  /* n / 4, or NULL */
+	int id;
 };
+
+static inline float f32_of(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+static inline uint32_t bits_of(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+/* The correctly rounded function at entry i's input, 1.m or 2 * 1.m (m =
+ * i), a positive normal float, in IEEE operations (1/sqrt in double: the
+ * same bits everywhere; a quick form's codes count from it); 0 for the
+ * tables without a quick form. */
+static inline uint32_t base(int id, uint32_t i)
+{
+	switch (id) {
+	case UB_MT_RCP: return bits_of(1.0f / f32_of(0x3f800000u | i));
+	case UB_MT_RSQ0: return bits_of((float)(1.0 / sqrt((double)f32_of(0x3f800000u | i))));
+	case UB_MT_RSQ1: return bits_of((float)(1.0 / sqrt((double)f32_of(0x40000000u | i))));
+	case UB_MT_SQRT0: return bits_of(sqrtf(f32_of(0x3f800000u | i)));
+	case UB_MT_SQRT1: return bits_of(sqrtf(f32_of(0x40000000u | i)));
+	default: return 0;
+	}
+}
+
+static int has_quick(int id)
+{
+	return id == UB_MT_RCP || id == UB_MT_RSQ0 || id == UB_MT_RSQ1 ||
+	       id == UB_MT_SQRT0 || id == UB_MT_SQRT1;
+}
 
 static int32_t ord32(uint32_t u)
 {
@@ -65,6 +114,11 @@ static uint32_t escape(const struct ub_mufu_tab *t, uint32_t i)
 
 static inline uint32_t tab_at(const struct ub_mufu_tab *t, uint32_t i)
 {
+	if (t->quick) {
+		unsigned c = t->quick[i >> 2] >> (2 * (i & 3)) & 3;
+		if (c != 3)
+			return base(t->id, i) + (c == 1) - (c == 2);
+	}
 	int r = t->res[i];
 	if (r == -128)
 		return escape(t, i);
@@ -93,7 +147,7 @@ const uint32_t ub_mufu_sizes[UB_NMT] = {
 #undef X
 };
 
-#define DIR_ENTRY 56 /* 16 + 4 + 4 + 3 * 8 + 8 */
+#define DIR_ENTRY 64 /* 16 + 4 + 4 + 4 * 8 + 8 */
 
 static uint64_t le(const unsigned char *p, int n)
 {
@@ -106,20 +160,21 @@ static uint64_t le(const unsigned char *p, int n)
 /* Points mf.t into the mapped file of size len; 0 when it all checks. */
 static int attach(const unsigned char *p, size_t len)
 {
-	if (len < 16 + (size_t)UB_NMT * DIR_ENTRY || memcmp(p, "UBMUFUT1", 8) ||
+	if (len < 16 + (size_t)UB_NMT * DIR_ENTRY || memcmp(p, "UBMUFUT2", 8) ||
 	    le(p + 8, 4) != UB_NMT)
 		return -1;
 	for (int k = 0; k < UB_NMT; k++) {
 		const unsigned char *d = p + 16 + (size_t)k * DIR_ENTRY;
 		uint64_t n = le(d + 16, 4), nesc = le(d + 20, 4), oa = le(d + 24, 8),
-			 orr = le(d + 32, 8), oe = le(d + 40, 8);
+			 orr = le(d + 32, 8), oe = le(d + 40, 8), oq = le(d + 48, 8);
 		if (strncmp((const char *)d, ub_mufu_names[k], 16) || n != ub_mufu_sizes[k] ||
 		    oa % 8 || oe % 8 || oa > len || len - oa < 4 * (n / 64 + 2) ||
-		    orr > len || len - orr < n || oe > len || len - oe < 8 * nesc)
+		    orr > len || len - orr < n || oe > len || len - oe < 8 * nesc ||
+		    (oq != 0) != has_quick(k) || oq > len || len - oq < n / 4)
 			return -1;
 		mf.t[k] = (struct ub_mufu_tab){(uint32_t)n, (uint32_t)nesc,
 			(const int32_t *)(const void *)(p + oa), (const int8_t *)(p + orr),
-			(const uint32_t *)(const void *)(p + oe)};
+			(const uint32_t *)(const void *)(p + oe), oq ? p + oq : NULL, k};
 	}
 	return 0;
 }
@@ -204,16 +259,22 @@ uint32_t ub_mufu_eval(int fn, uint32_t a, uint32_t b, int ftz, int bf16)
 
 /* --- the compact form, for ub_mufu_build ------------------------------ */
 
-int ub_mufu_compact(const uint32_t *T, uint32_t n, struct ub_mufu_compact *c)
+int ub_mufu_compact(int id, const uint32_t *T, uint32_t n, struct ub_mufu_compact *c)
 {
 	uint32_t na = n / 64 + 2;
 	c->anchor = malloc((size_t)na * 4);
 	c->res = malloc(n);
 	c->esc = NULL;
 	c->nesc = 0;
+	c->quick = has_quick(id) ? calloc(n / 4, 1) : NULL;
 	size_t cap = 0;
-	if (!c->anchor || !c->res)
+	if (!c->anchor || !c->res || (has_quick(id) && !c->quick))
 		return -1;
+	for (uint32_t i = 0; c->quick && i < n; i++) {
+		uint32_t b = base(id, i);
+		unsigned code = T[i] == b ? 0 : T[i] == b + 1 ? 1 : T[i] == b - 1 ? 2 : 3;
+		c->quick[i >> 2] |= (uint8_t)(code << (2 * (i & 3)));
+	}
 	for (uint32_t j = 0; j < na; j++)
 		c->anchor[j] = ord32(T[(uint64_t)j * 64 < n ? j * 64 : n - 1]);
 	for (uint32_t i = 0; i < n; i++) {

@@ -76,14 +76,16 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err);
 /* Entry i of table id (tests: the compact form gives back every entry). */
 uint32_t ub_mufu_entry(int id, uint32_t i);
 
-/* The compact form of T (n entries; mufu.c): anchors, distances and
- * escapes, malloc'd.  -1 when out of memory. */
+/* The compact form of T, table id (n entries; mufu.c): anchors,
+ * distances and escapes, and for the tables of rcp, rsqrt and sqrt the
+ * quick form too, malloc'd.  -1 when out of memory. */
 struct ub_mufu_compact {
 	int32_t *anchor; /* n / 64 + 2 */
 	int8_t *res;     /* n */
 	uint32_t *esc;   /* nesc (index, value) pairs */
 	uint32_t nesc;
+	uint8_t *quick;  /* n / 4 (2 bits an entry), or NULL (mufu.c) */
 };
-int ub_mufu_compact(const uint32_t *T, uint32_t n, struct ub_mufu_compact *c);
+int ub_mufu_compact(int id, const uint32_t *T, uint32_t n, struct ub_mufu_compact *c);
 
 #endif

@@ -80,7 +80,7 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 	for (int id = 0; !s && id < UB_NMT; id++) {
 		uint32_t *T = malloc((size_t)ub_mufu_sizes[id] * 4);
 		const char *missing = "";
-		if (!T || assemble(&c, id, T, &missing) || ub_mufu_compact(T, ub_mufu_sizes[id], &cp[id]))
+		if (!T || assemble(&c, id, T, &missing) || ub_mufu_compact(id, T, ub_mufu_sizes[id], &cp[id]))
 			s = ub_fail(err, UB_USAGE, "%s: no table for %s (%s)", capture,
 				    ub_mufu_names[id], missing[0] ? missing : "out of memory");
 		else
@@ -92,14 +92,15 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 	if (!s)
 		s = ub_outfile_open(&of, out, err);
 	if (!s) {
-		uint64_t off = 16 + (uint64_t)UB_NMT * 56;
-		fwrite("UBMUFUT1", 1, 8, of.f);
+		uint64_t off = 16 + (uint64_t)UB_NMT * 64;
+		fwrite("UBMUFUT2", 1, 8, of.f);
 		put(of.f, UB_NMT, 4);
 		put(of.f, 0, 4);
 		for (int id = 0; id < UB_NMT; id++) {
 			char name[16] = {0};
 			uint64_t na = ub_mufu_sizes[id] / 64 + 2, oa = off, orr = oa + 4 * na,
-				 oe = (orr + ub_mufu_sizes[id] + 7) / 8 * 8;
+				 oe = (orr + ub_mufu_sizes[id] + 7) / 8 * 8,
+				 oq = oe + 8 * (uint64_t)cp[id].nesc;
 			snprintf(name, sizeof name, "%s", ub_mufu_names[id]);
 			fwrite(name, 1, 16, of.f);
 			put(of.f, ub_mufu_sizes[id], 4);
@@ -107,8 +108,9 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 			put(of.f, oa, 8);
 			put(of.f, orr, 8);
 			put(of.f, oe, 8);
+			put(of.f, cp[id].quick ? oq : 0, 8);
 			put(of.f, hash[id], 8);
-			off = oe + 8 * (uint64_t)cp[id].nesc;
+			off = oq + (cp[id].quick ? (ub_mufu_sizes[id] / 4 + 7) / 8 * 8 : 0);
 		}
 		for (int id = 0; id < UB_NMT; id++) {
 			uint64_t na = ub_mufu_sizes[id] / 64 + 2;
@@ -119,6 +121,11 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 				fputc(0, of.f);
 			for (uint64_t e = 0; e < 2 * (uint64_t)cp[id].nesc; e++)
 				put(of.f, cp[id].esc[e], 4);
+			if (cp[id].quick) {
+				fwrite(cp[id].quick, 1, ub_mufu_sizes[id] / 4, of.f);
+				for (uint64_t pad = ub_mufu_sizes[id] / 4 % 8; pad && pad < 8; pad++)
+					fputc(0, of.f);
+			}
 		}
 		s = ub_outfile_commit(&of, err);
 	}
@@ -126,6 +133,7 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 		free(cp[id].anchor);
 		free(cp[id].res);
 		free(cp[id].esc);
+		free(cp[id].quick);
 	}
 	return s;
 }
