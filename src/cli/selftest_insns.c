@@ -235,9 +235,8 @@ static int parse_list(const char *path, struct form *forms, int *nforms,
 	int s = ub_read_file(path, &text, err);
 	if (s)
 		return s;
-	int n = 0, lineno = 0;
+	int n = 0;
 	for (char *sv, *l = strtok_r(text, "\n", &sv); l; l = strtok_r(NULL, "\n", &sv)) {
-		lineno++;
 		while (*l == ' ' || *l == '\t')
 			l++;
 		if (!*l || *l == '#')
@@ -246,9 +245,15 @@ static int parse_list(const char *path, struct form *forms, int *nforms,
 		int used = 0;
 		if (sscanf(l, "%7s %c %n", f.type, &f.out, &used) != 2 || !l[used] ||
 		    !strchr("xyhp", f.out) || strlen(l + used) >= sizeof f.text) {
+			/* the line's number: the line ends before it (strtok_r
+			 * made the ends of the lines it returned NULs) */
+			int no = 1;
+			for (const char *c = text; c < l; c++)
+				no += *c == '\n' || *c == '\0';
+			s = ub_fail(err, UB_USAGE, "%s:%d: a line is not 'TYPE OUT "
+				    "INSTRUCTION': %.60s", path, no, l);
 			free(text);
-			return ub_fail(err, UB_USAGE, "%s: a line is not 'TYPE OUT "
-				       "INSTRUCTION': %.60s", path, l);
+			return s;
 		}
 		snprintf(f.text, sizeof f.text, "%s", l + used);
 		snprintf(f.line, sizeof f.line, "%s %c %s", f.type, f.out, f.text);

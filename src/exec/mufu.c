@@ -6,8 +6,9 @@
  * line between its two anchors (integer arithmetic, so the same on every
  * machine); an entry too far from it (-128) is looked up in a sorted list
  * of escapes.  The outputs of these functions are smooth in their inputs,
- * so nearly every entry fits: about a byte an entry, 140 MB for the 14
- * tables, mapped and paged in as used (a run through ex2 touches 17 MB).
+ * so nearly every entry fits: about a byte an entry, 155 MB for the 14
+ * tables (165 MB with the quick forms below), mapped and paged in as used
+ * (a run through ex2 touches 17 MB).
  *
  * The tables of rcp, rsqrt and sqrt (over [1, 2) and [2, 4)) are looked
  * up at random by division-heavy kernels, where the two loads of the
