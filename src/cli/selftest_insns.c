@@ -397,6 +397,10 @@ static int read_capture(const char *path, struct captured **caps, int *ncaps,
 		c->out = malloc(n * 8 + 8);
 		for (uint64_t k = 0; !bad && k < n; k++)
 			bad = !c->out || read_u(f, &c->out[k], (int)w);
+		if (bad) { /* not counted in *ncaps: freed here */
+			free(c->out);
+			c->out = NULL;
+		}
 	}
 	int extra = fgetc(f) != EOF;
 	fclose(f);
@@ -404,6 +408,22 @@ static int read_capture(const char *path, struct captured **caps, int *ncaps,
 	if (bad || extra)
 		return ub_fail(err, UB_USAGE, "%s: cut short or damaged (form %d)", path, i + 1);
 	return 0;
+}
+
+int ub_insns_read_files(const char *list, const char *capture, struct ub_error *err)
+{
+	static struct form forms[MAXFORMS];
+	struct captured *caps = NULL;
+	int nforms = 0, ncaps = 0, s = 0;
+	char info[4096];
+	if (list)
+		s = parse_list(list, forms, &nforms, err);
+	if (!s && capture)
+		s = read_capture(capture, &caps, &ncaps, info, sizeof info, err);
+	for (int k = 0; k < ncaps; k++)
+		free(caps[k].out);
+	free(caps);
+	return s;
 }
 
 /* --- the run ----------------------------------------------------------- */

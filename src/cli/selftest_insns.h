@@ -18,4 +18,9 @@ struct ub_insns_opts {
  * a form could not be compared, 4 without a GPU and without --replay. */
 int ub_selftest_insns(const struct ub_insns_opts *o, struct ub_error *err);
 
+/* Reads a list of forms (when list is not NULL) and a capture (when
+ * capture is not NULL) as selftest --insns does, and frees them: the
+ * parsers alone, for tests/fuzz/fuzz_insns.c. */
+int ub_insns_read_files(const char *list, const char *capture, struct ub_error *err);
+
 #endif

@@ -1,6 +1,6 @@
 # fuzz.mk — the libFuzzer build of the harnesses (GNU make; `make fuzz`
 # runs it from the build directory with the configured flags):
-#   make -f tests/fuzz/fuzz.mk srcdir=. abs_srcdir=... pkgdatadir=... \
+#   make -f tests/fuzz/fuzz.mk srcdir=. abs_srcdir=... abs_builddir=... pkgdatadir=... \
 #        includedir=... CUDA_HOME=... FUZZ_CPPFLAGS=... FUZZ_LIBS=... \
 #        UB_SOURCES='...' CLI_SOURCES='...' [FUZZ_SECONDS=60] [FUZZ=LIST] run
 # Every source of libub.a and the harnesses are compiled again with clang,
@@ -13,12 +13,12 @@
 O = fuzz-build
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
-FUZZ = npy fpcore suite ptx cache capture approx_code cli
+FUZZ = npy fpcore suite ptx cache capture approx_code cli partial insns
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -g -O1 -std=gnu11 -Wall -Wextra -ffp-contract=off -frounding-math $(SAN) \
 	-fsanitize=fuzzer-no-link -DUB_CAPTURE_MAX='(UINT32_C(1) << 16)'
 
-DATA_DEFS = -DSRCDIR='"$(abs_srcdir)"' -DPKGDATADIR='"$(pkgdatadir)"' \
+DATA_DEFS = -DSRCDIR='"$(abs_srcdir)"' -DBUILDDIR='"$(abs_builddir)"' -DPKGDATADIR='"$(pkgdatadir)"' \
 	-DINCLUDEDIR='"$(includedir)"' -DCUDA_HOME='"$(CUDA_HOME)"'
 
 lib_objs = $(patsubst %.c,$(O)/%.o,$(filter %.c,$(UB_SOURCES)))
