@@ -76,15 +76,20 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err);
 /* Entry i of table id (tests: the compact form gives back every entry). */
 uint32_t ub_mufu_entry(int id, uint32_t i);
 
+/* The sure form's blocks (mufu.c): 2^SHIFT entries, two u16 each. */
+#define UB_MUFU_SURE_SHIFT 10
+#define UB_MUFU_SURE_BYTES(n) ((uint64_t)((n) >> UB_MUFU_SURE_SHIFT) * 4)
+
 /* The compact form of T, table id (n entries; mufu.c): anchors,
  * distances and escapes, and for the tables of rcp, rsqrt and sqrt the
- * quick form too, malloc'd.  -1 when out of memory. */
+ * quick and sure forms too, malloc'd.  -1 when out of memory. */
 struct ub_mufu_compact {
 	int32_t *anchor; /* n / 64 + 2 */
 	int8_t *res;     /* n */
 	uint32_t *esc;   /* nesc (index, value) pairs */
 	uint32_t nesc;
 	uint8_t *quick;  /* n / 4 (2 bits an entry), or NULL (mufu.c) */
+	uint16_t *sure;  /* (A, C) per block, or NULL (mufu.c) */
 };
 int ub_mufu_compact(int id, const uint32_t *T, uint32_t n, struct ub_mufu_compact *c);
 

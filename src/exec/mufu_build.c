@@ -92,15 +92,16 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 	if (!s)
 		s = ub_outfile_open(&of, out, err);
 	if (!s) {
-		uint64_t off = 16 + (uint64_t)UB_NMT * 64;
-		fwrite("UBMUFUT2", 1, 8, of.f);
+		uint64_t off = 16 + (uint64_t)UB_NMT * 72;
+		fwrite("UBMUFUT3", 1, 8, of.f);
 		put(of.f, UB_NMT, 4);
 		put(of.f, 0, 4);
 		for (int id = 0; id < UB_NMT; id++) {
 			char name[16] = {0};
 			uint64_t na = ub_mufu_sizes[id] / 64 + 2, oa = off, orr = oa + 4 * na,
 				 oe = (orr + ub_mufu_sizes[id] + 7) / 8 * 8,
-				 oq = oe + 8 * (uint64_t)cp[id].nesc;
+				 oq = oe + 8 * (uint64_t)cp[id].nesc,
+				 os = oq + (ub_mufu_sizes[id] / 4 + 7) / 8 * 8;
 			snprintf(name, sizeof name, "%s", ub_mufu_names[id]);
 			fwrite(name, 1, 16, of.f);
 			put(of.f, ub_mufu_sizes[id], 4);
@@ -109,8 +110,9 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 			put(of.f, orr, 8);
 			put(of.f, oe, 8);
 			put(of.f, cp[id].quick ? oq : 0, 8);
+			put(of.f, cp[id].sure ? os : 0, 8);
 			put(of.f, hash[id], 8);
-			off = oq + (cp[id].quick ? (ub_mufu_sizes[id] / 4 + 7) / 8 * 8 : 0);
+			off = cp[id].quick ? os + UB_MUFU_SURE_BYTES(ub_mufu_sizes[id]) : oq;
 		}
 		for (int id = 0; id < UB_NMT; id++) {
 			uint64_t na = ub_mufu_sizes[id] / 64 + 2;
@@ -125,6 +127,8 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 				fwrite(cp[id].quick, 1, ub_mufu_sizes[id] / 4, of.f);
 				for (uint64_t pad = ub_mufu_sizes[id] / 4 % 8; pad && pad < 8; pad++)
 					fputc(0, of.f);
+				for (uint64_t j = 0; j < 2 * (ub_mufu_sizes[id] >> UB_MUFU_SURE_SHIFT); j++)
+					put(of.f, cp[id].sure[j], 2);
 			}
 		}
 		s = ub_outfile_commit(&of, err);
@@ -134,6 +138,7 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 		free(cp[id].res);
 		free(cp[id].esc);
 		free(cp[id].quick);
+		free(cp[id].sure);
 	}
 	return s;
 }
