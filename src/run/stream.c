@@ -40,8 +40,6 @@ static int compile(const struct ub_config *cfg, const char *src,
 	int s = ub_job_compile(&job, 0, &ptx, &size, err);
 	if (!s && (s = ptx_parse_for(ptx, k->entry, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
-	if (!s)
-		ub_native_use(k->m, cfg->exec);
 	free(ptx);
 	return s;
 }
@@ -130,8 +128,6 @@ static int compile_triton(const struct job *j, enum ub_mode mode,
 	}
 	if (!s && (s = ptx_parse(p.ptx, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);
-	if (!s)
-		ub_native_use(k->m, j->cfg->exec);
 	free(p.ptx);
 	return s;
 }
@@ -380,6 +376,15 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 		s = compile_steps(j, err);
 	if (!s)
 		s = compile_modes(j, src, err);
+	if (!s) { /* their native code, built side by side (native.h) */
+		struct ptx_module *ms[SK_MAX_STEPS + UB_NMODES];
+		int nm = 0;
+		for (int k = 0; k < j->nsteps; k++)
+			ms[nm++] = j->step[k].m;
+		for (int m = 0; m < cfg->nmodes; m++)
+			ms[nm++] = j->mode[m].m;
+		ub_native_use_all(ms, nm, cfg->exec, ub_stream_threads(cfg));
+	}
 	if (!s)
 		s = run_threads(j, err);
 	d->rejected = j->rejected;

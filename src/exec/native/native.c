@@ -2,6 +2,7 @@
  * once, why native code is not used (native.h). */
 #include "native.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,4 +56,36 @@ void ub_native_use(struct ptx_module *m, int exec)
 	if (notices && !__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
 		fprintf(notices, "ulpbench: native code unavailable (%s): running on "
 			"the interpreter\n", err.msg);
+}
+
+struct use_all {
+	struct ptx_module **ms;
+	int n, exec;
+	int next;   /* the next module to take (atomic) */
+};
+
+static void *use_some(void *arg)
+{
+	struct use_all *u = arg;
+	for (int k; (k = __atomic_fetch_add(&u->next, 1, __ATOMIC_RELAXED)) < u->n;)
+		if (u->ms[k])
+			ub_native_use(u->ms[k], u->exec);
+	return NULL;
+}
+
+void ub_native_use_all(struct ptx_module **ms, int n, int exec, int threads)
+{
+	struct use_all u = { ms, n, exec, 0 };
+	pthread_t tid[64];
+	int extra = 0;
+	if (ub_exec_resolve(exec) != UB_EXEC_NATIVE)
+		return;
+	/* the caller is one of the threads; one that cannot start is not
+	 * needed (the others take its modules) */
+	for (int t = 1; t < threads && t < n && extra < 64; t++)
+		if (pthread_create(&tid[extra], NULL, use_some, &u) == 0)
+			extra++;
+	use_some(&u);
+	for (int t = 0; t < extra; t++)
+		pthread_join(tid[t], NULL);
 }

@@ -46,6 +46,13 @@ int ub_native_attach(struct ptx_module *m, struct ub_error *err);
  * native code unavailable (WHY): running on the interpreter". */
 void ub_native_use(struct ptx_module *m, int exec);
 
+/* ub_native_use of the n modules ms (NULL entries skipped), up to threads
+ * of them at once: building a kernel's code is a C compiler's run of
+ * 0.3-0.4 s, a module's own; a run's modes and torch steps are built side
+ * by side.  Two modules with the same code may both build it (each loads
+ * the bytes it built or found). */
+void ub_native_use_all(struct ptx_module **ms, int n, int exec, int threads);
+
 /* Where the notice goes (NULL, the default: nowhere). */
 void ub_native_notices(FILE *f);
 

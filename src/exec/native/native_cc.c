@@ -192,11 +192,13 @@ static void unload(struct lib *lib)
 	}
 }
 
-/* Splits cmd at blanks into argv (at most max - 1 words, NULL after). */
+/* Splits cmd at blanks into argv (at most max - 1 words, NULL after);
+ * several threads build at once (ub_native_use_all). */
 static int split(char *cmd, char **argv, int max)
 {
 	int n = 0;
-	for (char *p = strtok(cmd, " \t"); p && n < max - 1; p = strtok(NULL, " \t"))
+	char *sv;
+	for (char *p = strtok_r(cmd, " \t", &sv); p && n < max - 1; p = strtok_r(NULL, " \t", &sv))
 		argv[n++] = p;
 	argv[n] = NULL;
 	return n;
