@@ -93,7 +93,8 @@ static inline uint32_t base(int id, uint32_t i)
 }
 
 /* The function at entry i's input in double (rcp, rsqrt, sqrt), for
- * sure(): its float below (bits) in *lo, and the next 16 bits returned. */
+ * the sure form: its float below (bits) in *lo, and the next 16 bits
+ * returned. */
 static inline uint32_t near(int id, uint32_t i, uint32_t *lo)
 {
 	double x = (double)f32_of((id == UB_MT_RSQ1 || id == UB_MT_SQRT1 ? 0x40000000u
