@@ -78,9 +78,7 @@ START_TEST(test_compact_entries)
 	ck_assert(f && fread(dir, 1, sizeof dir, f) == sizeof dir);
 	fclose(f);
 	int id = _i;
-	uint64_t want = 0, h = UINT64_C(0xcbf29ce484222325);
-	for (int b = 0; b < 8; b++)
-		want |= (uint64_t)dir[16 + id * 72 + 64 + b] << (8 * b);
+	uint64_t want = ub_le_get(dir + 16 + id * 72 + 64, 8), h = UINT64_C(0xcbf29ce484222325);
 	for (uint32_t i = 0; i < ub_mufu_sizes[id]; i++) {
 		uint32_t v = ub_mufu_entry(id, i);
 		for (int b = 0; b < 4; b++)

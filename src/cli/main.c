@@ -227,10 +227,8 @@ int main(int argc, char **argv)
 	case UB_ACT_VERSION:
 		printf("ulpbench %s (NVRTC %s)\n", PACKAGE_VERSION, ub_nvrtc_version());
 		printf("reference: %s\n", ub_llvm_reference_name());
-		if (ub_mufu_ready())
-			printf("sm_90 approximate instructions: measured (%s)\n", ub_mufu_where());
-		else
-			printf("sm_90 approximate instructions: modelled (%s)\n", ub_mufu_where());
+		printf("sm_90 approximate instructions: %s (%s)\n",
+		       ub_mufu_ready() ? "measured" : "modelled", ub_mufu_where());
 		return finish(0, &err);
 	case UB_ACT_LIST_MODES:
 		for (int m = 0; m < UB_NMODES; m++)

@@ -160,8 +160,7 @@ static void compare(struct selftest *t, const struct ub_row *row,
 		hex(gpu, first, b, sizeof b);
 		snprintf(where + used, sizeof where - used, " sim=%s gpu=%s", a, b);
 	}
-	int measured = exact && (row->approx_mask >> PTX_AX_MEASURED &
-				 ((UINT64_C(1) << PTX_AX_COUNT) - 1)) != 0;
+	int measured = exact && (row->approx_mask & PTX_AX_MEASURED_BITS) != 0;
 	if (!exact || measured)
 		ub_format_approx(row->approx_mask, note, sizeof note);
 	else if (row->approx_mask & UB_APPROX_UNMARKED)

@@ -349,8 +349,7 @@ struct captured {
 static int write_u(FILE *f, uint64_t v, int bytes)
 {
 	unsigned char b[8];
-	for (int k = 0; k < bytes; k++)
-		b[k] = (unsigned char)(v >> (8 * k));
+	ub_le_set(b, v, bytes);
 	return fwrite(b, 1, (size_t)bytes, f) == (size_t)bytes ? 0 : -1;
 }
 
@@ -359,9 +358,7 @@ static int read_u(FILE *f, uint64_t *v, int bytes)
 	unsigned char b[8];
 	if (fread(b, 1, (size_t)bytes, f) != (size_t)bytes)
 		return -1;
-	*v = 0;
-	for (int k = 0; k < bytes; k++)
-		*v |= (uint64_t)b[k] << (8 * k);
+	*v = ub_le_get(b, bytes);
 	return 0;
 }
 
@@ -468,8 +465,8 @@ static void report(struct tally *t, const struct form *f, uint64_t **abc, size_t
 				       (unsigned long long)(ref[i] & mask));
 	/* modelled when the sim ran an approximate kind without a measured
 	 * model; measured ones are exact (on sm_90) and checked as such */
-	int modelled = (approx & ((UINT64_C(1) << PTX_AX_MEASURED) - 1)) != 0,
-	    measured = (approx >> PTX_AX_MEASURED & ((UINT64_C(1) << PTX_AX_COUNT) - 1)) != 0;
+	int modelled = (approx & PTX_AX_MODELLED_BITS) != 0,
+	    measured = (approx & PTX_AX_MEASURED_BITS) != 0;
 	printf("%-44s %-8s %6zu %6zu  %s\n", f->text,
 	       modelled ? "modelled" : measured ? "measured" : "exact", n, diff, where);
 	if (modelled) {

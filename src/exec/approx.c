@@ -7,6 +7,7 @@
  * machine (built with -ffp-contract=off; fma() is IEEE's fused operation;
  * ldexp, frexp, nearbyint and nextafterf are exact). */
 #include "approx.h"
+#include "ub.h"
 
 #include <math.h>
 #include <string.h>
@@ -202,19 +203,6 @@ uint32_t ub_approx_predict_at(enum ub_approx_fn fn, double x)
 	return bits((float)eval(fn, (float)x));
 }
 
-/* A 16-bit encoding's value (f16: 5 exponent bits, bf16: the top half of
- * an f32), and a float rounded to nearest even to the format. */
-static float from16(uint32_t h, int fmt)
-{
-	if (fmt == 17)
-		return f32(h << 16);
-	uint32_t s = (h & 0x8000u) << 16, e = h >> 10 & 31, m = h & 0x3ff;
-	if (e == 31)
-		return f32(s | 0x7f800000u | m << 13);
-	float v = e ? ldexpf((float)(m | 0x400), (int)e - 25) : ldexpf((float)m, -24);
-	return s ? -v : v;
-}
-
 /* v rounded once, to nearest even, to the format's precision (11 bits f16,
  * 8 bits bf16) and quanta (2^-24 and 2^-133 at the bottom); the result is a
  * float exactly, or past the largest finite value, which is infinity. */
@@ -246,9 +234,8 @@ static uint32_t to16(double v, int fmt)
 uint32_t ub_approx_predict(enum ub_approx_insn insn, uint32_t xb)
 {
 	const struct ub_approx_info *ai = &ub_approx[insn];
-	if (ai->fmt != 32)
-	{
-		float x = from16(xb & 0xffff, ai->fmt);
+	if (ai->fmt != 32) { /* an f16 or bf16 value is a float exactly */
+		float x = (float)ub_bits_to_double(ai->fmt == 17 ? UB_BF16 : UB_F16, xb & 0xffff);
 		uint32_t r = to16(eval(ai->fn, ai->ftz ? flush(x) : x), ai->fmt);
 		/* a flushed bf16 result: its exponent field is zero */
 		return ai->ftz && (r & 0x7f80u) == 0 ? r & 0x8000u : r;

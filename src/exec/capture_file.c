@@ -97,8 +97,7 @@ uint64_t ub_capture_hash(const uint32_t *v, uint32_t n)
 static void put_le(struct ub_bytes *b, uint64_t v, int nbytes)
 {
 	unsigned char buf[8];
-	for (int i = 0; i < nbytes; i++)
-		buf[i] = (unsigned char)(v >> (8 * i));
+	ub_le_set(buf, v, nbytes);
 	ub_bytes_put(b, buf, (size_t)nbytes);
 }
 
@@ -276,9 +275,7 @@ static int need(struct reader *r, uint64_t n, const char *what, struct ub_error 
 
 static uint64_t get_le(struct reader *r, int nbytes)
 {
-	uint64_t v = 0;
-	for (int i = 0; i < nbytes; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
+	uint64_t v = ub_le_get(r->p, nbytes);
 	r->p += nbytes;
 	return v;
 }

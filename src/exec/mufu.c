@@ -62,32 +62,31 @@ struct ub_mufu_tab {
 	int id;
 };
 
-static inline float f32_of(uint32_t u)
+/* The models over these tables (their entries through tab_at, below). */
+static inline uint32_t tab_at(const struct ub_mufu_tab *t, uint32_t i);
+#define UB_MUFU_TAB const struct ub_mufu_tab *
+#define UB_MUFU_AT(T, i) tab_at((T), (uint32_t)(i))
+#include "mufu_model.h"
+
+/* Entry i's input of the tables of rcp, rsqrt and sqrt: 1.m, or 2 * 1.m
+ * for those over [2, 4) (m = i). */
+static inline float entry_input(int id, uint32_t i)
 {
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
+	return ub_mufu_f32((id == UB_MT_RSQ1 || id == UB_MT_SQRT1 ? 0x40000000u
+								  : 0x3f800000u) | i);
 }
 
-static inline uint32_t bits_of(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
-
-/* The correctly rounded function at entry i's input, 1.m or 2 * 1.m (m =
- * i), a positive normal float, in IEEE operations (1/sqrt in double: the
- * same bits everywhere; a quick form's codes count from it); 0 for the
- * tables without a quick form. */
+/* The correctly rounded function at entry i's input, a positive normal
+ * float, in IEEE operations (1/sqrt in double: the same bits everywhere;
+ * a quick form's codes count from it); 0 for the tables without a quick
+ * form. */
 static inline uint32_t base(int id, uint32_t i)
 {
+	float x = entry_input(id, i);
 	switch (id) {
-	case UB_MT_RCP: return bits_of(1.0f / f32_of(0x3f800000u | i));
-	case UB_MT_RSQ0: return bits_of((float)(1.0 / sqrt((double)f32_of(0x3f800000u | i))));
-	case UB_MT_RSQ1: return bits_of((float)(1.0 / sqrt((double)f32_of(0x40000000u | i))));
-	case UB_MT_SQRT0: return bits_of(sqrtf(f32_of(0x3f800000u | i)));
-	case UB_MT_SQRT1: return bits_of(sqrtf(f32_of(0x40000000u | i)));
+	case UB_MT_RCP: return ub_mufu_bits(1.0f / x);
+	case UB_MT_RSQ0: case UB_MT_RSQ1: return ub_mufu_bits((float)(1.0 / sqrt((double)x)));
+	case UB_MT_SQRT0: case UB_MT_SQRT1: return ub_mufu_bits(sqrtf(x));
 	default: return 0;
 	}
 }
@@ -97,8 +96,7 @@ static inline uint32_t base(int id, uint32_t i)
  * returned. */
 static inline uint32_t near(int id, uint32_t i, uint32_t *lo)
 {
-	double x = (double)f32_of((id == UB_MT_RSQ1 || id == UB_MT_SQRT1 ? 0x40000000u
-								     : 0x3f800000u) | i),
+	double x = (double)entry_input(id, i),
 	       d = id == UB_MT_RCP ? 1.0 / x : id == UB_MT_SQRT0 || id == UB_MT_SQRT1 ? sqrt(x)
 										  : 1.0 / sqrt(x);
 	uint64_t u;
@@ -165,10 +163,6 @@ static inline uint32_t tab_at(const struct ub_mufu_tab *t, uint32_t i)
 	return unord32(line_at(t->anchor, i) + r);
 }
 
-#define UB_MUFU_TAB const struct ub_mufu_tab *
-#define UB_MUFU_AT(T, i) tab_at((T), (uint32_t)(i))
-#include "mufu_model.h"
-
 static struct {
 	struct ub_mufu_tab t[UB_NMT];
 	int ready;
@@ -189,25 +183,18 @@ const uint32_t ub_mufu_sizes[UB_NMT] = {
 
 #define DIR_ENTRY 72 /* 16 + 4 + 4 + 5 * 8 + 8 */
 
-static uint64_t le(const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
 /* Points mf.t into the mapped file of size len; 0 when it all checks. */
 static int attach(const unsigned char *p, size_t len)
 {
 	if (len < 16 + (size_t)UB_NMT * DIR_ENTRY || memcmp(p, "UBMUFUT3", 8) ||
-	    le(p + 8, 4) != UB_NMT)
+	    ub_le_get(p + 8, 4) != UB_NMT)
 		return -1;
 	for (int k = 0; k < UB_NMT; k++) {
 		const unsigned char *d = p + 16 + (size_t)k * DIR_ENTRY;
-		uint64_t n = le(d + 16, 4), nesc = le(d + 20, 4), oa = le(d + 24, 8),
-			 orr = le(d + 32, 8), oe = le(d + 40, 8), oq = le(d + 48, 8),
-			 os = le(d + 56, 8);
+		uint64_t n = ub_le_get(d + 16, 4), nesc = ub_le_get(d + 20, 4),
+			 oa = ub_le_get(d + 24, 8), orr = ub_le_get(d + 32, 8),
+			 oe = ub_le_get(d + 40, 8), oq = ub_le_get(d + 48, 8),
+			 os = ub_le_get(d + 56, 8);
 		if (strncmp((const char *)d, ub_mufu_names[k], 16) || n != ub_mufu_sizes[k] ||
 		    oa % 8 || oe % 8 || oa > len || len - oa < 4 * (n / 64 + 2) ||
 		    orr > len || len - orr < n || oe > len || len - oe < 8 * nesc ||

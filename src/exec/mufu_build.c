@@ -67,8 +67,9 @@ static int assemble(const struct ub_capture *c, int id, uint32_t *T, const char 
 
 static void put(FILE *f, uint64_t v, int n)
 {
-	for (int i = 0; i < n; i++)
-		fputc((int)(v >> (8 * i) & 0xff), f);
+	unsigned char b[8];
+	ub_le_set(b, v, n);
+	fwrite(b, 1, (size_t)n, f);
 }
 
 int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)

@@ -169,7 +169,7 @@ static void print_approx(FILE *f, uint64_t approx)
 	if (!(approx & ~UB_APPROX_UNMARKED)) /* unmarked mul/add alone: exact */
 		return;
 	ub_format_approx(approx, buf, sizeof buf);
-	if (approx & ((UINT64_C(1) << PTX_AX_MEASURED) - 1))
+	if (approx & PTX_AX_MODELLED_BITS)
 		fprintf(f, "  (modelled, not GPU bits: %s)\n", buf);
 	else /* only measured ones: the GPU's bits */
 		fprintf(f, "  (approximate, as measured on an sm_90 GPU: %s)\n", buf);

@@ -234,7 +234,7 @@ const struct ub_array *ub_row_output(const struct ub_result *res,
 void ub_row_set_approx(struct ub_row *r, uint64_t approx)
 {
 	/* the modelled kinds (below PTX_AX_MEASURED) make a row inexact */
-	r->sim_exact = (approx & ((UINT64_C(1) << PTX_AX_MEASURED) - 1)) == 0;
+	r->sim_exact = (approx & PTX_AX_MODELLED_BITS) == 0;
 	r->approx_mask = approx;
 }
 

@@ -165,3 +165,17 @@ uint64_t ub_hash64(uint64_t h, const void *data, size_t n)
 	}
 	return h;
 }
+
+uint64_t ub_le_get(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+void ub_le_set(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}

@@ -133,4 +133,9 @@ static inline int ub_exact_undecided(const struct ub_exact *v)
 #define UB_HASH64_INIT UINT64_C(0xcbf29ce484222325)
 uint64_t ub_hash64(uint64_t h, const void *data, size_t n);
 
+/* The file formats' integers: n bytes (1..8) at p, least significant
+ * first, as an integer; v into n such bytes at p. */
+uint64_t ub_le_get(const unsigned char *p, int n);
+void ub_le_set(unsigned char *p, uint64_t v, int n);
+
 #endif

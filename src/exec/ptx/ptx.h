@@ -141,6 +141,10 @@ enum ptx_approx_kind {
 	 * approximation of the sim's */
 	PTX_AX_MEASURED = 32
 };
+/* The bits of an approx mask for the modelled kinds, and for the measured
+ * ones. */
+#define PTX_AX_MODELLED_BITS ((UINT64_C(1) << PTX_AX_MEASURED) - 1)
+#define PTX_AX_MEASURED_BITS (((UINT64_C(1) << PTX_AX_COUNT) - 1) << PTX_AX_MEASURED)
 const char *ptx_approx_name(int kind);
 
 struct ptx_run_info {

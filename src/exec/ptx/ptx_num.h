@@ -153,16 +153,16 @@ static inline uint64_t ptx_res32(float r, unsigned flags)
 	return r != r ? PTX_F32_QNAN : ptx_bits32(r);
 }
 
-/* An f64 NaN result, as sm_90 makes it (kernels/ptx-insns.txt,
- * docs/gpu-results.md): a NaN operand made quiet, its sign and payload
- * kept, b's first, then (fma) c's, then a's; with no NaN operand (an
- * invalid operation: 0 * inf, inf - inf, 0/0, sqrt of a negative) the
- * default NaN 0xfff8000000000000.  n: the operands the operation reads. */
 static inline int ptx_isnan64(uint64_t u)
 {
 	return (u & ~(1ull << 63)) > 0x7ff0000000000000ull;
 }
 
+/* An f64 NaN result, as sm_90 makes it (kernels/ptx-insns.txt,
+ * docs/gpu-results.md): a NaN operand made quiet, its sign and payload
+ * kept, b's first, then (fma) c's, then a's; with no NaN operand (an
+ * invalid operation: 0 * inf, inf - inf, 0/0, sqrt of a negative) the
+ * default NaN 0xfff8000000000000.  n: the operands the operation reads. */
 static inline uint64_t ptx_nan64(uint64_t a, uint64_t b, uint64_t c, int n)
 {
 	const uint64_t quiet = 1ull << 51;
