@@ -108,6 +108,67 @@ START_TEST(test_hand)
 }
 END_TEST
 
+/* div.approx.ftz.f32 inline (ub_mufu_div_approx_ftz: the sure form of
+ * MUFU.RCP, b's kind and the product's flush by masks) against the model
+ * it stands for, ub_mufu_eval's FMUL.FTZ(a, MUFU.RCP(b)) (itself checked
+ * against the GPU's outputs by selftest --insns): every 1021st encoding of
+ * b with a random a, the special b's (zeros, subnormals, the ends of the
+ * binades, the exponents whose reciprocal is flushed, infinities, NaNs)
+ * with every special a, and a's whose product with MUFU.RCP(b) lies
+ * within a few units of 2^-126, where the flush is decided on the value
+ * rounded to 24 bits. */
+START_TEST(test_div_approx_ftz)
+{
+	ck_assert(ub_mufu_ready());
+	static const uint32_t special[] = {
+		0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x00800001u, 0x3f800000u,
+		0x3fffffffu, 0x40000000u, 0x3f7fffffu, 0x7e800000u, 0x7e7fffffu, 0x7e800001u,
+		0x7eff0000u, 0x7f000000u, 0x7f000001u, 0x7f7fffffu, 0x7f800000u, 0x7f800001u,
+		0x7fc00000u, 0x7fffffffu, 0x0c000000u, 0x1f000000u, 0x33800000u};
+	const size_t ns = sizeof special / sizeof special[0];
+	uint64_t st = UINT64_C(0x9e3779b97f4a7c15), n = 0;
+	for (uint64_t k = 0; k < (UINT64_C(1) << 32); k += 1021) {
+		st ^= st << 13;
+		st ^= st >> 7;
+		st ^= st << 17;
+		uint32_t a = (uint32_t)(st >> 17), b = (uint32_t)k;
+		ck_assert_msg(ub_mufu_div_approx_ftz(a, b) == ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0),
+			      "div.approx.ftz(0x%08x, 0x%08x)", a, b);
+		n++;
+	}
+	for (size_t i = 0; i < 2 * ns; i++)
+		for (size_t j = 0; j < 2 * ns; j++) {
+			uint32_t a = special[i / 2] | (uint32_t)(i & 1) << 31,
+				 b = special[j / 2] | (uint32_t)(j & 1) << 31;
+			ck_assert_msg(ub_mufu_div_approx_ftz(a, b) ==
+					      ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0),
+				      "div.approx.ftz(0x%08x, 0x%08x)", a, b);
+			n++;
+		}
+	/* a = 2^-126 / MUFU.RCP(b) and its neighbours: the product's
+	 * rounding lands on 2^-126 from below and above */
+	int at_min = 0;
+	for (uint32_t k = 0; k < 200000; k++) {
+		uint32_t b = 0x3f800000u + k * 41u % 0x00800000u + (k % 3) * 0x00800000u,
+			 r = ub_mufu_eval(UB_MF_RCP, b, 0, 1, 0), a0;
+		float rf, a0f;
+		memcpy(&rf, &r, 4);
+		a0f = (float)(0x1p-126 / (double)rf);
+		memcpy(&a0, &a0f, 4);
+		for (int d = -3; d <= 3; d++) {
+			uint32_t a = (a0 + (uint32_t)d) | (k & 1) << 31,
+				 want = ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0);
+			at_min += (want & 0x7fffffffu) == 0x00800000u;
+			ck_assert_msg(ub_mufu_div_approx_ftz(a, b) == want,
+				      "div.approx.ftz(0x%08x, 0x%08x)", a, b);
+			n++;
+		}
+	}
+	ck_assert_int_gt(at_min, 1000);
+	ck_assert_uint_ge(n, 5000000);
+}
+END_TEST
+
 Suite *ub_mufu_suite(void)
 {
 	Suite *s = suite_create("mufu");
@@ -115,6 +176,7 @@ Suite *ub_mufu_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_hand);
 	tcase_add_test(tc, test_models_vs_gpu);
+	tcase_add_test(tc, test_div_approx_ftz);
 	tcase_add_loop_test(tc, test_compact_entries, 0, UB_NMT);
 	suite_add_tcase(s, tc);
 	return s;

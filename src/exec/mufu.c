@@ -92,17 +92,13 @@ static inline uint32_t base(int id, uint32_t i)
 }
 
 /* The function at entry i's input in double (rcp, rsqrt, sqrt), for
- * the sure form: its float below (bits) in *lo, and the next 16 bits
- * returned. */
-static inline uint32_t near(int id, uint32_t i, uint32_t *lo)
+ * the sure form (ub_mufu_sure): one or two IEEE operations, the same bits
+ * everywhere. */
+static inline double near(int id, uint32_t i)
 {
-	double x = (double)entry_input(id, i),
-	       d = id == UB_MT_RCP ? 1.0 / x : id == UB_MT_SQRT0 || id == UB_MT_SQRT1 ? sqrt(x)
-										  : 1.0 / sqrt(x);
-	uint64_t u;
-	memcpy(&u, &d, sizeof u);
-	*lo = (uint32_t)(u >> 29) - (896u << 23); /* d in [1/2, 2): exponents 1023 -> 127 */
-	return (uint32_t)(u >> 13) & 0xffffu;
+	double x = (double)entry_input(id, i);
+	return id == UB_MT_RCP ? 1.0 / x : id == UB_MT_SQRT0 || id == UB_MT_SQRT1 ? sqrt(x)
+									 : 1.0 / sqrt(x);
 }
 
 static int has_quick(int id)
@@ -144,13 +140,9 @@ static uint32_t escape(const struct ub_mufu_tab *t, uint32_t i)
 static inline uint32_t tab_at(const struct ub_mufu_tab *t, uint32_t i)
 {
 	if (t->sure) {
-		/* lo or lo + 1 comes at random: one branch, on whether q is
-		 * outside [A, C], none on which (the signs of q - A and C - q) */
-		uint32_t lo, q = near(t->id, i, &lo);
-		const uint16_t *s = t->sure + 2 * (i >> UB_MUFU_SURE_SHIFT);
-		uint32_t a = q - s[0], c = s[1] - q;
-		if ((a | c) >> 31)
-			return lo + (c >> 31);
+		uint32_t r = ub_mufu_sure(t->sure, i, near(t->id, i));
+		if (r)
+			return r;
 	}
 	if (t->quick) {
 		unsigned c = t->quick[i >> 2] >> (2 * (i & 3)) & 3;
@@ -169,6 +161,7 @@ static struct {
 	char where[4400];
 } mf;
 static pthread_once_t mf_once = PTHREAD_ONCE_INIT;
+const uint16_t *ub_mufu_rcp_sure;
 
 const char *const ub_mufu_names[UB_NMT] = {
 #define X(id, name, n) name,
@@ -232,6 +225,7 @@ static void load(void)
 		return;
 	}
 	snprintf(mf.where, sizeof mf.where, "%s", path);
+	ub_mufu_rcp_sure = mf.t[UB_MT_RCP].sure;
 	mf.ready = 1;
 }
 
@@ -306,7 +300,7 @@ int ub_mufu_compact(int id, const uint32_t *T, uint32_t n, struct ub_mufu_compac
 	for (uint32_t b = 0; c->sure && b < n >> UB_MUFU_SURE_SHIFT; b++) {
 		uint32_t A = 0xffff, C = 0;
 		for (uint32_t i = b << UB_MUFU_SURE_SHIFT; i < (b + 1) << UB_MUFU_SURE_SHIFT; i++) {
-			uint32_t lo, q = near(id, i, &lo);
+			uint32_t lo, q = ub_mufu_sure_split(near(id, i), &lo);
 			if (T[i] != lo && q < A)
 				A = q;
 			if (T[i] != lo + 1 && q > C)

@@ -14,7 +14,9 @@
 #ifndef UB_MUFU_H
 #define UB_MUFU_H
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ub.h"
 
@@ -79,6 +81,82 @@ uint32_t ub_mufu_entry(int id, uint32_t i);
 /* The sure form's blocks (mufu.c): 2^SHIFT entries, two u16 each. */
 #define UB_MUFU_SURE_SHIFT 10
 #define UB_MUFU_SURE_BYTES(n) ((uint64_t)((n) >> UB_MUFU_SURE_SHIFT) * 4)
+
+/* A value d in [1/2, 2) as the sure form sees it (mufu.c): the float
+ * below it (its bits) in *lo, and the next 16 bits, its place between lo
+ * and lo + 1, returned. */
+static inline uint32_t ub_mufu_sure_split(double d, uint32_t *lo)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof u);
+	*lo = (uint32_t)(u >> 29) - (896u << 23); /* exponents 1023 -> 127 */
+	return (uint32_t)(u >> 13) & 0xffffu;
+}
+
+/* The sure form's decision for entry i of a table of rcp, rsqrt or sqrt
+ * whose function's value at the entry's input, in double, is d: the
+ * entry, or 0 (no entry is) when d lies in its block's band [A, C] and
+ * the table must be asked.  No branch on which of lo and lo + 1 (that
+ * comes at random): the signs of q - A and C - q. */
+static inline uint32_t ub_mufu_sure(const uint16_t *sure, uint32_t i, double d)
+{
+	uint32_t lo, q = ub_mufu_sure_split(d, &lo);
+	const uint16_t *s = sure + 2 * (i >> UB_MUFU_SURE_SHIFT);
+	uint32_t a = q - s[0], c = s[1] - q;
+	return (a | c) >> 31 ? lo + (c >> 31) : 0;
+}
+
+/* MUFU.RCP's sure form, for ub_mufu_div_approx_ftz: NULL until
+ * ub_mufu_ready() has mapped the tables. */
+extern const uint16_t *ub_mufu_rcp_sure;
+
+/* div.approx.ftz.f32 (--use_fast_math's a / b): ub_mufu_eval's
+ * UB_MF_DIV_APPROX with .ftz, FMUL.FTZ(a, MUFU.RCP(b)), the same bits
+ * (tests/check_mufu.c), inline in both executors.  No call where the sure
+ * form decides MUFU.RCP's entry (about 97% of divisors) and b is normal
+ * or infinite; masks, not branches, for what comes at random in a run
+ * over random encodings (b infinite, a subnormal, the product flushed);
+ * branches only for the rare (a NaN product, one on 2^-126).  Only
+ * after ub_mufu_ready() returned 1. */
+static inline __attribute__((always_inline)) uint32_t ub_mufu_div_approx_ftz(uint32_t a, uint32_t b)
+{
+	uint32_t mb = b & 0x7fffffffu, m = b & 0x7fffffu, lo;
+	union { uint32_t u; float f; } x = {0x3f800000u | m}, y;
+	uint32_t q = ub_mufu_sure_split(1.0 / (double)x.f, &lo);
+	const uint16_t *s = ub_mufu_rcp_sure + 2 * (m >> UB_MUFU_SURE_SHIFT);
+	uint32_t qa = q - s[0], qc = s[1] - q;
+	/* the table asked where the sure form does not decide T[m], and b
+	 * zero, subnormal (flushed) or NaN there too: both rare */
+	if (!((qa | qc) >> 31) | (mb - 0x00800000u > 0x7f000000u))
+		return ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0);
+	/* MUFU.RCP(b) = 2^-e T[m] for b = 2^e 1.m normal, T[m] in (1/2, 1]:
+	 * T[m]'s exponent field moved by 127 - e's, a result below 2^-126
+	 * flushed to 0, and so is that of b = inf (its exponent field 255);
+	 * the sign b's.  A mask, not a branch: b's kind comes at random in a
+	 * run over random encodings */
+	uint32_t t = lo + (qc >> 31), eb = mb & 0x7f800000u;
+	uint32_t r = (t + (127u << 23) - eb) & -(uint32_t)((t >> 23) + 127 > eb >> 23);
+	/* FMUL.FTZ (ub_mufu_mul): a flushed, the product rounded once (a
+	 * float product: r is 0 or normal), a NaN made the canonical one, a
+	 * result below 2^-126 flushed.  Where the product rounds to 2^-126 on
+	 * the subnormal grid, its value rounded to 24 bits with an unbounded
+	 * exponent decides (rare: a branch) */
+	x.u = a & ~(-(uint32_t)((a & 0x7fffffffu) < 0x00800000u) & 0x7fffffffu);
+	y.u = r | (b & 0x80000000u);
+	float f = x.f * y.f;
+	if (f != f)
+		return 0x7fffffffu;
+	uint32_t o, mo;
+	memcpy(&o, &f, sizeof o);
+	mo = o & 0x7fffffffu;
+	o &= ~(-(uint32_t)(mo < 0x00800000u) & 0x7fffffffu);
+	if (mo == 0x00800000u) {
+		float z = (float)((double)x.f * (double)y.f * 0x1p128); /* in [2, 4] */
+		if (z < 4.0f && z > -4.0f)
+			o &= 0x80000000u;
+	}
+	return o;
+}
 
 /* The compact form of T, table id (n entries; mufu.c): anchors,
  * distances and escapes, and for the tables of rcp, rsqrt and sqrt the

@@ -308,7 +308,8 @@ static int mnem_variant(struct ptx_pstate *st, struct mnem *m)
 static int find_op(const struct mnem *m)
 {
 	for (int i = 0; i < PTX_NOPS; i++)
-		if (opdesc[i].var == m->var && !strcmp(opdesc[i].base, m->base) &&
+		if (opdesc[i].var == m->var && opdesc[i].base[0] == m->base[0] &&
+		    !strcmp(opdesc[i].base, m->base) &&
 		    (opdesc[i].types & type_mask(m->ty[0])))
 			return i;
 	return -1;
