@@ -108,18 +108,26 @@ START_TEST(test_hand)
 }
 END_TEST
 
-/* div.approx.ftz.f32 inline (ub_mufu_div_approx_ftz: the sure form of
- * MUFU.RCP, b's kind and the product's flush by masks) against the model
- * it stands for, ub_mufu_eval's FMUL.FTZ(a, MUFU.RCP(b)) (itself checked
- * against the GPU's outputs by selftest --insns): every 1021st encoding of
- * b with a random a, the special b's (zeros, subnormals, the ends of the
- * binades, the exponents whose reciprocal is flushed, infinities, NaNs)
- * with every special a, and a's whose product with MUFU.RCP(b) lies
- * within a few units of 2^-126, where the flush is decided on the value
- * rounded to 24 bits. */
+/* div.approx.ftz.f32 and rcp.approx.ftz.f32 inline
+ * (ub_mufu_div_approx_ftz, ub_mufu_rcp_approx_ftz: the sure form of
+ * MUFU.RCP, b's kind and the product's flush by masks) against the models
+ * they stand for, ub_mufu_eval's MUFU.RCP(b) and FMUL.FTZ(a, MUFU.RCP(b))
+ * (themselves checked against the GPU's outputs by selftest --insns):
+ * rcp on every 509th encoding; the division on every 1021st encoding of
+ * b with a random a; both on the special b's (zeros, subnormals, the ends
+ * of the binades, the exponents whose reciprocal is flushed, infinities,
+ * NaNs), the division with every special a; and a's whose product with
+ * MUFU.RCP(b) lies within a few units of 2^-126, where the flush is
+ * decided on the value rounded to 24 bits. */
 START_TEST(test_div_approx_ftz)
 {
 	ck_assert(ub_mufu_ready());
+	/* rcp.approx.ftz.f32 inline (ub_mufu_rcp_approx_ftz), every 509th
+	 * encoding and every special value with either sign */
+	for (uint64_t k = 0; k < (UINT64_C(1) << 32); k += 509)
+		ck_assert_msg(ub_mufu_rcp_approx_ftz((uint32_t)k) ==
+				      ub_mufu_eval(UB_MF_RCP, (uint32_t)k, 0, 1, 0),
+			      "rcp.approx.ftz(0x%08x)", (uint32_t)k);
 	static const uint32_t special[] = {
 		0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x00800001u, 0x3f800000u,
 		0x3fffffffu, 0x40000000u, 0x3f7fffffu, 0x7e800000u, 0x7e7fffffu, 0x7e800001u,
@@ -143,6 +151,8 @@ START_TEST(test_div_approx_ftz)
 			ck_assert_msg(ub_mufu_div_approx_ftz(a, b) ==
 					      ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0),
 				      "div.approx.ftz(0x%08x, 0x%08x)", a, b);
+			ck_assert_msg(ub_mufu_rcp_approx_ftz(b) == ub_mufu_eval(UB_MF_RCP, b, 0, 1, 0),
+				      "rcp.approx.ftz(0x%08x)", b);
 			n++;
 		}
 	/* a = 2^-126 / MUFU.RCP(b) and its neighbours: the product's
@@ -169,6 +179,36 @@ START_TEST(test_div_approx_ftz)
 }
 END_TEST
 
+/* ex2.approx.ftz.f32 inline (ub_mufu_ex2_approx_ftz: the truncated fixed
+ * point of x, the compact table and the scaling written out) against the
+ * model it stands for (ub_mufu_eval's, checked against the GPU's outputs
+ * by selftest --insns): every 1021st encoding, and the 65 encodings
+ * around every integer of [-1030, 1030] and around 0, where the integer
+ * part, the table's sign half and the flush or overflow of the result
+ * change. */
+START_TEST(test_ex2_approx_ftz)
+{
+	ck_assert(ub_mufu_ready());
+	for (uint64_t k = 0; k < (UINT64_C(1) << 32); k += 1021)
+		ck_assert_msg(ub_mufu_ex2_approx_ftz((uint32_t)k) ==
+				      ub_mufu_eval(UB_MF_EX2, (uint32_t)k, 0, 1, 0),
+			      "ex2.approx.ftz(0x%08x)", (uint32_t)k);
+	size_t n = 0;
+	for (int v = -1030; v <= 1030; v++) {
+		float f = (float)v;
+		uint32_t c;
+		memcpy(&c, &f, 4);
+		for (int d = -32; d <= 32; d++) {
+			uint32_t x = v ? c + (uint32_t)d : d < 0 ? 0x80000000u + (uint32_t)-d : (uint32_t)d;
+			ck_assert_msg(ub_mufu_ex2_approx_ftz(x) == ub_mufu_eval(UB_MF_EX2, x, 0, 1, 0),
+				      "ex2.approx.ftz(0x%08x)", x);
+			n++;
+		}
+	}
+	ck_assert_uint_eq(n, 2061 * 65);
+}
+END_TEST
+
 Suite *ub_mufu_suite(void)
 {
 	Suite *s = suite_create("mufu");
@@ -177,6 +217,7 @@ Suite *ub_mufu_suite(void)
 	tcase_add_test(tc, test_hand);
 	tcase_add_test(tc, test_models_vs_gpu);
 	tcase_add_test(tc, test_div_approx_ftz);
+	tcase_add_test(tc, test_ex2_approx_ftz);
 	tcase_add_loop_test(tc, test_compact_entries, 0, UB_NMT);
 	suite_add_tcase(s, tc);
 	return s;

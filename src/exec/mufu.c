@@ -164,6 +164,8 @@ static struct {
 } mf;
 static pthread_once_t mf_once = PTHREAD_ONCE_INIT;
 const uint16_t *ub_mufu_rcp_sure;
+const int32_t *ub_mufu_ex2_anchor;
+const int8_t *ub_mufu_ex2_res;
 
 const char *const ub_mufu_names[UB_NMT] = {
 #define X(id, name, n) name,
@@ -228,6 +230,8 @@ static void load(void)
 	}
 	snprintf(mf.where, sizeof mf.where, "%s", path);
 	ub_mufu_rcp_sure = mf.t[UB_MT_RCP].sure;
+	ub_mufu_ex2_anchor = mf.t[UB_MT_EX2].anchor;
+	ub_mufu_ex2_res = mf.t[UB_MT_EX2].res;
 	mf.ready = 1;
 }
 

@@ -106,43 +106,66 @@ static inline uint32_t ub_mufu_sure(const uint16_t *sure, uint32_t i, double d)
 	return (a | c) >> 31 ? lo + (c >> 31) : 0;
 }
 
-/* MUFU.RCP's sure form, for ub_mufu_div_approx_ftz: NULL until
+/* MUFU.RCP's sure form, for ub_mufu_rcp_sure_at: NULL until
  * ub_mufu_ready() has mapped the tables. */
 extern const uint16_t *ub_mufu_rcp_sure;
 
-/* div.approx.ftz.f32 (--use_fast_math's a / b): ub_mufu_eval's
- * UB_MF_DIV_APPROX with .ftz, FMUL.FTZ(a, MUFU.RCP(b)), the same bits
- * (tests/check_mufu.c), inline in both executors.  No call where the sure
- * form decides MUFU.RCP's entry (about 97% of divisors) and b is normal
- * or infinite; masks, not branches, for what comes at random in a run
- * over random encodings (b infinite, a subnormal, the product flushed);
- * branches only for the rare (a NaN product, one on 2^-126).  Only
- * after ub_mufu_ready() returned 1. */
-static inline __attribute__((always_inline)) uint32_t ub_mufu_div_approx_ftz(uint32_t a, uint32_t b)
+/* MUFU.RCP(b), rcp.approx.ftz.f32, where the sure form decides the
+ * table's entry and b is normal or infinite: 1 and the result's bits in
+ * *r; else 0 (b zero, subnormal or NaN, or T[m] in its block's band:
+ * rare), and the table must be asked (ub_mufu_eval).
+ * MUFU.RCP(b) = 2^-e T[m] for b = 2^e 1.m normal, T[m] in (1/2, 1]:
+ * T[m]'s exponent field moved by 127 - e's, a result below 2^-126
+ * flushed to 0, and so is that of b = inf (its exponent field 255); the
+ * sign b's.  A mask, not a branch: b's kind comes at random in a run over
+ * random encodings. */
+static inline __attribute__((always_inline)) int ub_mufu_rcp_sure_at(uint32_t b, uint32_t *r)
 {
 	uint32_t mb = b & 0x7fffffffu, m = b & 0x7fffffu, lo;
-	union { uint32_t u; float f; } x = {0x3f800000u | m}, y;
+	union { uint32_t u; float f; } x = {0x3f800000u | m};
 	uint32_t q = ub_mufu_sure_split(1.0 / (double)x.f, &lo);
 	const uint16_t *s = ub_mufu_rcp_sure + 2 * (m >> UB_MUFU_SURE_SHIFT);
 	uint32_t qa = q - s[0], qc = s[1] - q;
-	/* the table asked where the sure form does not decide T[m], and b
-	 * zero, subnormal (flushed) or NaN there too: both rare */
 	if (!((qa | qc) >> 31) | (mb - 0x00800000u > 0x7f000000u))
-		return ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0);
-	/* MUFU.RCP(b) = 2^-e T[m] for b = 2^e 1.m normal, T[m] in (1/2, 1]:
-	 * T[m]'s exponent field moved by 127 - e's, a result below 2^-126
-	 * flushed to 0, and so is that of b = inf (its exponent field 255);
-	 * the sign b's.  A mask, not a branch: b's kind comes at random in a
-	 * run over random encodings */
+		return 0;
 	uint32_t t = lo + (qc >> 31), eb = mb & 0x7f800000u;
-	uint32_t r = (t + (127u << 23) - eb) & -(uint32_t)((t >> 23) + 127 > eb >> 23);
+	*r = ((t + (127u << 23) - eb) & -(uint32_t)((t >> 23) + 127 > eb >> 23)) |
+	     (b & 0x80000000u);
+	return 1;
+}
+
+/* rcp.approx.ftz.f32 (tanhf's, and --use_fast_math's 1 / x):
+ * ub_mufu_eval's UB_MF_RCP with .ftz, the same bits (tests/check_mufu.c),
+ * inline in both executors, the table asked only where
+ * ub_mufu_rcp_sure_at does not decide.  Only after ub_mufu_ready()
+ * returned 1. */
+static inline __attribute__((always_inline)) uint32_t ub_mufu_rcp_approx_ftz(uint32_t b)
+{
+	uint32_t r;
+	return ub_mufu_rcp_sure_at(b, &r) ? r : ub_mufu_eval(UB_MF_RCP, b, 0, 1, 0);
+}
+
+/* div.approx.ftz.f32 (--use_fast_math's a / b): ub_mufu_eval's
+ * UB_MF_DIV_APPROX with .ftz, FMUL.FTZ(a, MUFU.RCP(b)), the same bits
+ * (tests/check_mufu.c), inline in both executors: MUFU.RCP(b) from
+ * ub_mufu_rcp_sure_at, the table asked where that does not decide (about
+ * 3% of random divisors); masks, not branches, for what comes at random
+ * in a run over random encodings (a subnormal, the product flushed);
+ * branches only for the rare (a NaN product, one on 2^-126).  Only after
+ * ub_mufu_ready() returned 1. */
+static inline __attribute__((always_inline)) uint32_t ub_mufu_div_approx_ftz(uint32_t a, uint32_t b)
+{
+	union { uint32_t u; float f; } x, y;
+	uint32_t r;
+	if (!ub_mufu_rcp_sure_at(b, &r))
+		return ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0);
 	/* FMUL.FTZ (ub_mufu_mul): a flushed, the product rounded once (a
 	 * float product: r is 0 or normal), a NaN made the canonical one, a
 	 * result below 2^-126 flushed.  Where the product rounds to 2^-126 on
 	 * the subnormal grid, its value rounded to 24 bits with an unbounded
 	 * exponent decides (rare: a branch) */
 	x.u = a & ~(-(uint32_t)((a & 0x7fffffffu) < 0x00800000u) & 0x7fffffffu);
-	y.u = r | (b & 0x80000000u);
+	y.u = r;
 	float f = x.f * y.f;
 	if (f != f)
 		return 0x7fffffffu;
@@ -156,6 +179,42 @@ static inline __attribute__((always_inline)) uint32_t ub_mufu_div_approx_ftz(uin
 			o &= 0x80000000u;
 	}
 	return o;
+}
+
+/* The compact form of MUFU.EX2's table (mufu.c: the ordered encoding of
+ * every 64th entry, and each entry's distance from the line between its
+ * two), for ub_mufu_ex2_approx_ftz: NULL until ub_mufu_ready() has mapped
+ * the tables. */
+extern const int32_t *ub_mufu_ex2_anchor;
+extern const int8_t *ub_mufu_ex2_res;
+
+/* ex2.approx.ftz.f32 (expf's, tanhf's and others' in every mode):
+ * ub_mufu_eval's UB_MF_EX2 with .ftz (mufu_model.h ub_mufu_ex2, F 23,
+ * truncated), the same bits (tests/check_mufu.c), inline in both
+ * executors.  x = +-2^e 1.m normal with |x| < 1024: mag = |x| 2^23
+ * truncated (one shift of the 24-bit significand), the entry of index
+ * sign 2^23 + (mag mod 2^23) from the compact form (two anchors and a
+ * distance), its exponent moved by +-(mag >> 23), a result below 2^-126
+ * flushed to 0, one past the largest finite inf.  The table asked for a
+ * zero or subnormal x, |x| >= 1024, inf and NaN, and an entry kept among
+ * the escapes (all rare). */
+static inline __attribute__((always_inline)) uint32_t ub_mufu_ex2_approx_ftz(uint32_t x)
+{
+	uint32_t a = x & 0x7fffffffu, neg = x >> 31;
+	if (a - 0x00800000u >= 0x44800000u - 0x00800000u)
+		return ub_mufu_eval(UB_MF_EX2, x, 0, 1, 0);
+	int sh = (int)(a >> 23) - 127; /* |x| 2^23 = (2^23 + m) 2^sh, sh in [-126, 9] */
+	int down = 32 - sh;
+	uint64_t mag = ((uint64_t)((a & 0x7fffffu) | 0x800000u) << 32) >> (down < 63 ? down : 63);
+	uint32_t i = neg << 23 | (uint32_t)(mag & 0x7fffffu);
+	int64_t a0 = ub_mufu_ex2_anchor[i >> 6], a1 = ub_mufu_ex2_anchor[(i >> 6) + 1];
+	int64_t o = a0 + (((a1 - a0) * (int64_t)(i & 63)) >> 6) + ub_mufu_ex2_res[i];
+	if ((ub_mufu_ex2_res[i] == -128) | (o < 0x00800000) | (o >= 0x7f800000))
+		return ub_mufu_eval(UB_MF_EX2, x, 0, 1, 0);
+	int d = (int)(mag >> 23), e = (int)(o >> 23) + (neg ? -d : d);
+	uint32_t r = (uint32_t)e << 23 | ((uint32_t)o & 0x7fffffu);
+	r = e <= 0 ? 0 : r;
+	return e >= 255 ? 0x7f800000u : r;
 }
 
 /* The compact form of T, table id (n entries; mufu.c): anchors,

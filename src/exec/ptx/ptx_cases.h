@@ -144,10 +144,15 @@ static inline float ptx_ftz_tiny32(int fop, int rnd, float r, float a, float b, 
  * up: the row stays exact); else the documented-error model, flagged. */
 #define APPROX32                                                        \
 	if (in->cmp) {                                                  \
-		D = in->op == PTX_DIV_APPROX_F32 && (in->flags & PTX_F_FTZ) \
+		D = !(in->flags & PTX_F_FTZ)                            \
+		    ? ub_mufu_eval(ptx_mufu_fn(in->op), (uint32_t)A, (uint32_t)B, 0, 0) \
+		    : in->op == PTX_DIV_APPROX_F32                      \
 		    ? ub_mufu_div_approx_ftz((uint32_t)A, (uint32_t)B)  \
-		    : ub_mufu_eval(ptx_mufu_fn(in->op), (uint32_t)A,    \
-				   (uint32_t)B, (in->flags & PTX_F_FTZ) != 0, 0); \
+		    : in->op == PTX_RCP_APPROX_F32                      \
+		    ? ub_mufu_rcp_approx_ftz((uint32_t)A)               \
+		    : in->op == PTX_EX2_APPROX_F32                      \
+		    ? ub_mufu_ex2_approx_ftz((uint32_t)A)               \
+		    : ub_mufu_eval(ptx_mufu_fn(in->op), (uint32_t)A, (uint32_t)B, 1, 0); \
 		amask |= 1ull << (PTX_AX_MEASURED + ptx_approx_kind(in->op)); \
 	} else {                                                        \
 		APPROX32_MODEL                                          \
