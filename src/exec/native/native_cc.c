@@ -3,12 +3,15 @@
  *
  * Build: the unit (native_gen.c) goes to the host C compiler configure
  * found (UB_NATIVE_CC; $ULPBENCH_CC overrides it) with
- *   -std=gnu11 -O2 -ffp-contract=off -fno-fast-math -fPIC -shared -w
+ *   -std=gnu11 -O2 -ffp-contract=off -fno-fast-math -fPIC -shared -w -s
  * and -mfma where the CPU has FMA (checked at run time): no contraction
  * of a*b+c, no fast-math, so every operation is the IEEE one the
  * interpreter performs (fmaf stays the exact fused operation: with -mfma
  * the compiler emits the FMA instruction for it, without it calls libm's
- * fmaf).  Symbols the code calls (ptx_cvt, ptx_f32_approx, ...) resolve
+ * fmaf).  -s leaves out the symbol table (dlsym reads the dynamic one),
+ * and with it the name of the temporary source file, which holds the
+ * process id and a counter: the same unit gives the same bytes in any
+ * process.  Symbols the code calls (ptx_cvt, ptx_f32_approx, ...) resolve
  * to ulpbench's own, which it exports (-rdynamic).
  *
  * Cache: beside the PTX cache (nvrtc_cache.h), one file DIR/KEY.so per
@@ -58,9 +61,9 @@ static const char *flags(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	if (__builtin_cpu_supports("fma"))
-		return "-std=gnu11 -O2 -ffp-contract=off -fno-fast-math -fPIC -shared -w -mfma";
+		return "-std=gnu11 -O2 -ffp-contract=off -fno-fast-math -fPIC -shared -w -s -mfma";
 #endif
-	return "-std=gnu11 -O2 -ffp-contract=off -fno-fast-math -fPIC -shared -w";
+	return "-std=gnu11 -O2 -ffp-contract=off -fno-fast-math -fPIC -shared -w -s";
 }
 
 /* The prelude's own digest, once per process (it is 90 KB of every
