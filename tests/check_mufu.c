@@ -113,7 +113,7 @@ END_TEST
  * MUFU.RCP, b's kind and the product's flush by masks) against the models
  * they stand for, ub_mufu_eval's MUFU.RCP(b) and FMUL.FTZ(a, MUFU.RCP(b))
  * (themselves checked against the GPU's outputs by selftest --insns):
- * rcp on every 509th encoding; the division on every 1021st encoding of
+ * rcp on every 1021st encoding; the division on every 1021st encoding of
  * b with a random a; both on the special b's (zeros, subnormals, the ends
  * of the binades, the exponents whose reciprocal is flushed, infinities,
  * NaNs), the division with every special a; and a's whose product with
@@ -122,9 +122,9 @@ END_TEST
 START_TEST(test_div_approx_ftz)
 {
 	ck_assert(ub_mufu_ready());
-	/* rcp.approx.ftz.f32 inline (ub_mufu_rcp_approx_ftz), every 509th
+	/* rcp.approx.ftz.f32 inline (ub_mufu_rcp_approx_ftz), every 1021st
 	 * encoding and every special value with either sign */
-	for (uint64_t k = 0; k < (UINT64_C(1) << 32); k += 509)
+	for (uint64_t k = 0; k < (UINT64_C(1) << 32); k += 1021)
 		ck_assert_msg(ub_mufu_rcp_approx_ftz((uint32_t)k) ==
 				      ub_mufu_eval(UB_MF_RCP, (uint32_t)k, 0, 1, 0),
 			      "rcp.approx.ftz(0x%08x)", (uint32_t)k);
@@ -158,7 +158,7 @@ START_TEST(test_div_approx_ftz)
 	/* a = 2^-126 / MUFU.RCP(b) and its neighbours: the product's
 	 * rounding lands on 2^-126 from below and above */
 	int at_min = 0;
-	for (uint32_t k = 0; k < 200000; k++) {
+	for (uint32_t k = 0; k < 100000; k++) {
 		uint32_t b = 0x3f800000u + k * 41u % 0x00800000u + (k % 3) * 0x00800000u,
 			 r = ub_mufu_eval(UB_MF_RCP, b, 0, 1, 0), a0;
 		float rf, a0f;
@@ -174,8 +174,8 @@ START_TEST(test_div_approx_ftz)
 			n++;
 		}
 	}
-	ck_assert_int_gt(at_min, 1000);
-	ck_assert_uint_ge(n, 5000000);
+	ck_assert_int_gt(at_min, 500);
+	ck_assert_uint_ge(n, 4900000);
 }
 END_TEST
 
