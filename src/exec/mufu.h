@@ -14,7 +14,6 @@
 #ifndef UB_MUFU_H
 #define UB_MUFU_H
 
-#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
