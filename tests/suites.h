@@ -28,6 +28,7 @@
 	X(exact)          \
 	X(tmpfiles)       \
 	X(arena)          \
+	X(hash)           \
 	X(xsum)           \
 	X(torchplan)      \
 	X(shaped)         \

@@ -15,13 +15,21 @@
  * to ulpbench's own, which it exports (-rdynamic).
  *
  * Cache: beside the PTX cache (nvrtc_cache.h), one file DIR/KEY.so per
- * unit: the shared object, then a trailer line
- * "ulpbench-so 1 KEY LENGTH SUM\n" (LENGTH the object's bytes, SUM the
- * FNV-1a checksum of the key and those bytes).  KEY hashes the unit's C
- * text (which holds the prelude, so any change of the semantics is a new
- * key; the prelude enters through its own digest, computed once per
- * process), the compiler command and version, the flags and ulpbench's
- * version.  As for PTX entries, nothing is trusted: only a regular file is
+ * module: the shared object, then a trailer line
+ * "ulpbench-so 2 KEY LENGTH SUM\n" (LENGTH the object's bytes, SUM the
+ * checksum (hash.h) of the key and those bytes).  KEY hashes the compiler
+ * command and version, the flags and ulpbench's version, and what the
+ * unit's C text is made from: the digest of the module's PTX text, whether
+ * the measured models are in use (the parse marks the instructions they
+ * model), and the digest of the sources of ulpbench's library (made at
+ * build time with the prelude: the parser, the translator and the
+ * prelude are among them, so a change of any is a new key; two builds of
+ * the same sources, such as the sanitizers' and the plain one, share the
+ * objects).  A found object is then loaded without translating the
+ * module (most of the cost of looking it up before).  A module not parsed
+ * from text is keyed by its unit's C text (which holds the prelude,
+ * entering through its own digest, computed once per process), translated
+ * first.  As for PTX entries, nothing is trusted: only a regular file is
  * read, whole, and one whose trailer, key or checksum is wrong is a miss,
  * built again and replaced (a temporary file renamed over it).  The
  * verified bytes, not the file, are what is loaded: they are copied into
@@ -33,6 +41,8 @@
 #include "native.h"
 #include "nvrtc_cache.h"
 #include "ptx_native.h"
+#include "hash.h"
+#include "mufu.h"
 #include "tmpfiles.h"
 
 #include <dlfcn.h>
@@ -49,7 +59,7 @@
 
 extern char **environ;
 
-#define TRAILER_LEN 97   /* "ulpbench-so 1 " 32 " " 16 " " 32 "\n" */
+#define TRAILER_LEN 97   /* "ulpbench-so 2 " 32 " " 16 " " 32 "\n" */
 
 static const char *compiler(void)
 {
@@ -69,48 +79,72 @@ static const char *flags(void)
 /* The prelude's own digest, once per process (it is 90 KB of every
  * unit: hashed for each, it was most of the time of looking a kernel's
  * object up). */
-static uint64_t prelude_h[2] = UB_CACHE_HASH0;
+static uint64_t prelude_h[2] = UB_HASH0;
 static size_t prelude_len;
 static pthread_once_t prelude_once = PTHREAD_ONCE_INIT;
 
 static void prelude_digest(void)
 {
 	prelude_len = strlen(ub_native_prelude);
-	ub_cache_hash_lanes(prelude_h, ub_native_prelude, prelude_len);
+	ub_hash_bytes(prelude_h, ub_native_prelude, prelude_len);
 }
 
-/* The entry's name: the hex of the key's two lanes.  A unit that starts
- * with the prelude (every one) is hashed as the prelude's digest, then
- * the rest of its text. */
+/* The key's fields besides the code: compiler, its version, flags,
+ * ulpbench's version; into h. */
+static void key_tail(uint64_t h[2])
+{
+	const char *f[] = { compiler(), UB_NATIVE_CC_VERSION, flags(), PACKAGE_VERSION };
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		ub_hash_str(h, f[i]);
+}
+
+/* The entry's name from the unit's C text: the hex of the key's two
+ * lanes.  A unit that starts with the prelude (every one) is hashed as
+ * the prelude's digest, then the rest of its text. */
 static void key_of(const char *unit, char *hex)
 {
-	uint64_t h[2] = UB_CACHE_HASH0;
+	uint64_t h[2] = UB_HASH0;
 	pthread_once(&prelude_once, prelude_digest);
+	ub_hash_str(h, "ulpbench-native-unit 2");
 	if (!strncmp(unit, ub_native_prelude, prelude_len)) {
-		ub_cache_hash_lanes(h, "prelude", 8);
-		ub_cache_hash_lanes(h, prelude_h, sizeof prelude_h);
+		ub_hash_str(h, "prelude");
+		ub_hash_bytes(h, prelude_h, sizeof prelude_h);
 		unit += prelude_len;
 	}
-	const char *f[] = { unit, compiler(), UB_NATIVE_CC_VERSION, flags(),
-			    PACKAGE_VERSION };
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-		ub_cache_hash_lanes(h, f[i], strlen(f[i]) + 1);
-	snprintf(hex, 33, "%016" PRIx64 "%016" PRIx64, h[0], h[1]);
+	ub_hash_str(h, unit);
+	key_tail(h);
+	ub_hash_hex(h, hex);
+}
+
+/* The entry's name of m without its translation (see the top): 0 when
+ * m's text is unknown (a module not parsed from text). */
+static int src_key(const struct ptx_module *m, char *hex)
+{
+	uint64_t h[2] = UB_HASH0;
+	if (!(m->text_key[0] | m->text_key[1]))
+		return 0;
+	ub_hash_str(h, "ulpbench-native-ptx 1");
+	ub_hash_str(h, ub_native_sources);
+	ub_hash_bytes(h, m->text_key, sizeof m->text_key);
+	ub_hash_str(h, ub_mufu_ready() ? "measured models" : "documented models");
+	key_tail(h);
+	ub_hash_hex(h, hex);
+	return 1;
 }
 
 static void sum_of(const char *key, const char *obj, size_t n, char *hex)
 {
-	uint64_t h[2] = UB_CACHE_HASH0;
-	ub_cache_hash_lanes(h, key, strlen(key) + 1);
-	ub_cache_hash_lanes(h, obj, n);
-	snprintf(hex, 33, "%016" PRIx64 "%016" PRIx64, h[0], h[1]);
+	uint64_t h[2] = UB_HASH0;
+	ub_hash_str(h, key);
+	ub_hash_bytes(h, obj, n);
+	ub_hash_hex(h, hex);
 }
 
 static void trailer(const char *key, const char *obj, size_t n, char *t)
 {
 	char sum[33];
 	sum_of(key, obj, n, sum);
-	snprintf(t, TRAILER_LEN + 1, "ulpbench-so 1 %s %016zx %s\n", key, n, sum);
+	snprintf(t, TRAILER_LEN + 1, "ulpbench-so 2 %s %016zx %s\n", key, n, sum);
 }
 
 /* The object's length in a cache entry of len bytes, or 0 with why. */
@@ -339,41 +373,71 @@ static void release(struct ptx_module *m)
 	m->native_lib = NULL;
 }
 
-/* The object for unit: from the cache, or built (and cached). */
-static char *object(const char *unit, size_t *n, struct ub_error *err)
+/* m's C unit (malloc'd), or NULL with err set. */
+static char *translate(const struct ptx_module *m, struct ub_error *err)
+{
+	unsigned char *which = calloc((size_t)m->nfuncs + 1, 1);
+	char *unit = NULL;
+	int s = which ? ub_native_translate(m, &unit, which) : UB_RUNTIME;
+	free(which);
+	if (s || !unit) {
+		free(unit);
+		ub_fail(err, UB_RUNTIME, s ? "out of memory" : "no kernel to translate");
+		return NULL;
+	}
+	return unit;
+}
+
+/* The object of m: from the cache, or translated and built (and cached). */
+static char *object(const struct ptx_module *m, size_t *n, struct ub_error *err)
 {
 	char key[33], dir[3900], entry[4000], base[4096];
 	const char *why = NULL;
-	key_of(unit, key);
+	char *unit = NULL, *bytes;
+	if (!src_key(m, key)) {
+		if (!(unit = translate(m, err)))
+			return NULL;
+		key_of(unit, key);
+	}
 	int cached = ub_cache_dir(dir, sizeof dir) && ub_cache_mkdir(dir) == 0;
 	if (cached) {
 		snprintf(entry, sizeof entry, "%s/%s.so", dir, key);
 		size_t len;
 		char *buf = ub_cache_slurp(entry, &len, &why);
-		if (buf && (*n = check_entry(buf, len, key, &why)) != 0)
+		if (buf && (*n = check_entry(buf, len, key, &why)) != 0) {
+			free(unit);
 			return buf;
+		}
 		free(buf);
 		snprintf(base, sizeof base, "%s/%s", dir, key);
 	} else {
 		const char *t = getenv("TMPDIR");
 		snprintf(base, sizeof base, "%s/ulpbench-%s", t && t[0] == '/' ? t : "/tmp", key);
 	}
-	return build(unit, base, cached ? entry : NULL, key, n, err);
+	if (!unit && !(unit = translate(m, err)))
+		return NULL;
+	bytes = build(unit, base, cached ? entry : NULL, key, n, err);
+	free(unit);
+	return bytes;
 }
 
 int ub_native_attach(struct ptx_module *m, struct ub_error *err)
 {
 	unsigned char *which = calloc((size_t)m->nfuncs + 1, 1);
-	char *unit = NULL, *obj = NULL;
+	char *obj = NULL;
 	size_t n = 0;
-	int s = which ? ub_native_translate(m, &unit, which) : UB_RUNTIME;
-	if (s || !unit) {
+	int any = 0, s;
+	if (!which)
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	for (int k = 0; k < m->nfuncs; k++)   /* what ub_native_translate takes */
+		any |= which[k] = (unsigned char)ub_native_eligible(&m->funcs[k]);
+	if (!any) {
 		free(which);
-		return s ? ub_fail(err, s, "out of memory") : 0;
+		return 0;
 	}
 	struct lib *lib = calloc(1, sizeof *lib);
 	s = !lib ? ub_fail(err, UB_RUNTIME, "out of memory")
-	    : !(obj = object(unit, &n, err)) ? UB_RUNTIME : load(obj, n, lib, err);
+	    : !(obj = object(m, &n, err)) ? UB_RUNTIME : load(obj, n, lib, err);
 	if (!s && (s = bind(m, lib->h, which, err)) != 0)
 		unload(lib);
 	else if (s)
@@ -383,7 +447,6 @@ int ub_native_attach(struct ptx_module *m, struct ub_error *err)
 		m->native_release = release;
 	}
 	free(obj);
-	free(unit);
 	free(which);
 	return s;
 }

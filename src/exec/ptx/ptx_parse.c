@@ -13,6 +13,7 @@
  * model runs (ptx_fuse.c).  .shared variables get their offsets in the
  * block's .shared memory (ptx_vars.c). */
 #include "ptx_internal.h"
+#include "hash.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -676,6 +677,9 @@ int ptx_parse_for(const char *text, const char *entry, struct ptx_module **out,
 		ptx_free(st.m);
 		return rc;
 	}
+	uint64_t h[2] = UB_HASH0;
+	ub_hash_str(h, text);
+	memcpy(st.m->text_key, h, sizeof h);
 	*out = st.m;
 	return 0;
 }
