@@ -95,6 +95,7 @@ build_fakecuda() {
 		-DSRCDIR="\"$SRCDIR\"" -DBUILDDIR="\"$(pwd)\"" -DPKGDATADIR='"/nonexistent"' \
 		"$@" -o "$out" "$SRCDIR/tests/fakecuda.c" "$SRCDIR"/src/exec/ptx/*.c \
 		"$SRCDIR/src/exec/mufu.c" "$SRCDIR/src/util/paths.c" "$SRCDIR/src/util/ub.c" \
+		"$SRCDIR/src/util/hash.c" \
 		-lm -lpthread -Wl,-Bsymbolic
 }
 

@@ -28,7 +28,8 @@ void ub_hash_bytes(uint64_t h[2], const void *p, size_t n)
 		step(&a, &b, w);
 	}
 	w = 0;
-	memcpy(&w, s + i, n - i);   /* the last 0-7 bytes, zeros after */
+	if (n > i)
+		memcpy(&w, s + i, n - i);   /* the last 1-7 bytes, zeros after */
 	step(&a, &b, w);
 	step(&a, &b, (uint64_t)n);  /* "ab" then "c" is not "a" then "bc" */
 	h[0] = a;
