@@ -197,45 +197,112 @@ static void progress(struct job *j, size_t c)
 			 UB_STATS_CHUNK, what);
 }
 
-/* Takes chunks until none is left or one failed.  A chunk more than
- * `win` ahead of the merge frontier waits, so memory stays bounded. */
+/* Unit u's chunk, part and parts (struct job). */
+static void unit_of(const struct job *j, size_t u, size_t *c, int *part, int *np)
+{
+	if (u < j->tail0) {
+		*c = u;
+		*part = 0;
+		*np = 1;
+		return;
+	}
+	*c = j->tail_c[u - j->tail0];
+	*part = j->tail_p[u - j->tail0];
+	*np = j->tail_np[u - j->tail0];
+}
+
+/* The units of j: the last UB_TAIL_CHUNKS chunks in parts when there are
+ * more chunks than that and more threads than one (a shorter run, as
+ * every other chunk, whole; one thread has no one to wait for). */
+static void plan_units(struct job *j)
+{
+	size_t k = 0;
+	j->tail0 = ub_stream_threads(j->cfg) > 1 && j->nchunks > UB_TAIL_CHUNKS
+		   ? j->nchunks - UB_TAIL_CHUNKS : j->nchunks;
+	for (size_t c = j->tail0; c < j->nchunks; c++) {
+		size_t first, len;
+		ub_chunk_span(j, c, &first, &len);
+		int np = len >= (size_t)UB_TAIL_PARTS * 1024 ? UB_TAIL_PARTS : 1;
+		for (int p = 0; p < np; p++, k++) {
+			j->tail_c[k] = c;
+			j->tail_p[k] = p;
+			j->tail_np[k] = np;
+		}
+	}
+	j->nunits = j->tail0 + k;
+}
+
+/* Part `part` of np of chunk c done, its rows' statistics in sl (under
+ * mu): into the chunk's slot, the chunk merged when it was the last. */
+static void part_done(struct job *j, size_t c, const struct slot *sl)
+{
+	struct slot *to = &j->slots[(c % j->win) * (size_t)j->nrows];
+	for (int r = 0; r < j->nrows; r++)   /* exact: in any order */
+		ub_stats_merge(&to[r].st, &sl[r].st);
+	if (--j->left[c % j->win])
+		return;
+	j->ready[c % j->win] = 1;
+	merge_ready(j);
+	j->done++;
+	if (j->cfg->progress)
+		progress(j, c);
+}
+
+/* Takes units until none is left or one failed.  A chunk more than `win`
+ * ahead of the merge frontier waits, so memory stays bounded.  A part
+ * that fails has its whole chunk run again for the message: the one a
+ * run of the chunk whole gives (the first kernel to fail over the whole
+ * chunk, and its first thread of that launch). */
 static void *worker(void *arg)
 {
 	struct job *j = arg;
 	struct wbuf w;
 	struct ub_error e = {{0}};
 	uint64_t approx[SK_MAX_ROWS] = {0};
+	struct slot sl[SK_MAX_ROWS];
 	int s = ub_wbuf_init(j, &w, &e);
 	pthread_mutex_lock(&j->mu);
 	for (;;) {
-		if (s && j->bad_chunk > j->next) { /* no buffers: fail the next */
-			j->bad_chunk = j->next;
+		size_t c = 0;
+		int part = 0, np = 1;
+		if (j->next < j->nunits)
+			unit_of(j, j->next, &c, &part, &np);
+		if (s && j->next < j->nunits && j->bad_chunk > c) { /* no buffers: fail the next */
+			j->bad_chunk = c;
 			j->bad_status = s;
 			j->bad_err = e;
 		}
-		size_t c = j->next;
-		if (s || c >= j->nchunks || c > j->bad_chunk)
+		if (s || j->next >= j->nunits || c > j->bad_chunk)
 			break;
 		if (c >= j->frontier + j->win) {
 			pthread_cond_wait(&j->cv, &j->mu);
 			continue;
 		}
 		j->next++;
+		if (part == 0) {   /* its first part: a fresh slot */
+			memset(&j->slots[(c % j->win) * (size_t)j->nrows], 0,
+			       (size_t)j->nrows * sizeof *j->slots);
+			j->left[c % j->win] = (unsigned char)np;
+		}
 		pthread_mutex_unlock(&j->mu);
-		s = ub_chunk_run(j, &w, c, approx, &e);
+		memset(sl, 0, (size_t)j->nrows * sizeof *sl);
+		s = ub_chunk_run(j, &w, c, part, np, sl, approx, &e);
+		if (s && np > 1) {
+			struct ub_error whole = {{0}};
+			int sw = ub_chunk_run(j, &w, c, 0, 1, sl, approx, &whole);
+			if (sw) {
+				s = sw;
+				e = whole;
+			}
+		}
 		pthread_mutex_lock(&j->mu);
 		if (s && c < j->bad_chunk) {
 			j->bad_chunk = c;
 			j->bad_status = s;
 			j->bad_err = e;
 		}
-		if (!s) {
-			j->ready[c % j->win] = 1;
-			merge_ready(j);
-		}
-		j->done++;
-		if (j->cfg->progress && !s)
-			progress(j, c);
+		if (!s)
+			part_done(j, c, sl);
 		pthread_cond_broadcast(&j->cv);
 		s = 0;
 	}
@@ -255,8 +322,8 @@ static int run_threads(struct job *j, struct ub_error *err)
 {
 	pthread_t tid[UB_MAX_THREADS];
 	int nt = ub_stream_threads(j->cfg), started = 0;
-	if ((size_t)nt > j->nchunks)
-		nt = (int)j->nchunks;
+	if ((size_t)nt > j->nunits)
+		nt = (int)j->nunits;
 	j->bad_chunk = SIZE_MAX;
 	pthread_mutex_init(&j->mu, NULL);
 	pthread_cond_init(&j->cv, NULL);
@@ -366,8 +433,9 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	/* a few chunks per thread in flight or waiting for the in-order
 	 * merge: memory does not grow with n */
 	j->win = 4 * (size_t)ub_stream_threads(cfg) + 4;
+	plan_units(j);
 	if (!s && (!(j->slots = calloc(j->win * (size_t)j->nrows, sizeof *j->slots)) ||
-		   !(j->ready = calloc(j->win, 1))))
+		   !(j->ready = calloc(j->win, 1)) || !(j->left = calloc(j->win, 1))))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
 	for (int r = 0; !s && cfg->figures && r < j->nrows; r++)
 		if (!(j->fig[r] = ub_figs_new(j->dt, j->nin, j->nsteps > 0)))
@@ -402,6 +470,7 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 		free(j->fig[r]);
 	free(j->slots);
 	free(j->ready);
+	free(j->left);
 	free(j);
 	return s;
 }

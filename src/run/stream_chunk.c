@@ -239,6 +239,17 @@ void ub_chunk_span(const struct job *j, size_t c, size_t *first, size_t *len)
 	*len = j->n - *first < UB_STATS_CHUNK ? j->n - *first : UB_STATS_CHUNK;
 }
 
+void ub_chunk_part(const struct job *j, size_t c, int part, int np, size_t *first,
+		   size_t *len)
+{
+	size_t f, n;
+	ub_chunk_span(j, c, &f, &n);
+	size_t step = n / (size_t)np / 1024 * 1024;
+	size_t a = (size_t)part * step, b = part == np - 1 ? n : a + step;
+	*first = f + a;
+	*len = b - a;
+}
+
 double ub_thread_cpu(void)
 {
 	struct timespec t;
@@ -263,13 +274,12 @@ static void stage_end(const struct job *j, struct wbuf *w, int st, double *t0)
 	}
 }
 
-int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
-		 struct ub_error *err)
+int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, int part, int np,
+		 struct slot *sl, uint64_t *approx, struct ub_error *err)
 {
 	double t0 = cpu_now(j);
 	size_t first, len;
-	ub_chunk_span(j, c, &first, &len);
-	struct slot *sl = &j->slots[(c % j->win) * (size_t)j->nrows];
+	ub_chunk_part(j, c, part, np, &first, &len);
 	int nm = j->cfg->nmodes;
 	for (int k = 0; k < j->nin + j->nsteps; k++)
 		w->env[k].n = len;

@@ -15,6 +15,14 @@
 #define SK_MAX_STEPS 16
 #define SK_MAX_ROWS (UB_NMODES + 1)
 
+/* On more threads than one, the last UB_TAIL_CHUNKS chunks of a run of
+ * more chunks than that are each taken in UB_TAIL_PARTS parts (a chunk of
+ * fewer than UB_TAIL_PARTS * 1,024 elements whole), so that the threads
+ * end within a part of one another rather than a chunk: the same figures
+ * (a chunk's statistics are the merge of its parts', an exact one). */
+#define UB_TAIL_CHUNKS 2
+#define UB_TAIL_PARTS 4
+
 /* What a kernel parameter takes: an element of the environment (the
  * op's inputs, then the torch steps' results) when >= 0, else: */
 enum { SK_OUT = -1, SK_N = -2, SK_UNBOUND = -3, SK_VALUE = -4 /* value[i] */ };
@@ -52,6 +60,12 @@ struct job {
 	struct ub_npy_in file[UB_MAX_INPUTS]; /* path NULL: none, a saved
 						 input computed */
 	struct skern step[SK_MAX_STEPS], mode[UB_NMODES];
+	/* The units the threads take: chunks 0..tail0-1 whole, then the last
+	 * UB_TAIL_CHUNKS (ntail units): tail_c[k]'s part tail_p[k] of
+	 * tail_np[k] (ub_chunk_part) */
+	size_t tail0, nunits;
+	size_t tail_c[UB_TAIL_CHUNKS * UB_TAIL_PARTS];
+	int tail_p[UB_TAIL_CHUNKS * UB_TAIL_PARTS], tail_np[UB_TAIL_CHUNKS * UB_TAIL_PARTS];
 	size_t win;               /* chunks in flight or waiting to merge */
 	struct slot *slots;       /* chunk c, row r: [(c % win) * nrows + r] */
 	char what[96];            /* for cfg->progress */
@@ -59,6 +73,7 @@ struct job {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;        /* the merge frontier moved, or a failure */
 	unsigned char *ready;     /* [c % win]: chunk c done, not merged */
+	unsigned char *left;      /* [c % win]: its parts not yet done */
 	size_t frontier;          /* chunks before it are merged into acc */
 	struct slot acc[SK_MAX_ROWS]; /* each row's figures so far */
 	struct ub_figs *fig[SK_MAX_ROWS]; /* cfg->figures: each row's, merged
@@ -99,14 +114,20 @@ int ub_wbuf_init(const struct job *j, struct wbuf *w, struct ub_error *err);
 double ub_thread_cpu(void);
 void ub_wbuf_free(const struct job *j, struct wbuf *w);
 
-/* Runs chunk number c of this process (its place in the window; the
- * run's chunk is ub_chunk_index): its rows' slots and figures,
- * approx[r] |= the row's approximate instructions. */
-int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, uint64_t *approx,
-		 struct ub_error *err);
+/* Runs part `part` of np of chunk number c of this process (its place
+ * in the window; the run's chunk is ub_chunk_index): its rows' statistics
+ * into sl[0..nrows-1] (zeroed first by the caller: a row that does not
+ * apply stays so) and its figures into the job's, approx[r] |= the row's
+ * approximate instructions. */
+int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, int part, int np,
+		 struct slot *sl, uint64_t *approx, struct ub_error *err);
 /* The run's chunk index of this process's chunk number c, and its first
- * element and length. */
+ * element and length; the same of its part `part` of np: 1,024-element
+ * steps (a multiple of every launch's elements per thread), the last part
+ * the rest. */
 size_t ub_chunk_index(const struct job *j, size_t c);
 void ub_chunk_span(const struct job *j, size_t c, size_t *first, size_t *len);
+void ub_chunk_part(const struct job *j, size_t c, int part, int np, size_t *first,
+		   size_t *len);
 
 #endif
