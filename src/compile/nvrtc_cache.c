@@ -32,7 +32,11 @@ struct key {
 	uint64_t h[2];
 };
 
-void ub_cache_hash_lanes(uint64_t h[2], const void *p, size_t n)
+/* The two FNV-1a lanes of the keys and checksums over n bytes, h the
+ * running state (start: UB_CACHE_HASH0). */
+#define UB_CACHE_HASH0 { UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4) }
+
+static void ub_cache_hash_lanes(uint64_t h[2], const void *p, size_t n)
 {
 	const unsigned char *s = p;
 	uint64_t h0 = h[0], h1 = h[1];   /* two independent chains, one pass */

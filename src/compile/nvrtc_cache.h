@@ -44,14 +44,11 @@ void ub_cache_notices(FILE *f);
  * of it; the whole file at path if it is a regular file (a FIFO, device
  * or symlink is never opened for reading: O_NONBLOCK, O_NOFOLLOW, then
  * fstat), else NULL with why (why NULL: no such file); writing n bytes
- * to fd (0 on success); the two FNV-1a lanes of the keys and checksums
- * over n bytes, h the running state (start: UB_CACHE_HASH0). */
+ * to fd (0 on success). */
 int ub_cache_dir(char *buf, size_t len);
 int ub_cache_mkdir(char *dir);
 char *ub_cache_slurp(const char *path, size_t *len, const char **why);
 int ub_cache_write_all(int fd, const char *p, size_t n);
-#define UB_CACHE_HASH0 { UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4) }
-void ub_cache_hash_lanes(uint64_t h[2], const void *p, size_t n);
 
 /* Hits and misses so far (ULPBENCH_CACHE_DEBUG=1 prints them at exit). */
 void ub_cache_counts(int *hits, int *misses);

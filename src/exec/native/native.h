@@ -67,9 +67,10 @@ int ub_native_translate(const struct ptx_module *m, char **out,
 
 /* native_rt.h with the headers it includes (native_prelude.c, generated). */
 extern const char ub_native_prelude[];
-/* The digest of the sources of ulpbench's library and its config.h
- * (native_prelude.c, made with it): they make the parse of PTX and its
- * translation, so any change of either is a new digest. */
+/* The digest of the library's sources under src/exec and src/util, of
+ * config.h and embed.awk (native_prelude.c, made with it): they make the
+ * parse of PTX and its translation, so any change of either is a new
+ * digest. */
 extern const char ub_native_sources[];
 
 #endif

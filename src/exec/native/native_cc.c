@@ -21,9 +21,9 @@
  * command and version, the flags and ulpbench's version, and what the
  * unit's C text is made from: the digest of the module's PTX text, whether
  * the measured models are in use (the parse marks the instructions they
- * model), and the digest of the sources of ulpbench's library (made at
- * build time with the prelude: the parser, the translator and the
- * prelude are among them, so a change of any is a new key; two builds of
+ * model), and the digest of the library's sources under src/exec and
+ * src/util (made at build time with the prelude: the parser, the
+ * translator and the prelude's headers, so a change of any is a new key; two builds of
  * the same sources, such as the sanitizers' and the plain one, share the
  * objects).  A found object is then loaded without translating the
  * module (most of the cost of looking it up before).  A module not parsed

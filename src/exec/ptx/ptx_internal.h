@@ -262,9 +262,9 @@ struct ptx_module {
 	void (*native_release)(struct ptx_module *m);
 	uint64_t text_key[2];    /* the digest of the PTX text it was parsed
 				    from (hash.h): with the measured models'
-				    presence and ulpbench's build, all that
-				    its parse, and so its native code,
-				    depends on (native_cc.c) */
+				    presence and the parser's and
+				    translator's sources, all that its
+				    native code depends on (native_cc.c) */
 };
 
 /* Arithmetic in the directed rounding modes (ptx_dir.h, inline for f32,
