@@ -93,16 +93,27 @@ static inline uint32_t ub_mufu_sure_split(double d, uint32_t *lo)
 }
 
 /* The sure form's decision for entry i of a table of rcp, rsqrt or sqrt
- * whose function's value at the entry's input, in double, is d: the
- * entry, or 0 (no entry is) when d lies in its block's band [A, C] and
+ * whose function's value at the entry's input, in double, is d: 1 when it
+ * decides, the entry in *e; 0 when d lies in its block's band [A, C] and
  * the table must be asked.  No branch on which of lo and lo + 1 (that
- * comes at random): the signs of q - A and C - q. */
-static inline uint32_t ub_mufu_sure(const uint16_t *sure, uint32_t i, double d)
+ * comes at random): the signs of q - A and C - q.  The decision is
+ * returned apart from the entry so that a caller can fold it into one
+ * branch with tests of its own (ub_mufu_rcp_sure_at). */
+static inline __attribute__((always_inline)) int
+ub_mufu_sure_at(const uint16_t *sure, uint32_t i, double d, uint32_t *e)
 {
 	uint32_t lo, q = ub_mufu_sure_split(d, &lo);
 	const uint16_t *s = sure + 2 * (i >> UB_MUFU_SURE_SHIFT);
 	uint32_t a = q - s[0], c = s[1] - q;
-	return (a | c) >> 31 ? lo + (c >> 31) : 0;
+	*e = lo + (c >> 31);
+	return (int)((a | c) >> 31);
+}
+
+/* The same as the entry, or 0 (no entry is) when undecided. */
+static inline uint32_t ub_mufu_sure(const uint16_t *sure, uint32_t i, double d)
+{
+	uint32_t e;
+	return ub_mufu_sure_at(sure, i, d, &e) ? e : 0;
 }
 
 /* MUFU.RCP's sure form, for ub_mufu_rcp_sure_at: NULL until
@@ -120,14 +131,12 @@ extern const uint16_t *ub_mufu_rcp_sure;
  * random encodings. */
 static inline __attribute__((always_inline)) int ub_mufu_rcp_sure_at(uint32_t b, uint32_t *r)
 {
-	uint32_t mb = b & 0x7fffffffu, m = b & 0x7fffffu, lo;
+	uint32_t mb = b & 0x7fffffffu, m = b & 0x7fffffu, t;
 	union { uint32_t u; float f; } x = {0x3f800000u | m};
-	uint32_t q = ub_mufu_sure_split(1.0 / (double)x.f, &lo);
-	const uint16_t *s = ub_mufu_rcp_sure + 2 * (m >> UB_MUFU_SURE_SHIFT);
-	uint32_t qa = q - s[0], qc = s[1] - q;
-	if (!((qa | qc) >> 31) | (mb - 0x00800000u > 0x7f000000u))
+	int sure = ub_mufu_sure_at(ub_mufu_rcp_sure, m, 1.0 / (double)x.f, &t);
+	if (!sure | (mb - 0x00800000u > 0x7f000000u))
 		return 0;
-	uint32_t t = lo + (qc >> 31), eb = mb & 0x7f800000u;
+	uint32_t eb = mb & 0x7f800000u;
 	*r = ((t + (127u << 23) - eb) & -(uint32_t)((t >> 23) + 127 > eb >> 23)) |
 	     (b & 0x80000000u);
 	return 1;
