@@ -229,6 +229,25 @@ static void prep_f32(const uint32_t *cr, const struct ub_exact *exact, size_t lo
 		pvd t = (yd - (sd - bb)) + (-h - bb);
 		pvd er = (pvd)((pvi)(sd + (t - l)) & INT64_MAX) * mul;
 		memcpy(&r.mul[i - lo], &mul, sizeof mul);
+		/* the common case at once: all four with PF_FAST, none past
+		 * bin 1, none entering top; their bins, counts, errors and
+		 * flags as prep_fast gives them one by one */
+		pvi in1 = (pvi)(er <= hist_upper[1]) & (pvi)(er <= r.least);
+		pvi all = fast & in1;
+		if (r.full && (all[0] & all[1] & all[2] & all[3])) {
+			pvi b1 = -(pvi)(er > hist_upper[0]);   /* 0 or 1 */
+			size_t n1 = (size_t)(b1[0] + b1[1] + b1[2] + b1[3]);
+			memcpy(&r.ecr[i - lo], &er, sizeof er);
+			for (int q = 0; q < 4; q++) {
+				r.flag[i - lo + q] = (unsigned char)f[q];
+				r.bin[i - lo + q] = (unsigned char)b1[q];
+				ub_xsum_acc_add(r.acc, er[q]);
+			}
+			r.nfast += 4;
+			r.hist[1] += n1;
+			r.hist[0] += 4 - n1;
+			continue;
+		}
 		for (int q = 0; q < 4; q++) {
 			r.flag[i - lo + q] = (unsigned char)f[q];
 			if (fast[q])
