@@ -113,7 +113,8 @@ END_TEST
  * MUFU.RCP, b's kind and the product's flush by masks) against the models
  * they stand for, ub_mufu_eval's MUFU.RCP(b) and FMUL.FTZ(a, MUFU.RCP(b))
  * (themselves checked against the GPU's outputs by selftest --insns):
- * rcp on every 1021st encoding; the division on every 1021st encoding of
+ * rcp on every 1021st encoding and on every one whose reciprocal is
+ * 2^-126 or below; the division on every 1021st encoding of
  * b with a random a; both on the special b's (zeros, subnormals, the ends
  * of the binades, the exponents whose reciprocal is flushed, infinities,
  * NaNs), the division with every special a; and a's whose product with
@@ -128,6 +129,13 @@ START_TEST(test_div_approx_ftz)
 		ck_assert_msg(ub_mufu_rcp_approx_ftz((uint32_t)k) ==
 				      ub_mufu_eval(UB_MF_RCP, (uint32_t)k, 0, 1, 0),
 			      "rcp.approx.ftz(0x%08x)", (uint32_t)k);
+	/* and every encoding from 2^125 to 2^128 (either sign in turn), the
+	 * reciprocals at 2^-126 and below: the flush of the result */
+	for (uint32_t k = 0x7e000000u; k < 0x7f800000u; k++) {
+		uint32_t b = k | (k & 1) << 31;
+		ck_assert_msg(ub_mufu_rcp_approx_ftz(b) == ub_mufu_eval(UB_MF_RCP, b, 0, 1, 0),
+			      "rcp.approx.ftz(0x%08x)", b);
+	}
 	static const uint32_t special[] = {
 		0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x00800001u, 0x3f800000u,
 		0x3fffffffu, 0x40000000u, 0x3f7fffffu, 0x7e800000u, 0x7e7fffffu, 0x7e800001u,

@@ -127,18 +127,35 @@ extern const uint16_t *ub_mufu_rcp_sure;
  * MUFU.RCP(b) = 2^-e T[m] for b = 2^e 1.m normal, T[m] in (1/2, 1]:
  * T[m]'s exponent field moved by 127 - e's, a result below 2^-126
  * flushed to 0, and so is that of b = inf (its exponent field 255); the
- * sign b's.  A mask, not a branch: b's kind comes at random in a run over
- * random encodings. */
+ * sign b's.  Taken from d = 1 / |b| in double rather than from 1 / 1.m:
+ * d = 2^-e (1 / 1.m) exactly (a power of two scales the double quotient
+ * without a rounding), so d has 1 / 1.m's bits below its exponent (the
+ * same q, the same decision) and the float below d, lo + its unit where
+ * the block says so, is the entry already moved by e.  Counted from
+ * the exponent 2^-126 (896 in double, 1 as a float) in 64 bits, a result
+ * below 2^-126 comes out below 0x00800000 (negative from 2^-127 on:
+ * flushed), and 2^-126 itself where the unit carries lo's largest
+ * subnormal field into it, as 2^-e T[m] is then.  b = inf: d = 0, whose
+ * q = 0 is 1 / 1.0's (the same decision), t negative: 0.  Zeros,
+ * subnormals and NaNs are told by b's exponent field.  A mask, not a
+ * branch: b's kind comes at
+ * random in a run over random encodings.  The same bits as the table on
+ * all 2^32 encodings (checked when this form was made: decisions and
+ * results alike). */
 static inline __attribute__((always_inline)) int ub_mufu_rcp_sure_at(uint32_t b, uint32_t *r)
 {
-	uint32_t mb = b & 0x7fffffffu, m = b & 0x7fffffu, t;
-	union { uint32_t u; float f; } x = {0x3f800000u | m};
-	int sure = ub_mufu_sure_at(ub_mufu_rcp_sure, m, 1.0 / (double)x.f, &t);
-	if (!sure | (mb - 0x00800000u > 0x7f000000u))
+	uint32_t mb = b & 0x7fffffffu;
+	union { uint32_t u; float f; } x = {mb};
+	double d = 1.0 / (double)x.f;
+	uint64_t u;
+	memcpy(&u, &d, sizeof u);
+	uint32_t q = (uint32_t)(u >> 13) & 0xffffu;
+	const uint16_t *s = ub_mufu_rcp_sure + 2 * ((b & 0x7fffffu) >> UB_MUFU_SURE_SHIFT);
+	uint32_t a = q - s[0], c = s[1] - q;
+	int64_t t = (int64_t)(u >> 29) - ((int64_t)896 << 23) + (c >> 31);
+	if (!((a | c) >> 31) | (mb - 0x00800000u > 0x7f000000u))
 		return 0;
-	uint32_t eb = mb & 0x7f800000u;
-	*r = ((t + (127u << 23) - eb) & -(uint32_t)((t >> 23) + 127 > eb >> 23)) |
-	     (b & 0x80000000u);
+	*r = ((uint32_t)t & -(uint32_t)(t >= 0x00800000)) | (b & 0x80000000u);
 	return 1;
 }
 
