@@ -80,8 +80,10 @@ static struct fprog *build(const struct ub_dag *d)
 	struct fprog *p = calloc(1, sizeof *p + (size_t)d->n * sizeof p->node[0]);
 	if (!p)
 		return NULL;
+	static atomic_ulong serials;
 	p->n = d->n;
 	p->d = d;
+	p->serial = atomic_fetch_add_explicit(&serials, 1, memory_order_relaxed) + 1;
 	p->ok = p->strict = p->algebraic = 1;
 	p->fn = p->one = -1;
 	for (int i = 0; i < d->n && p->ok; i++) {

@@ -170,15 +170,21 @@ static void node_op(const struct fnode *nd, struct fcol *val, int m)
 }
 
 /* The calling thread's columns, one per node, grown as needed and freed
- * by ub_ref_release. */
+ * by ub_ref_release; lit: the serial of the program whose literals they
+ * hold, in every lane (0: none).  A literal's column is written by
+ * fast_run alone, so a thread evaluating one program block after block
+ * fills it once; another program's run in between, which may use the
+ * same columns for other nodes, has it filled again. */
 static _Thread_local struct fcol *vals;
 static _Thread_local int nvals;
+static _Thread_local unsigned long lit;
 
 void ub_ref_fast_release(void)
 {
 	free(vals);
 	vals = NULL;
 	nvals = 0;
+	lit = 0;
 }
 
 struct fcol *fast_scratch(int n)
@@ -195,13 +201,15 @@ struct fcol *fast_scratch(int n)
 
 void fast_run(const struct fprog *p, struct fcol *val, int m)
 {
+	int fill = p->serial != lit || val != vals;
+	lit = val == vals ? p->serial : 0;
 	for (int i = 0; i < p->n; i++) {
 		const struct fnode *nd = &p->node[i];
 		struct fcol *r = &val[i];
 		if (nd->kind == FK_LIT) {
 			fvd v = fv_dup(nd->lit), e = fv_dup(nd->lit_e);
 			fvd sg = fv_dup(nd->lit > 0 ? 1 : nd->lit < 0 ? -1 : 0);
-			for (int j = 0; j < m; j += FAST_W) {
+			for (int j = 0; fill && j < BLOCK; j += FAST_W) {
 				fv_store(&r->v[j], v);
 				fv_store(&r->e[j], e);
 				fv_store(&r->ok[j], fv_dup(1));

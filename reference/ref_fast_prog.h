@@ -23,6 +23,8 @@ struct fnode {
 
 struct fprog {
 	int n, ok;
+	unsigned long serial; /* this program's number among those built
+				 (from 1): fast_run's literal columns */
 	int strict;        /* NaN in, NaN out (ref_fast.c's file comment) */
 	int fn;            /* the root is fn(node 0, a variable), a function
 			      with a float version; else fn = -1 */
