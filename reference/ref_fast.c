@@ -261,14 +261,15 @@ static int overflows(int op, double x)
 }
 
 /* Variable nd's column for the m elements of a block from i0: the inputs
- * as doubles (exact), e = 0.  A NaN or an infinite input is replaced by 1
+ * as doubles (exact), e = 0 and ok = 1 in every lane (left as they are
+ * when kept: fast_kept).  A NaN or an infinite input is replaced by 1
  * and marks its element: NaN in, NaN out (nan[j]); inf, or a NaN that an
  * operator might drop, goes to MPFR (more[j]).  The lanes from m to mm
  * (fast_lanes) hold 1 too. */
 static inline __attribute__((always_inline)) void
 load(const struct fprog *p, const struct fnode *nd, enum ub_dtype dt,
-		 const struct ub_array *in, size_t i0, int m, int mm, struct fcol *r,
-		 unsigned char *nan, unsigned char *more)
+		 const struct ub_array *in, size_t i0, int m, int mm, int kept,
+		 struct fcol *r, unsigned char *nan, unsigned char *more)
 {
 	const void *data = in[nd->var].data;
 	int bad = 0, j = 0;
@@ -313,8 +314,10 @@ load(const struct fprog *p, const struct fnode *nd, enum ub_dtype dt,
 		r->v[j] = 1;
 		r->sg[j] = 1;
 	}
-	memset(r->e, 0, (size_t)mm * sizeof r->e[0]);   /* +0.0 */
-	for (j = 0; j < mm; j += FAST_W)
+	if (kept)   /* e and ok as the program's last block left them */
+		return;
+	memset(r->e, 0, sizeof r->e);   /* +0.0, in every lane */
+	for (j = 0; j < BLOCK; j += FAST_W)
 		fv_store(&r->ok[j], fv_dup(1));
 }
 
@@ -425,10 +428,11 @@ static void block(const struct fprog *p, enum ub_dtype dt, const struct ub_array
 	int mm = fast_lanes(m), j = 0;
 	memset(nan, 0, (size_t)m);
 	memset(more, 0, (size_t)m);
+	int kept = fast_kept(p, val);
 	for (int i = 0; i < p->n; i++)
 		if (p->node[i].kind == FK_VAR)
-			load(p, &p->node[i], dt, in, i0, m, mm, &val[i], nan, more);
-	fast_run(p, val, mm);
+			load(p, &p->node[i], dt, in, i0, m, mm, kept, &val[i], nan, more);
+	fast_run(p, val, mm, kept);
 	const struct fcol *root = &val[p->n - 1];
 	const double *x0 = val[0].v;   /* fn's and one's argument: node 0 */
 	if (dt == UB_F32 && cr->dt == UB_F32) {

@@ -170,11 +170,12 @@ static void node_op(const struct fnode *nd, struct fcol *val, int m)
 }
 
 /* The calling thread's columns, one per node, grown as needed and freed
- * by ub_ref_release; lit: the serial of the program whose literals they
- * hold, in every lane (0: none).  A literal's column is written by
- * fast_run alone, so a thread evaluating one program block after block
- * fills it once; another program's run in between, which may use the
- * same columns for other nodes, has it filled again. */
+ * by ub_ref_release; lit: the serial of the program whose constant parts
+ * they hold in every lane (0: none): its literals' columns and its
+ * variables' e (0) and ok (1).  Those are written by fast_run and block's
+ * load alone, so a thread evaluating one program block after block fills
+ * them once; another program's run in between, which may use the same
+ * columns for other nodes, has them filled again (fast_kept). */
 static _Thread_local struct fcol *vals;
 static _Thread_local int nvals;
 static _Thread_local unsigned long lit;
@@ -199,17 +200,22 @@ struct fcol *fast_scratch(int n)
 	return vals;
 }
 
-void fast_run(const struct fprog *p, struct fcol *val, int m)
+int fast_kept(const struct fprog *p, const struct fcol *val)
 {
-	int fill = p->serial != lit || val != vals;
+	int kept = p->serial == lit && val == vals;
 	lit = val == vals ? p->serial : 0;
+	return kept;
+}
+
+void fast_run(const struct fprog *p, struct fcol *val, int m, int kept)
+{
 	for (int i = 0; i < p->n; i++) {
 		const struct fnode *nd = &p->node[i];
 		struct fcol *r = &val[i];
 		if (nd->kind == FK_LIT) {
 			fvd v = fv_dup(nd->lit), e = fv_dup(nd->lit_e);
 			fvd sg = fv_dup(nd->lit > 0 ? 1 : nd->lit < 0 ? -1 : 0);
-			for (int j = 0; fill && j < BLOCK; j += FAST_W) {
+			for (int j = 0; !kept && j < BLOCK; j += FAST_W) {
 				fv_store(&r->v[j], v);
 				fv_store(&r->e[j], e);
 				fv_store(&r->ok[j], fv_dup(1));

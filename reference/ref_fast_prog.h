@@ -24,7 +24,7 @@ struct fnode {
 struct fprog {
 	int n, ok;
 	unsigned long serial; /* this program's number among those built
-				 (from 1): fast_run's literal columns */
+				 (from 1): its constant columns (fast_kept) */
 	int strict;        /* NaN in, NaN out (ref_fast.c's file comment) */
 	int fn;            /* the root is fn(node 0, a variable), a function
 			      with a float version; else fn = -1 */
@@ -116,8 +116,15 @@ static inline double step(double x, int up)
  * them), or NULL when out of memory. */
 struct fcol *fast_scratch(int n);
 
+/* Whether the calling thread's columns val hold p's constant parts in
+ * every lane (its literals, its variables' e and ok), as p's last block
+ * on this thread left them; from now on they are taken to (the caller
+ * fills what they do not hold). */
+int fast_kept(const struct fprog *p, const struct fcol *val);
+
 /* Every node but the variables (block loads those) for the m elements of
- * a block; the root's enclosures end in val[n - 1]. */
-void fast_run(const struct fprog *p, struct fcol *val, int m);
+ * a block, the literals' columns filled unless kept (fast_kept); the
+ * root's enclosures end in val[n - 1]. */
+void fast_run(const struct fprog *p, struct fcol *val, int m, int kept);
 
 #endif

@@ -266,7 +266,7 @@ START_TEST(test_lanes)
 				val[0].v[j] = x.v, val[0].e[j] = x.e, val[0].ok[j] = x.ok, val[0].sg[j] = x.sg;
 				val[1].v[j] = y.v, val[1].e[j] = y.e, val[1].ok[j] = y.ok, val[1].sg[j] = y.sg;
 			}
-			fast_run(p, val, BLOCK);
+			fast_run(p, val, BLOCK, 0);
 			for (int j = 0; j < BLOCK; j++) {
 				struct fval x = get(&val[0], j), y = get(&val[1], j), r = get(&val[2], j);
 				check_lane(ops[o], &x, &y, &r, j);
