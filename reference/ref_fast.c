@@ -439,6 +439,13 @@ static void block(const struct fprog *p, enum ub_dtype dt, const struct ub_array
 		uint32_t *out = (uint32_t *)cr->data + i0, y[FAST_W];
 		for (; j + FAST_W <= m; j += FAST_W) {
 			unsigned easy = easy_f32(p, root, j, x0, nan, more, y);
+			if (easy == (1u << FAST_W) - 1) {   /* the common case: all at once */
+				memcpy(out + j, y, sizeof y);
+				for (int k = 0; exact && k < FAST_W; k++)
+					exact[i0 + (size_t)(j + k)] =
+						(struct ub_exact){ root->v[j + k], 0 };
+				continue;
+			}
 			for (int k = 0; k < FAST_W; k++) {
 				if (!(easy >> k & 1)) {
 					element(p, dt, in, i0, j + k, root, x0, nan, more, cr, exact);
