@@ -21,21 +21,25 @@
  *
  * Even 2 MB is past the core's L2 cache, and the quick form's load of a
  * random divisor costs most of a div.approx.  So these tables have a
- * third, small form in front (`sure`, 32 KB a table): the unit rounds the
- * function's value up or down as if by a threshold that moves slowly
+ * third, small form in front (`sure`, 128 KB a table): the unit rounds
+ * the function's value up or down as if by a threshold that moves slowly
  * with the input.  Take the function's value in double (one IEEE
  * operation or two: the same bits everywhere; near() below), `lo` the
  * float below it and q the next 16 bits, its place between lo and the
- * float above; per block of 1,024 entries, A is the least q of an entry
+ * float above; per block of 256 entries, A is the least q of an entry
  * that is not lo and C the largest q of one that is not lo + 1.  An entry
- * whose q is below A is lo, one whose q is above C is lo + 1: 96.9% of
- * rcp's entries, 86.2% and 91.5% of rsqrt's (over [1, 2) and [2, 4)) and
- * 99.1% and 98.6% of sqrt's are decided so, with no load past those
- * 32 KB (blocks of 256 would decide 98.7%, 90.1%, 94.1%, 99.8%, 99.6%
- * with four times the size).  The others go on to the quick form.
+ * whose q is below A is lo, one whose q is above C is lo + 1: 98.7% of
+ * rcp's entries (98.66% counted again through ub_mufu_rcp_sure_at),
+ * 90.1% and 94.1% of rsqrt's (over [1, 2) and [2, 4)) and 99.8% and
+ * 99.6% of sqrt's are decided so, with no load past those 128 KB.
+ * Blocks of 1,024 (32 KB, the form before; file "UBMUFUT3") decide
+ * 96.9%, 86.2%, 91.5%, 99.1% and 98.6%: atan_bwd's fastmath divisors
+ * then went to the quick form 1.4% of the time, 0.83% now, and a
+ * division that goes there costs 50-80 ns in a run, against 3 for one
+ * the sure form decides.  The others go on to the quick form.
  * Every entry comes back through this chain in check_mufu.
  *
- * File: "UBMUFUT3", u32 tables, u32 0; per table a directory entry (char
+ * File: "UBMUFUT4", u32 tables, u32 0; per table a directory entry (char
  * name[16], u32 n, u32 escapes, u64 offsets of the anchors, the distances,
  * the escapes, the quick form and the sure form (0: none), u64 FNV-1a of
  * the decoded entries); then the data, each array 8-aligned.  Checked on
@@ -60,7 +64,7 @@ struct ub_mufu_tab {
 	const int8_t *res;
 	const uint32_t *esc;   /* nesc (index, value) pairs, by index */
 	const uint8_t *quick;  /* n / 4, or NULL */
-	const uint16_t *sure;  /* (A, C) per block of 1,024, or NULL */
+	const uint16_t *sure;  /* (A, C) per block of 256, or NULL */
 	int id;
 };
 
@@ -183,7 +187,7 @@ const uint32_t ub_mufu_sizes[UB_NMT] = {
 /* Points mf.t into the mapped file of size len; 0 when it all checks. */
 static int attach(const unsigned char *p, size_t len)
 {
-	if (len < 16 + (size_t)UB_NMT * DIR_ENTRY || memcmp(p, "UBMUFUT3", 8) ||
+	if (len < 16 + (size_t)UB_NMT * DIR_ENTRY || memcmp(p, "UBMUFUT4", 8) ||
 	    ub_le_get(p + 8, 4) != UB_NMT)
 		return -1;
 	for (int k = 0; k < UB_NMT; k++) {

@@ -78,7 +78,7 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err);
 uint32_t ub_mufu_entry(int id, uint32_t i);
 
 /* The sure form's blocks (mufu.c): 2^SHIFT entries, two u16 each. */
-#define UB_MUFU_SURE_SHIFT 10
+#define UB_MUFU_SURE_SHIFT 8
 #define UB_MUFU_SURE_BYTES(n) ((uint64_t)((n) >> UB_MUFU_SURE_SHIFT) * 4)
 
 /* A value d in [1/2, 2) as the sure form sees it (mufu.c): the float

@@ -94,7 +94,7 @@ int ub_mufu_build(const char *capture, const char *out, struct ub_error *err)
 		s = ub_outfile_open(&of, out, err);
 	if (!s) {
 		uint64_t off = 16 + (uint64_t)UB_NMT * 72;
-		fwrite("UBMUFUT3", 1, 8, of.f);
+		fwrite("UBMUFUT4", 1, 8, of.f);
 		put(of.f, UB_NMT, 4);
 		put(of.f, 0, 4);
 		for (int id = 0; id < UB_NMT; id++) {
