@@ -519,6 +519,12 @@ int ub_ref_eval_chunk(const struct ub_expr *e, enum ub_dtype dt,
 		else
 			memset(more, 1, (size_t)m);
 		for (int j = 0; j < m; j++) {
+			uint64_t eight;   /* the common case: 8 elements decided */
+			if (!(j & 7) && m - j >= 8 &&
+			    (memcpy(&eight, more + j, sizeof eight), eight == 0)) {
+				j += 7;
+				continue;
+			}
 			if (!more[j])
 				continue;
 			size_t i = i0 + (size_t)j;
