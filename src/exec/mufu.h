@@ -92,28 +92,29 @@ static inline uint32_t ub_mufu_sure_split(double d, uint32_t *lo)
 	return (uint32_t)(u >> 13) & 0xffffu;
 }
 
-/* The sure form's decision for entry i of a table of rcp, rsqrt or sqrt
- * whose function's value at the entry's input, in double, is d: 1 when it
- * decides, the entry in *e; 0 when d lies in its block's band [A, C] and
- * the table must be asked.  No branch on which of lo and lo + 1 (that
- * comes at random): the signs of q - A and C - q.  The decision is
- * returned apart from the entry so that a caller can fold it into one
- * branch with tests of its own (ub_mufu_rcp_sure_at). */
+/* The sure form's band test for entry i of a table of rcp, rsqrt or sqrt
+ * whose function's value at the entry's input has q as its next 16 bits
+ * (ub_mufu_sure_split): 1 when the block decides, with *up 1 for lo + 1
+ * and 0 for lo; 0 when q lies in the block's band [A, C] and the table
+ * must be asked.  No branch on which of lo and lo + 1 (that comes at
+ * random): the signs of q - A and C - q.  The decision is returned apart
+ * from the entry so that a caller can fold it into one branch with tests
+ * of its own (ub_mufu_rcp_sure_at). */
 static inline __attribute__((always_inline)) int
-ub_mufu_sure_at(const uint16_t *sure, uint32_t i, double d, uint32_t *e)
+ub_mufu_band(const uint16_t *sure, uint32_t i, uint32_t q, uint32_t *up)
 {
-	uint32_t lo, q = ub_mufu_sure_split(d, &lo);
 	const uint16_t *s = sure + 2 * (i >> UB_MUFU_SURE_SHIFT);
 	uint32_t a = q - s[0], c = s[1] - q;
-	*e = lo + (c >> 31);
+	*up = c >> 31;
 	return (int)((a | c) >> 31);
 }
 
-/* The same as the entry, or 0 (no entry is) when undecided. */
+/* The sure form's entry i of such a table whose function's value at the
+ * entry's input, in double, is d; 0 (no entry is) when undecided. */
 static inline uint32_t ub_mufu_sure(const uint16_t *sure, uint32_t i, double d)
 {
-	uint32_t e;
-	return ub_mufu_sure_at(sure, i, d, &e) ? e : 0;
+	uint32_t lo, up, q = ub_mufu_sure_split(d, &lo);
+	return ub_mufu_band(sure, i, q, &up) ? lo + up : 0;
 }
 
 /* MUFU.RCP's sure form, for ub_mufu_rcp_sure_at: NULL until
@@ -138,10 +139,9 @@ extern const uint16_t *ub_mufu_rcp_sure;
  * subnormal field into it, as 2^-e T[m] is then.  b = inf: d = 0, whose
  * q = 0 is 1 / 1.0's (the same decision), t negative: 0.  Zeros,
  * subnormals and NaNs are told by b's exponent field.  A mask, not a
- * branch: b's kind comes at
- * random in a run over random encodings.  The same bits as the table on
- * all 2^32 encodings (checked when this form was made: decisions and
- * results alike). */
+ * branch: b's kind comes at random in a run over random encodings.  The
+ * same bits as the table on all 2^32 encodings (checked when this form
+ * was made: decisions and results alike). */
 static inline __attribute__((always_inline)) int ub_mufu_rcp_sure_at(uint32_t b, uint32_t *r)
 {
 	uint32_t mb = b & 0x7fffffffu;
@@ -149,11 +149,10 @@ static inline __attribute__((always_inline)) int ub_mufu_rcp_sure_at(uint32_t b,
 	double d = 1.0 / (double)x.f;
 	uint64_t u;
 	memcpy(&u, &d, sizeof u);
-	uint32_t q = (uint32_t)(u >> 13) & 0xffffu;
-	const uint16_t *s = ub_mufu_rcp_sure + 2 * ((b & 0x7fffffu) >> UB_MUFU_SURE_SHIFT);
-	uint32_t a = q - s[0], c = s[1] - q;
-	int64_t t = (int64_t)(u >> 29) - ((int64_t)896 << 23) + (c >> 31);
-	if (!((a | c) >> 31) | (mb - 0x00800000u > 0x7f000000u))
+	uint32_t up, sure = (uint32_t)ub_mufu_band(ub_mufu_rcp_sure, b & 0x7fffffu,
+						  (uint32_t)(u >> 13) & 0xffffu, &up);
+	int64_t t = (int64_t)(u >> 29) - ((int64_t)896 << 23) + up;
+	if (!sure | (mb - 0x00800000u > 0x7f000000u))
 		return 0;
 	*r = ((uint32_t)t & -(uint32_t)(t >= 0x00800000)) | (b & 0x80000000u);
 	return 1;
