@@ -61,8 +61,8 @@ struct job {
 						 input computed */
 	struct skern step[SK_MAX_STEPS], mode[UB_NMODES];
 	/* The units the threads take: chunks 0..tail0-1 whole, then the last
-	 * UB_TAIL_CHUNKS (ntail units): tail_c[k]'s part tail_p[k] of
-	 * tail_np[k] (ub_chunk_part) */
+	 * UB_TAIL_CHUNKS (units tail0..nunits-1): unit tail0 + k is
+	 * tail_c[k]'s part tail_p[k] of tail_np[k] (ub_chunk_part) */
 	size_t tail0, nunits;
 	size_t tail_c[UB_TAIL_CHUNKS * UB_TAIL_PARTS];
 	int tail_p[UB_TAIL_CHUNKS * UB_TAIL_PARTS], tail_np[UB_TAIL_CHUNKS * UB_TAIL_PARTS];

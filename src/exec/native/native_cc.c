@@ -373,13 +373,13 @@ static void release(struct ptx_module *m)
 	m->native_lib = NULL;
 }
 
-/* m's C unit (malloc'd), or NULL with err set. */
-static char *translate(const struct ptx_module *m, struct ub_error *err)
+/* m's C unit (malloc'd), or NULL with err set; which[k] as
+ * ub_native_translate sets it (the caller's, already so). */
+static char *translate(const struct ptx_module *m, unsigned char *which,
+		       struct ub_error *err)
 {
-	unsigned char *which = calloc((size_t)m->nfuncs + 1, 1);
 	char *unit = NULL;
-	int s = which ? ub_native_translate(m, &unit, which) : UB_RUNTIME;
-	free(which);
+	int s = ub_native_translate(m, &unit, which);
 	if (s || !unit) {
 		free(unit);
 		ub_fail(err, UB_RUNTIME, s ? "out of memory" : "no kernel to translate");
@@ -388,14 +388,16 @@ static char *translate(const struct ptx_module *m, struct ub_error *err)
 	return unit;
 }
 
-/* The object of m: from the cache, or translated and built (and cached). */
-static char *object(const struct ptx_module *m, size_t *n, struct ub_error *err)
+/* The object of m, whose translatable kernels which[] marks: from the
+ * cache, or translated and built (and cached). */
+static char *object(const struct ptx_module *m, unsigned char *which, size_t *n,
+		    struct ub_error *err)
 {
 	char key[33], dir[3900], entry[4000], base[4096];
 	const char *why = NULL;
 	char *unit = NULL, *bytes;
 	if (!src_key(m, key)) {
-		if (!(unit = translate(m, err)))
+		if (!(unit = translate(m, which, err)))
 			return NULL;
 		key_of(unit, key);
 	}
@@ -414,7 +416,7 @@ static char *object(const struct ptx_module *m, size_t *n, struct ub_error *err)
 		const char *t = getenv("TMPDIR");
 		snprintf(base, sizeof base, "%s/ulpbench-%s", t && t[0] == '/' ? t : "/tmp", key);
 	}
-	if (!unit && !(unit = translate(m, err)))
+	if (!unit && !(unit = translate(m, which, err)))
 		return NULL;
 	bytes = build(unit, base, cached ? entry : NULL, key, n, err);
 	free(unit);
@@ -437,7 +439,7 @@ int ub_native_attach(struct ptx_module *m, struct ub_error *err)
 	}
 	struct lib *lib = calloc(1, sizeof *lib);
 	s = !lib ? ub_fail(err, UB_RUNTIME, "out of memory")
-	    : !(obj = object(m, &n, err)) ? UB_RUNTIME : load(obj, n, lib, err);
+	    : !(obj = object(m, which, &n, err)) ? UB_RUNTIME : load(obj, n, lib, err);
 	if (!s && (s = bind(m, lib->h, which, err)) != 0)
 		unload(lib);
 	else if (s)
