@@ -130,7 +130,7 @@ def literal(tok):
 def exact(v):
     """An mpf (finite) as an exact Fraction."""
     sign, man, e, _ = mpmath.mpf(v)._mpf_
-    m = -int(man) if sign else int(man)
+    m, e = -int(man) if sign else int(man), int(e)  # plain ints whatever the backend
     return F(m) * (F(2) ** e) if e >= 0 else F(m, 2 ** -e)
 
 

@@ -42,7 +42,9 @@ def main():
         m = max(row)
         loss = mpmath.log(mpmath.fsum(mpmath.exp(v - m) for v in row)) - (row[t[i]] - m)
         man, e = loss.man_exp if loss else (0, 0)
-        want, dist = round_to(Fraction(man) * Fraction(2) ** e, dt)
+        # int(): with mpmath's gmpy2 backend these are gmpy2.mpz, which
+        # Fraction does not take
+        want, dist = round_to(Fraction(int(man)) * Fraction(2) ** int(e), dt)
         if dist < Fraction(1, 2 ** 200):
             close += 1
         elif want != ref[i]:
