@@ -315,3 +315,31 @@ int ub_ksig_uses_macros(const char *src)
 	free(v.t);
 	return inc && uses;
 }
+
+static int ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Whether the source tests the macro name: an identifier, or a word of a
+ * preprocessor line (#ifdef NAME, #if defined(NAME)). */
+int ub_ksig_mentions(const char *src, const char *name)
+{
+	struct toks v = {0};
+	size_t len = strlen(name);
+	int found = 0;
+	if (tokenize(src, &v) == 0)
+		for (int i = 0; i < v.n && !found; i++) {
+			const struct tok *t = &v.t[i];
+			if (t->kind == T_ID)
+				found = is(t, name);
+			for (int k = 0; t->kind == T_PP && !found &&
+					k + (int)len <= t->len; k++)
+				found = strncmp(t->s + k, name, len) == 0 &&
+					(k == 0 || !ident_char(t->s[k - 1])) &&
+					(k + (int)len == t->len ||
+					 !ident_char(t->s[k + len]));
+		}
+	free(v.t);
+	return found;
+}

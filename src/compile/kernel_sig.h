@@ -45,5 +45,8 @@ int ub_ksig_scan(const char *src, const char *file, struct ub_kdecl *out,
 /* Whether src #includes "ulpbench.h" and uses one of its UB_MUL, UB_ADD,
  * UB_SUB, UB_DIV macros: then mode rn means something for it. */
 int ub_ksig_uses_macros(const char *src);
+/* Whether src names the macro name: as an identifier, or as a word of a
+ * preprocessor line (#ifdef UB_NATIVE16). */
+int ub_ksig_mentions(const char *src, const char *name);
 
 #endif

@@ -144,8 +144,16 @@ const char *ub_mode_na(const struct ub_config *cfg, enum ub_mode mode,
 	 * the fma mode over again */
 	if (cfg->triton)
 		return ub_triton_mode_na(mode);
-	if (mode == UB_MODE_RN && cfg->op->kernel && !ub_ksig_uses_macros(src))
+	return cfg->op->kernel ? ub_kernel_mode_na(mode, src) : NULL;
+}
+
+const char *ub_kernel_mode_na(enum ub_mode mode, const char *src)
+{
+	if (mode == UB_MODE_RN && !ub_ksig_uses_macros(src))
 		return UB_NA_NO_MACROS;
+	/* and one without a UB_NATIVE16 variant under -DUB_NATIVE16 too */
+	if (mode == UB_MODE_NATIVE16 && !ub_ksig_mentions(src, "UB_NATIVE16"))
+		return UB_NA_NO_NATIVE16;
 	return NULL;
 }
 

@@ -95,6 +95,7 @@ struct ub_config {
  * ulpbench.h's UB_ macros (kernel_sig.h): compiled with -DUB_MODE_RN it is
  * the fma mode over again. */
 #define UB_NA_NO_MACROS "the kernel does not use ulpbench.h's UB_ macros"
+#define UB_NA_NO_NATIVE16 "the kernel has no #ifdef UB_NATIVE16 variant"
 
 /* Where a row's per-element results are (struct ub_row's out): the
  * index of its mode in cfg->modes (d->out[m]), or one of these. */
@@ -232,6 +233,9 @@ const char *ub_kernel_name(const struct ub_config *cfg, char *buf, size_t len);
  * NULL when it does. */
 const char *ub_mode_na(const struct ub_config *cfg, enum ub_mode mode,
 		       const char *src);
+/* The same for a kernel file (shipped or the user's) of source src:
+ * rn needs ulpbench.h's UB_ macros, native16 a UB_NATIVE16 variant. */
+const char *ub_kernel_mode_na(enum ub_mode mode, const char *src);
 
 /* The backend cfg asks for (backend.h); ub_run() checked that it is
  * usable. */

@@ -383,6 +383,19 @@ static int catalog_source(enum ub_dtype dt, char **src, struct ub_error *err)
 	return *src ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
 
+/* The n/a row of mode m for output o, saying why; NULL when out of
+ * memory. */
+static struct ub_row *na_row(struct ub_result *res, const struct ub_shaped_req *q,
+			     int t, int o, enum ub_mode m, const char *why)
+{
+	struct ub_row *r = ub_shaped_new_row(res, q, t, o, ub_modes[m].name,
+					     ub_modes[m].opts);
+	if (!r->op)
+		return NULL;
+	r->na = why;
+	return r;
+}
+
 static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t,
 		     struct ub_error *err)
 {
@@ -408,10 +421,15 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	res->data[t].n = rows * cols;
 	uint64_t approx[UB_NMODES] = {0};
 	int ran[UB_NMODES] = {0};
+	const char *na[UB_NMODES] = {0};
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		if (!ub_mode_applies(cfg->modes[m], d.dt) ||
 		    (cfg->triton && ub_triton_mode_na(cfg->modes[m])))
 			continue; /* no row, as elementwise runs do; Triton: fma, nofma */
+		/* a user's kernel without what the mode changes: an n/a row */
+		if (q->kernel && !cfg->triton &&
+		    (na[m] = ub_kernel_mode_na(cfg->modes[m], src)))
+			continue;
 		s = run_mode(q, &d, m, d.y[m], &cfg->geom, src, rows, cols, &approx[m], err);
 		ran[m] = !s;
 		if (!s && d.seed_mode < 0)
@@ -428,7 +446,9 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	}
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		for (int m = 0; !s && m < cfg->nmodes; m++)
-			if (ran[m] && ub_shaped_measure(res, q, t, o, m, NULL, NULL, &d, approx[m], cols))
+			if ((ran[m] && ub_shaped_measure(res, q, t, o, m, NULL, NULL, &d,
+							 approx[m], cols)) ||
+			    (na[m] && !na_row(res, q, t, o, cfg->modes[m], na[m])))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
 		for (int k = 0; !s && q->orders && k < UB_SHAPED_NORDERS; k++) {
 			s = ub_shaped_order_sum(k, &d.in[0], rows, cols, &d.ord[k], err);
