@@ -16,10 +16,13 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 ok() { checks=$((checks + 1)); }
 
 # expect_status CODE DESCRIPTION -- COMMAND...: runs COMMAND, captures
-# stdout/stderr in $TMP/out and $TMP/err, checks the exit status.
+# stdout/stderr in $TMP/out and $TMP/err, checks the exit status.  The
+# description goes to the log first: make check's progress lines show it
+# (tests/progress).
 expect_status() {
 	want=$1 desc=$2
 	shift 3
+	echo "# $desc"
 	"$@" >"$TMP/out" 2>"$TMP/err"
 	got=$?
 	if [ "$got" -ne "$want" ]; then
