@@ -13,6 +13,10 @@
 #     chain that does; in a transcript (a block with `$ ` prompt
 #     lines) only the prompt lines are commands, the rest is output.  A line
 #     ending in `\` continues on the next one.
+#   - In a transcript, the lines after a prompt line up to the next one are
+#     what the command prints (its standard output, then its standard
+#     error), `...` standing for any number of lines: the command runs as
+#     printed (no smaller -n) and its output must read so.
 #   - A trailing comment that says `exit N without a GPU` or ends in `exit N`
 #     (`# on the GPU (exit 4 without a GPU, saying why)`, `# exit 1`) gives
 #     the command's documented exit status; otherwise it is 0.  The test runs
@@ -24,6 +28,8 @@
 # Output, one call per item, the text in a quoted heredoc:
 #   doc_file WHERE NAME <<'UB_DOC_EOF' / lines / UB_DOC_EOF
 #   doc_cmd WHERE STATUS <<'UB_DOC_EOF' / command / UB_DOC_EOF
+#   doc_tcmd WHERE STATUS <<'UB_DOC_EOF' / command / UB_DOC_EOF (a transcript's),
+#     then doc_out WHERE <<'UB_DOC_EOF' / its output / UB_DOC_EOF
 #   doc_template WHERE <<'UB_DOC_EOF' / command / UB_DOC_EOF
 # WHERE is FILE:LINE of the item's first line.
 
@@ -50,7 +56,7 @@ function is_template(cmd,   words, i, n) {
 	return 0
 }
 
-function command(where, text,   comment, status, p) {
+function command(where, text, kind,   comment, status, p) {
 	comment = ""
 	p = index(text, " #")
 	if (p > 0) {
@@ -69,11 +75,11 @@ function command(where, text,   comment, status, p) {
 	if (is_template(text))
 		emit("doc_template", where, "", text)
 	else
-		emit("doc_cmd", where, " " status, text)
+		emit(kind, where, " " status, text)
 }
 
 # The block's lines are line[1..nline], its first line at file line first.
-function block(   i, j, transcript, text, where, name, term, body, parts, np, k, seg) {
+function block(   i, j, transcript, text, where, name, term, body, parts, np, k, seg, start) {
 	if (nline > 0 && line[1] ~ /^\/\/ [A-Za-z0-9_.-]+\.[A-Za-z0-9]+$/) {
 		name = substr(line[1], 4)
 		body = line[1]
@@ -94,6 +100,7 @@ function block(   i, j, transcript, text, where, name, term, body, parts, np, k,
 				continue
 			text = substr(text, 3)
 		}
+		start = i
 		while (text ~ /\\$/ && i < nline) {
 			sub(/[ \t]*\\$/, " ", text)
 			i++
@@ -120,7 +127,13 @@ function block(   i, j, transcript, text, where, name, term, body, parts, np, k,
 			seg = parts[k]
 			sub(/^[ \t]+/, "", seg)
 			if (seg ~ /^(\.\/)?ulpbench / || seg ~ /^(pip|pytest) /)
-				command(where, seg)
+				command(where, seg, transcript ? "doc_tcmd" : "doc_cmd")
+		}
+		if (transcript) { # the output shown, up to the next prompt
+			body = ""
+			for (j = i + 1; j <= nline && line[j] !~ /^\$ /; j++)
+				body = body (j > i + 1 ? "\n" : "") line[j]
+			emit("doc_out", FILENAME ":" (first + start - 1), "", body)
 		}
 	}
 }

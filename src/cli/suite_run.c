@@ -171,8 +171,9 @@ static int run_entry(struct ub_entry *e, int idx, int total, struct ub_progress 
 			fprintf(f, "%s:%d: FAILED  %s  (%d of %d expectations failed)\n",
 				e->file, e->line, e->text, bad, e->nexpect);
 		else
-			fprintf(f, "%s:%d: ok  %s  (%d expectations held, %.1f s)\n",
-				e->file, e->line, e->text, e->nexpect, now() - t0);
+			fprintf(f, "%s:%d: ok  %s  (%d expectation%s held, %.1f s)\n",
+				e->file, e->line, e->text, e->nexpect,
+				e->nexpect == 1 ? "" : "s", now() - t0);
 		fflush(f);
 		snprintf(label, sizeof label, "%s:%d", e->file, e->line);
 		s = ub_outputs_add(out, &res, label, err); /* no HTML here: cannot fail */
@@ -205,6 +206,7 @@ static int run_all(struct ub_suite *su, const struct ub_cli *cli, struct ub_erro
 	}
 	fprintf(f, "ulpbench suite: %d runs, %d expectations, %d failed\n",
 		t.runs, t.expects, t.failed);
+	fflush(f); /* before the error line on stderr */
 	s = ub_outputs_commit(&out, err);
 	if (!s && t.failed)
 		s = ub_fail(err, UB_EXPECT_FAILED, "suite: %d of %d expectations failed",
