@@ -1,7 +1,7 @@
 """browser.py — drive headless Chromium over the DevTools protocol, with
 the standard library only, to check an HTML report as a reader sees it.
 
-    python3 tests/browser.py [--check] [--screenshot OUT.png]
+    python3 tests/browser.py [--check] [--screenshot OUT.png] [--viewport OUT.png]
                              [--shot SELECTOR OUT.png]... [--width W] [--scale S]
                              PAGE.html...
 
@@ -18,8 +18,11 @@ clipboard); and every script error and console error the page raised.  With
 panel row per figured row, the click hides exactly that row's figures and
 a second click shows them again, the copy button yields the command, no
 errors), saying which on stderr.
---screenshot saves the whole first page as a PNG, --shot one element's
-box of it, both at --scale (default 1).
+--screenshot saves the whole first page as a PNG, --viewport its first
+screen (W by 900 pixels, as a reader opens it), --shot one element's box of
+it, all at --scale (default 1).  Each page's object also has "glance": the
+bottom edge of its first-screen table (table.glance) on the first screen,
+in pixels from the top, and its rows' texts.
 
 Chromium: Debian's `chromium` (found on PATH or as $CHROMIUM).  It runs
 with --no-sandbox (tests run as root in CI containers) and a temporary
@@ -201,6 +204,15 @@ SUMMARY_JS = r"""
 })))()
 """
 
+# The first-screen table: where it ends on the first screen, and its rows
+GLANCE_JS = r"""
+(() => { window.scrollTo(0, 0); const t = document.querySelector('table.glance');
+  if (!t) return null;
+  return { bottom: t.getBoundingClientRect().bottom,
+           rows: Array.from(t.querySelectorAll('tr')).slice(1).map(r =>
+             Array.from(r.querySelectorAll('td')).map(c => c.innerText.trim())) }; })()
+"""
+
 # Counts the visible figures of row k in the first section.
 VISIBLE_JS = r"""
 ((k) => { const sec = document.querySelector('section.dtsec');
@@ -255,8 +267,10 @@ def copy_test(page):
                    "clipboard: null}; })()")
 
 
-def shoot(page, path, selector=None, width=1280, scale=1):
-    if selector:
+def shoot(page, path, selector=None, width=1280, scale=1, viewport=False):
+    if viewport:
+        clip = {"x": 0, "y": 0, "width": width, "height": 900}
+    elif selector:
         clip = page.js(f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
                        ".getBoundingClientRect(); return {x: r.x + scrollX, y: r.y + scrollY,"
                        " width: r.width, height: r.height}; })()")
@@ -300,11 +314,14 @@ def problems(summary, toggle, copied, errors):
     return bad
 
 
-def check_page(page, path, full, shots, width, check, scale=1):
+def check_page(page, path, full, shots, width, check, scale=1, first=None):
     page.events.clear()
     page.call("Page.navigate", url="file://" + path)
     page.wait_event("Page.loadEventFired")
     summary = page.js(SUMMARY_JS)
+    glance = page.js(GLANCE_JS)
+    if first:
+        shoot(page, first, None, width, scale, viewport=True)
     for sel, out in shots:
         shoot(page, out, sel, width, scale)
     if full:
@@ -317,16 +334,19 @@ def check_page(page, path, full, shots, width, check, scale=1):
     page.js("1")
     errors = page.errors()
     bad = problems(summary, toggle, copied, errors) if check else []
-    return {"page": path, "sections": summary, "toggle": toggle, "copy": copied,
-            "errors": errors}, bad
+    return {"page": path, "sections": summary, "glance": glance, "toggle": toggle,
+            "copy": copied, "errors": errors}, bad
 
 
 def main(argv):
     args, pages, shots, full, check, width, scale = argv[1:], [], [], None, False, 1280, 1
+    first = None
     i = 0
     while i < len(args):
         if args[i] == "--screenshot":
             full, i = args[i + 1], i + 2
+        elif args[i] == "--viewport":
+            first, i = args[i + 1], i + 2
         elif args[i] == "--shot":
             shots.append((args[i + 1], args[i + 2]))
             i += 3
@@ -356,7 +376,8 @@ def main(argv):
                   deviceScaleFactor=1, mobile=False)
         for n, path in enumerate(pages):
             out, bad = check_page(page, path, full if n == 0 else None,
-                                  shots if n == 0 else [], width, check, scale)
+                                  shots if n == 0 else [], width, check, scale,
+                                  first if n == 0 else None)
             print(json.dumps(out))
             for b in bad:
                 print(f"browser.py: {os.path.basename(path)}: {b}", file=sys.stderr)

@@ -78,6 +78,9 @@ void ub_axis_labels(FILE *f, const struct ub_axis *a, double left, double y);
 void ub_axis_grid(FILE *f, const struct ub_axis *a, double left, double y0,
 		  double y1);
 
+/* The page's first screen: per dtype and row, against PyTorch and the
+ * exact value (html_glance.c). */
+void ub_html_glance(FILE *f, const struct ub_result *res);
 /* The parts of a section, in page order. */
 void ub_html_dist(FILE *f, const struct ub_hsec *sec);
 void ub_html_map(FILE *f, const struct ub_hsec *sec, int k);

@@ -112,12 +112,15 @@ static void spark_axis(FILE *f, int khi)
 }
 
 /* A figure; bound: it is an upper bound (a bin's upper edge, or max),
- * shown as such ("≤ 0.5") unless it is 0. */
+ * shown as such ("≤ 0.5") unless it is 0; the edge of the first bin as
+ * "≈ 0" (the note under the table says what it means). */
 static void qcell(FILE *f, double v, int bound)
 {
 	fprintf(f, "<td>");
 	if (v < 0)
 		fprintf(f, "-");
+	else if (bound && v > 0 && v <= ub_fine_upper(1))
+		fprintf(f, "<span title=\"\xe2\x89\xa4 %.3g\">\xe2\x89\x88 0</span>", v);
 	else {
 		if (bound && v != 0)
 			fprintf(f, "\xe2\x89\xa4 ");
@@ -157,5 +160,8 @@ void ub_html_dist(FILE *f, const struct ub_hsec *sec)
 	fprintf(f, "<p class=\"note\">Percentiles of the comparable elements (NaN/inf "
 		   "disagreements apart), read from bins of an eighth of an octave: each is "
 		   "the upper edge of the bin holding it, at most 12.5%% above the true value "
-		   "(exact at 0); max is exact.</p>\n");
+		   "(exact at 0); max is exact. &asymp; 0: at most 2^-24 ulp (the first bin): "
+		   "exact results, or results within a tiny part of a unit of the exact value, "
+		   "such as 0 for an exact value far below the smallest subnormal, which random "
+		   "encodings give often.</p>\n");
 }

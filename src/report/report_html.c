@@ -258,6 +258,7 @@ int ub_report_html(FILE *f, const struct ub_result *res, struct ub_error *err)
 				ub_dtypes[res->data[t].dt].name);
 		fprintf(f, "</p>\n");
 	}
+	ub_html_glance(f, res);
 	for (int t = 0; !s && t < res->ndata; t++)
 		s = section(f, res, t, err);
 	fprintf(f, "<p class=\"note\">ULP error: |result &minus; exact| / ulp(exact); "
