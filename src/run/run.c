@@ -272,14 +272,14 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 		stage_done(res, d, "torch plan");
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		uint64_t approx = 0;
-		const char *na = ub_mode_na(cfg, cfg->modes[m], src);
 		d->nmodes = m + 1;
+		if (!ub_mode_applies(cfg->modes[m], d->dt))
+			continue; /* no row; d->out[m] stays empty */
+		const char *na = ub_mode_na(cfg, cfg->modes[m], src);
 		if (na) {
 			add_na_row(res, d, m, na);
 			continue;
 		}
-		if (!ub_mode_applies(cfg->modes[m], d->dt))
-			continue; /* no row; d->out[m] stays empty */
 		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		if (!s)
 			s = add_row(res, d, m, ub_modes[cfg->modes[m]].name,
