@@ -27,7 +27,8 @@
  * .reqntid (a launch of another block size is refused); and, for
  * kernels that need a block's threads together, .shared memory (static
  * and extern), bar.sync, the warp instructions (shfl, vote, match, redux,
- * activemask, elect) and atom/red, run block by block in warps of 32
+ * activemask, elect), atom/red and the warp-level matrix moves
+ * (ldmatrix, stmatrix, movmatrix), run block by block in warps of 32
  * (ptx_block.c).
  * Not supported (a clear error at parse time): textures, surfaces,
  * indirect calls, barriers with a thread count. */

@@ -6,6 +6,7 @@
  * ("ptx:LINE: unsupported instruction 'xyz.abc'"), never a guess. */
 #include "ptx_internal.h"
 #include "ptx_mufu.h"
+#include "ptx_mma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -537,6 +538,8 @@ int ptx_decode_insn(struct ptx_pstate *st)
 	st->pos++;
 	if (mt->kind == PTX_TK_WORD && ptx_is_block_insn(mt))
 		return ptx_decode_block(st, &in, mt, line);
+	if (mt->kind == PTX_TK_WORD && ptx_is_mma_insn(mt))
+		return ptx_decode_mma(st, &in, mt, line);
 	if (mt->kind == PTX_TK_WORD && mnem_split(mt, &m) == 0 &&
 	    mnem_variant(st, &m) == 0)
 		op = find_op(&m);

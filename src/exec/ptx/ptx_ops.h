@@ -263,6 +263,18 @@
 	X(RED, "red", BLOCK, ANY, ATOM)  /* red: atom without d */          \
 	X(FENCE, "membar", BLOCK, ANY, NONE) /* membar, fence: no effect \
 					    (every access is in order here) */ \
+	/* --- warp-level matrix moves (PTX ISA 9.0, 9.7.14.5.15-.17):   \
+	 * every lane of the warp together; decoded by ptx_insn_mma.c,   \
+	 * run by ptx_ldmatrix.c --- */                                    \
+	X(LDMATRIX, "ldmatrix", BLOCK, ANY, LD) /* {d0..}: 1, 2 or 4 8x8 \
+					    b16 matrices, each row at the \
+					    .shared address lanes 8i..8i+7 \
+					    give, as mma fragments (.trans: \
+					    transposed) */                  \
+	X(STMATRIX, "stmatrix", BLOCK, ANY, ST) /* the inverse: fragments \
+					    to the rows lanes address */    \
+	X(MOVMATRIX, "movmatrix", BLOCK, ANY, A) /* d = the fragment of the \
+					    transposed 8x8 b16 matrix of a */ \
 	/* --- the ptxas fusion model (ptx_fuse.c); never parsed --- */    \
 	X(HOLD, "(hold)", _, ANY, AB)    /* a fused mul: keep a, b in the  \
 					    slots src[2], src[3] */         \
