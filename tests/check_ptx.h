@@ -37,5 +37,6 @@ TCase *ptx_vec_tcase(void);
 TCase *ptx_module_tcase(void);
 TCase *ptx_block_tcase(void);
 TCase *ptx_ldmatrix_tcase(void);
+TCase *ptx_mma_tcase(void);
 
 #endif

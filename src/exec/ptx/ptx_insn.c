@@ -99,6 +99,12 @@ int ptx_writes(const struct ptx_insn *in, uint32_t *w)
 		for (int i = 1; i < in->aux && i < 4; i++)
 			w[n++] = in->src[i];
 		break;
+	case PTX_S_MMA: {   /* the written part of its list (ptx_mma.h) */
+		const uint32_t *l = (const uint32_t *)(uintptr_t)in->off;
+		for (uint32_t i = 0; i < l[0]; i++)
+			w[n++] = l[PTX_OPL_HEAD + i];
+		return n;
+	}
 	default:
 		break;
 	}
@@ -122,6 +128,13 @@ int ptx_reads(const struct ptx_insn *in, uint32_t *r)
 	case PTX_S_BAR: case PTX_S_ELECT: k = 1; break;
 	case PTX_S_VOTE: case PTX_S_MATCH: case PTX_S_REDUX: k = 2; break;
 	case PTX_S_ATOM: k = 3; break;
+	case PTX_S_MMA: {   /* the read part of its list (ptx_mma.h) */
+		const uint32_t *l = (const uint32_t *)(uintptr_t)in->off;
+		for (uint32_t i = 0; i < l[1]; i++)
+			r[n++] = l[PTX_OPL_HEAD + l[0] + i];
+		k = 0;
+		break;
+	}
 	case PTX_S_PACK: k = in->aux < 4 ? in->aux : 4; break;
 	case PTX_S_ST:   /* the address, then the data: d and src[1..] */
 		k = 1;

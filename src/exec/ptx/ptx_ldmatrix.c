@@ -1,7 +1,7 @@
 /* ptx_ldmatrix.c — ldmatrix, stmatrix and movmatrix on the block executor
  * (PTX ISA 9.0, 9.7.14.5.15 "Warp-level matrix load instruction:
- * ldmatrix", .16 stmatrix, .17 movmatrix), and what the warp-level
- * matrix instructions share: the whole-warp rule, .shared addresses.
+ * ldmatrix", .16 stmatrix, .17 movmatrix), and what the tensor-core
+ * instructions share: the whole-warp rule, .shared addresses, the flag.
  *
  * An 8x8 matrix of b16 elements as a fragment: lane l holds row l / 4,
  * columns 2 (l % 4) and 2 (l % 4) + 1, the first in the low half of its
@@ -47,6 +47,12 @@ unsigned char *ptx_mma_shared(struct ptx_blk *b, unsigned wi, unsigned l,
 	return p;
 }
 
+void ptx_mma_flag(struct ptx_blk *b, const struct ub_mma_model *m, unsigned doubt)
+{
+	if (!m->known || doubt)
+		b->amask |= 1ull << PTX_AX_MMA;
+}
+
 /* The 8x8 fragment of register slot s: x[row][col]. */
 static void gather(const struct ptx_warp *w, uint32_t s, uint16_t x[8][8])
 {
@@ -74,7 +80,7 @@ static void transpose(uint16_t x[8][8])
 		}
 }
 
-static int ldmatrix(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in)
+int ptx_warp_ldmatrix(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in)
 {
 	struct ptx_warp *w = &b->w[wi];
 	if (in->op == PTX_MOVMATRIX) {
@@ -144,7 +150,16 @@ int ptx_warp_mma(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 		 uint32_t g, uint32_t act)
 {
 	(void)act;
+	if (in->op == PTX_WGMMA_SYNC)
+		return 0;
 	if (whole_warp(b, wi, in, g))
 		return UB_RUNTIME;
-	return ldmatrix(b, wi, in);
+	switch (in->op) {
+	case PTX_LDMATRIX: case PTX_STMATRIX: case PTX_MOVMATRIX:
+		return ptx_warp_ldmatrix(b, wi, in);
+	case PTX_WGMMA:
+		return ptx_warp_wgmma(b, wi, in);
+	default:
+		return ptx_warp_mma_sync(b, wi, in);
+	}
 }
