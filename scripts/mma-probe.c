@@ -253,58 +253,65 @@ static void vector(const struct form *f, int k, uint64_t *a, uint64_t *b, uint64
 	}
 }
 
-/* Runs form f's kernel for T tiles on the device (cu) and on the sim;
- * writes its part of the report.  1 when they differ. */
-static int probe(const struct form *f, int sm, int T, const struct ub_cu *cu,
-		 const char *dir, FILE *rep, struct ub_error *err)
-{
-	int M = f->m, N = 8, K = f->k, ba = bits_of(f->fa), bc = bits_of(f->fc);
-	int ea = ba >= 32 ? 1 : 32 / ba, ec = bc >= 32 ? 1 : 32 / bc;
-	int na = M * K / 32 / (ba == 64 ? 1 : ea), nb = K * N / 32 / (ba == 64 ? 1 : ea);
-	int nc = M * N / 32 / (bc == 64 ? 1 : ec);
-	size_t bytes = (size_t)T * 32 * 32;
+/* One form's tiles: A (T x m x k), B (T x k x 8), C (T x m x 8) as
+ * encodings, and the five buffers of 32 bytes a lane: a, b, c
+ * fragments, d of the GPU, d of the sim. */
+struct tiles {
+	const struct form *f;
+	int T, na, nb, nc, ea, ec;
+	size_t bytes;
+	uint64_t *A, *B, *C;
 	unsigned char *buf[5];
-	uint64_t *A = malloc((size_t)T * M * K * 8), *B = malloc((size_t)T * K * N * 8);
-	uint64_t *C = malloc((size_t)T * M * N * 8), seed = 0x6d6d61ull + (uint64_t)f->fa;
-	for (int i = 0; i < 5; i++)
-		buf[i] = calloc(1, bytes);
+};
+
+/* Random values, the vectors on each tile's diagonal, the fragments. */
+static void fill(struct tiles *w)
+{
+	const struct form *f = w->f;
+	int M = f->m, N = 8, K = f->k, T = w->T, ba = bits_of(f->fa), bc = bits_of(f->fc);
+	uint64_t seed = 0x6d6d61ull + (uint64_t)f->fa;
 	for (size_t x = 0; x < (size_t)T * M * K; x++)
-		A[x] = random_val(f->fa, &seed);
+		w->A[x] = random_val(f->fa, &seed);
 	for (size_t x = 0; x < (size_t)T * K * N; x++)
-		B[x] = random_val(f->fa, &seed);
+		w->B[x] = random_val(f->fa, &seed);
 	for (size_t x = 0; x < (size_t)T * M * N; x++)
-		C[x] = random_val(f->fc, &seed);
-	for (int t = 0; t < T; t++)   /* the vectors on the diagonal */
+		w->C[x] = random_val(f->fc, &seed);
+	for (int t = 0; t < T; t++)
 		for (int i = 0; i < 8 && i < M; i++) {
 			uint64_t a[32], b[32], c;
 			vector(f, (i + t) % 8, a, b, &c);
 			for (int q = 0; q < K; q++) {
-				A[((size_t)t * M + i) * K + q] = a[q];
-				B[((size_t)t * K + q) * N + i] = b[q];
+				w->A[((size_t)t * M + i) * K + q] = a[q];
+				w->B[((size_t)t * K + q) * N + i] = b[q];
 			}
-			C[((size_t)t * M + i) * N + i] = c;
+			w->C[((size_t)t * M + i) * N + i] = c;
 		}
-	for (int t = 0; t < T; t++)   /* the fragments */
+	for (int t = 0; t < T; t++)
 		for (int l = 0; l < 32; l++) {
-			unsigned char *pa = buf[0] + ((size_t)t * 32 + l) * 32, *pb = buf[1] + (pa - buf[0]);
-			unsigned char *pc = buf[2] + (pa - buf[0]);
+			size_t at = ((size_t)t * 32 + l) * 32;
 			int r, c;
-			for (int i = 0; i < na * ea; i++) {
+			for (int i = 0; i < w->na * w->ea; i++) {
 				frag_a(f, l, i, &r, &c);
-				memcpy(pa + i * ba / 8, &A[((size_t)t * M + r) * K + c], (size_t)ba / 8);
+				memcpy(w->buf[0] + at + i * ba / 8, &w->A[((size_t)t * M + r) * K + c],
+				       (size_t)ba / 8);
 			}
-			for (int i = 0; i < nb * ea; i++) {
+			for (int i = 0; i < w->nb * w->ea; i++) {
 				frag_b(f, l, i, &r, &c);
-				memcpy(pb + i * ba / 8, &B[((size_t)t * K + r) * N + c], (size_t)ba / 8);
+				memcpy(w->buf[1] + at + i * ba / 8, &w->B[((size_t)t * K + r) * N + c],
+				       (size_t)ba / 8);
 			}
-			for (int i = 0; i < nc * ec; i++) {
+			for (int i = 0; i < w->nc * w->ec; i++) {
 				frag_c(f, l, i, &r, &c);
-				memcpy(pc + i * bc / 8, &C[((size_t)t * M + r) * N + c], (size_t)bc / 8);
+				memcpy(w->buf[2] + at + i * bc / 8, &w->C[((size_t)t * M + r) * N + c],
+				       (size_t)bc / 8);
 			}
 		}
-	const char *ptx = kernel(f, sm, na, nb, nc);
-	int s = 0, diff = 0, flagged = 0;
-	/* the GPU */
+}
+
+/* The kernel on the device: d into buf[3]. */
+static int on_gpu(struct tiles *w, const struct ub_cu *cu, const char *ptx,
+		  struct ub_error *err)
+{
 	CUmodule mod = NULL;
 	CUfunction fn;
 	CUdeviceptr d[4] = { 0 };
@@ -312,82 +319,121 @@ static int probe(const struct form *f, int sm, int T, const struct ub_cu *cu,
 	if (r == CUDA_SUCCESS)
 		r = cu->cuModuleGetFunction_(&fn, mod, "probe");
 	for (int i = 0; r == CUDA_SUCCESS && i < 4; i++)
-		r = cu->cuMemAlloc_(&d[i], bytes);
+		r = cu->cuMemAlloc_(&d[i], w->bytes);
 	for (int i = 0; r == CUDA_SUCCESS && i < 3; i++)
-		r = cu->cuMemcpyHtoD_(d[i], buf[i], bytes);
+		r = cu->cuMemcpyHtoD_(d[i], w->buf[i], w->bytes);
 	void *args[4] = { &d[0], &d[1], &d[2], &d[3] };
 	if (r == CUDA_SUCCESS)
-		r = cu->cuLaunchKernel_(fn, (unsigned)T, 1, 1, 32, 1, 1, 0, NULL, args, NULL);
+		r = cu->cuLaunchKernel_(fn, (unsigned)w->T, 1, 1, 32, 1, 1, 0, NULL, args, NULL);
 	if (r == CUDA_SUCCESS)
 		r = cu->cuCtxSynchronize_();
 	if (r == CUDA_SUCCESS)
-		r = cu->cuMemcpyDtoH_(buf[3], d[3], bytes);
-	if (r != CUDA_SUCCESS)
-		s = ub_cu_fail(err, r, f->name);
+		r = cu->cuMemcpyDtoH_(w->buf[3], d[3], w->bytes);
 	for (int i = 0; i < 4; i++)
 		if (d[i])
 			cu->cuMemFree_(d[i]);
 	if (mod)
 		cu->cuModuleUnload_(mod);
-	/* the sim */
+	return r == CUDA_SUCCESS ? 0 : ub_cu_fail(err, r, w->f->name);
+}
+
+/* The kernel on the interpreter: d into buf[4]; *flagged its mma-model. */
+static int on_sim(struct tiles *w, const char *ptx, int *flagged, struct ub_error *err)
+{
 	struct ptx_module *m = NULL;
-	if (!s)
-		s = ptx_parse(ptx, &m, err);
-	if (!s) {
-		struct ptx_buffer pb[4];
-		uint64_t pa[4];
-		unsigned char *sb[4] = { buf[0], buf[1], buf[2], buf[4] };
-		for (int i = 0; i < 4; i++) {
-			pb[i] = (struct ptx_buffer){ sb[i], bytes, i == 3, NULL };
-			pa[i] = (uint64_t)(uintptr_t)sb[i];
-		}
-		struct ptx_launch ln = { { (unsigned)T, 1, 1 }, { 32, 1, 1 }, pa, 4, pb, 4, 0, 0,
-					 0, 0, 0 };
-		struct ptx_run_info info;
-		s = ptx_run(m, "probe", &ln, &info, err);
-		flagged = (info.approx_mask >> PTX_AX_MMA) & 1;
-		ptx_free(m);
+	int s = ptx_parse(ptx, &m, err);
+	if (s)
+		return s;
+	struct ptx_buffer pb[4];
+	uint64_t pa[4];
+	unsigned char *sb[4] = { w->buf[0], w->buf[1], w->buf[2], w->buf[4] };
+	for (int i = 0; i < 4; i++) {
+		pb[i] = (struct ptx_buffer){ sb[i], w->bytes, i == 3, NULL };
+		pa[i] = (uint64_t)(uintptr_t)sb[i];
 	}
+	struct ptx_launch ln = { { (unsigned)w->T, 1, 1 }, { 32, 1, 1 }, pa, 4, pb, 4, 0, 0,
+				 0, 0, 0 };
+	struct ptx_run_info info;
+	s = ptx_run(m, "probe", &ln, &info, err);
+	*flagged = (info.approx_mask >> PTX_AX_MMA) & 1;
+	ptx_free(m);
+	return s;
+}
+
+/* The elements of d that differ, the first 20 with their inputs, into
+ * the report; how many. */
+static int compare(const struct tiles *w, FILE *rep)
+{
+	const struct form *f = w->f;
+	int M = f->m, N = 8, K = f->k, bc = bits_of(f->fc), diff = 0;
+	for (int t = 0; t < w->T; t++)
+		for (int l = 0; l < 32; l++)
+			for (int i = 0; i < w->nc * w->ec; i++) {
+				size_t at = ((size_t)t * 32 + l) * 32 + (size_t)i * bc / 8;
+				uint64_t g = 0, v = 0;
+				int row, col;
+				if (!memcmp(w->buf[3] + at, w->buf[4] + at, (size_t)bc / 8) ||
+				    diff++ >= 20)
+					continue;
+				memcpy(&g, w->buf[3] + at, (size_t)bc / 8);
+				memcpy(&v, w->buf[4] + at, (size_t)bc / 8);
+				frag_c(f, l, i, &row, &col);
+				fprintf(rep, "  tile %d D(%d,%d): gpu 0x%llx sim 0x%llx; c 0x%llx; "
+					"a, b:", t, row, col, (unsigned long long)g,
+					(unsigned long long)v,
+					(unsigned long long)w->C[((size_t)t * M + row) * N + col]);
+				for (int q = 0; q < K; q++)
+					fprintf(rep, " %llx*%llx",
+						(unsigned long long)w->A[((size_t)t * M + row) * K + q],
+						(unsigned long long)w->B[((size_t)t * K + q) * N + col]);
+				fprintf(rep, "\n");
+			}
+	return diff;
+}
+
+/* Runs form f's kernel for T tiles on the device (cu) and on the sim,
+ * writes its part of the report and its data.  0, 1 when they differ,
+ * else the failure's status. */
+static int probe(const struct form *f, int sm, int T, const struct ub_cu *cu,
+		 const char *dir, FILE *rep, struct ub_error *err)
+{
+	struct tiles w = { .f = f, .T = T, .bytes = (size_t)T * 32 * 32 };
+	int M = f->m, N = 8, K = f->k, ba = bits_of(f->fa), bc = bits_of(f->fc);
+	w.ea = ba >= 32 ? 1 : 32 / ba, w.ec = bc >= 32 ? 1 : 32 / bc;
+	w.na = M * K / 32 / w.ea, w.nb = K * N / 32 / w.ea, w.nc = M * N / 32 / w.ec;
+	w.A = malloc((size_t)T * M * K * 8);
+	w.B = malloc((size_t)T * K * N * 8);
+	w.C = malloc((size_t)T * M * N * 8);
+	int s = w.A && w.B && w.C ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
+	for (int i = 0; i < 5; i++)
+		if (!(w.buf[i] = calloc(1, w.bytes)))
+			s = ub_fail(err, UB_RUNTIME, "out of memory");
+	if (!s)
+		fill(&w);
+	const char *ptx = kernel(f, sm, w.na, w.nb, w.nc);
+	int flagged = 0, diff = 0;
+	if (!s)
+		s = on_gpu(&w, cu, ptx, err);
+	if (!s)
+		s = on_sim(&w, ptx, &flagged, err);
 	if (!s) {
 		fprintf(rep, "%s (%s): %d tiles, sm_%d, the sim %s\n", f->name, f->mnem, T, sm,
 			flagged ? "flagged it (mma-model)" : "calls its model known");
-		for (int t = 0; t < T; t++)
-			for (int l = 0; l < 32; l++)
-				for (int i = 0; i < nc * ec; i++) {
-					size_t at = ((size_t)t * 32 + l) * 32 + (size_t)i * bc / 8;
-					int row, col;
-					if (!memcmp(buf[3] + at, buf[4] + at, (size_t)bc / 8))
-						continue;
-					if (diff++ < 20) {
-						uint64_t g = 0, v = 0;
-						memcpy(&g, buf[3] + at, (size_t)bc / 8);
-						memcpy(&v, buf[4] + at, (size_t)bc / 8);
-						frag_c(f, l, i, &row, &col);
-						fprintf(rep, "  tile %d D(%d,%d): gpu 0x%llx sim 0x%llx; "
-							"c 0x%llx; a, b:", t, row, col,
-							(unsigned long long)g, (unsigned long long)v,
-							(unsigned long long)C[((size_t)t * M + row) * N + col]);
-						for (int q = 0; q < K; q++)
-							fprintf(rep, " %llx*%llx",
-								(unsigned long long)A[((size_t)t * M + row) * K + q],
-								(unsigned long long)B[((size_t)t * K + q) * N + col]);
-						fprintf(rep, "\n");
-					}
-				}
+		diff = compare(&w, rep);
 		fprintf(rep, "  %zu elements, %d differ\n", (size_t)T * M * N, diff);
 		char path[4200];
 		snprintf(path, sizeof path, "%s/mma-%s.bin", dir, f->name);
 		FILE *o = fopen(path, "wb");
 		for (int i = 0; o && i < 5; i++)
-			fwrite(buf[i], 1, bytes, o);
+			fwrite(w.buf[i], 1, w.bytes, o);
 		if (!o || fclose(o))
 			s = ub_fail(err, UB_IO, "%s: cannot write: %s", path, strerror(errno));
 	}
 	for (int i = 0; i < 5; i++)
-		free(buf[i]);
-	free(A);
-	free(B);
-	free(C);
+		free(w.buf[i]);
+	free(w.A);
+	free(w.B);
+	free(w.C);
 	return s ? s : diff != 0;
 }
 

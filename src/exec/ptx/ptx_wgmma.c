@@ -98,6 +98,41 @@ static int load(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 	return 0;
 }
 
+/* Element i of a lane's accumulator registers: its row (of the warp's
+ * 16) and column. */
+static void d_place(unsigned l, int i, int *row, int *col)
+{
+	*row = (int)(l / 4) + 8 * ((i >> 1) & 1);
+	*col = 8 * (i >> 2) + 2 * (int)(l % 4) + (i & 1);
+}
+
+/* A's 16 x k elements of warp wi from its registers (mma's m16n8kK
+ * fragment, PTX_WG_AREG) or its descriptor. */
+static int load_a(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in, int k,
+		  uint64_t *A)
+{
+	const struct ptx_warp *w = &b->w[wi];
+	const uint32_t *L = ptx_opl(in), *ra = L + PTX_OPL_HEAD + 2 * L[0];
+	int fa = in->bits, neg = (in->aux & PTX_WG_NEGA) != 0;
+	if (!(in->aux & PTX_WG_AREG)) {
+		struct desc da;
+		unsigned l = 0;
+		return desc_of(b, wi, in, REG(ra[0]), &da, "a") ||
+		       load(b, wi, in, &da, (in->aux & PTX_WG_TRANSA) != 0, fa,
+			    16 * (int)(wi % 4), 16, k, neg, A, "a") ? UB_RUNTIME : 0;
+	}
+	int shape = k == 16 ? PTX_MS_M16N8K16 : k == 8 ? PTX_MS_M16N8K8 : PTX_MS_M16N8K32;
+	int bits = ptx_mma_fmt_bits(fa), e = 32 / bits, row, col;
+	for (unsigned l = 0; l < W; l++)
+		for (uint32_t r = 0; r < L[2]; r++)
+			for (int j = 0; j < e; j++) {
+				ptx_mma_frag_a(shape, fa, (int)l, (int)r, j, &row, &col);
+				uint64_t v = (REG(ra[r]) >> (bits * j)) & ((1ull << bits) - 1);
+				A[row * k + col] = v ^ ((uint64_t)neg << (bits - 1));
+			}
+	return 0;
+}
+
 /* The warp's 16 rows of D = A * B + C; A, B, C, D of 16 x k, n x k (B
  * transposed), 16 x n, 16 x n elements. */
 static int run(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
@@ -107,59 +142,35 @@ static int run(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 	const uint32_t *L = ptx_opl(in), *ds = L + PTX_OPL_HEAD, *rs = ds + L[0];
 	int n = in->cmp * 8, fa = in->bits, fb = in->rbits, fd = in->dtype;
 	int k = fa == UB_MTF32 ? 8 : fa == UB_MF16 || fa == UB_MBF16 ? 16 : 32;
-	int ww = (int)(wi % 4), per = fd == UB_MF16 ? 2 : 1;
+	int per = fd == UB_MF16 ? 2 : 1, row, col;
 	uint32_t na = L[2], pc = (uint32_t)(in - b->f->code);
 	if ((wi / 4 + 1) * 4 > b->nwarps || b->nthreads < (wi / 4 + 1) * 128)
 		return ptx_blk_fail(b, wi * W, "%s at line %u: warp %u is not in a whole "
 				    "warpgroup (4 warps of 32 threads; the block has %u "
 				    "threads)", b->f->text[pc], b->f->lines[pc], wi,
 				    b->nthreads);
-	struct desc da, db;
+	struct desc db;
 	unsigned l = 0;
-	uint64_t descb = REG(rs[L[0] + na]);
-	if (desc_of(b, wi, in, descb, &db, "b") ||
+	if (desc_of(b, wi, in, REG(rs[L[0] + na]), &db, "b") ||
 	    load(b, wi, in, &db, (in->aux & PTX_WG_TRANSB) != 0, fb, 0, n, k,
-		 (in->aux & PTX_WG_NEGB) != 0, B, "b"))
+		 (in->aux & PTX_WG_NEGB) != 0, B, "b") || load_a(b, wi, in, k, A))
 		return UB_RUNTIME;
-	if (!(in->aux & PTX_WG_AREG)) {
-		if (desc_of(b, wi, in, REG(rs[L[0]]), &da, "a") ||
-		    load(b, wi, in, &da, (in->aux & PTX_WG_TRANSA) != 0, fa, 16 * ww, 16, k,
-			 (in->aux & PTX_WG_NEGA) != 0, A, "a"))
-			return UB_RUNTIME;
-	} else {
-		int shape = k == 16 ? PTX_MS_M16N8K16 : k == 8 ? PTX_MS_M16N8K8 : PTX_MS_M16N8K32;
-		int bits = ptx_mma_fmt_bits(fa), e = 32 / bits, row, col;
-		for (l = 0; l < W; l++)
-			for (uint32_t r = 0; r < na; r++)
-				for (int j = 0; j < e; j++) {
-					ptx_mma_frag_a(shape, fa, (int)l, (int)r, j, &row, &col);
-					uint64_t v = (REG(rs[L[0] + r]) >> (bits * j)) &
-						     ((1ull << bits) - 1);
-					A[row * k + col] = v ^ ((uint64_t)((in->aux & PTX_WG_NEGA)
-							       != 0) << (bits - 1));
-				}
-	}
-	for (l = 0; l < W; l++) {   /* C: d as it is, or +0 when scale-d is 0 */
-		int keep = (int)(REG(rs[L[0] + na + 1]) & 1);
-		for (uint32_t r = 0; r < L[0]; r++)
-			for (int j = 0; j < per; j++) {
-				int i = per * (int)r + j;
-				int row = (int)(l / 4) + 8 * ((i >> 1) & 1);
-				int col = 8 * (i >> 2) + 2 * (int)(l % 4) + (i & 1);
-				uint64_t v = (REG(rs[r]) >> (16 * j * (per - 1))) &
-					     (per == 2 ? 0xffff : 0xffffffff);
-				C[row * n + col] = keep ? v : 0;
-			}
-	}
+	for (l = 0; l < W; l++)   /* C: d as it is, or +0 when scale-d is 0 */
+		for (int i = 0; i < per * (int)L[0]; i++) {
+			uint64_t v = REG(rs[i / per]) >> (16 * (i % per) * (per - 1));
+			d_place(l, i, &row, &col);
+			C[row * n + col] = REG(rs[L[0] + na + 1]) & 1 ?
+					   v & (per == 2 ? 0xffff : 0xffffffff) : 0;
+		}
 	struct ub_mma_model mo;
 	unsigned doubt = 0;
-	uint64_t col[32];
+	uint64_t bc[32];
 	ub_mma_model_get(in->sbits, UB_MMA_WGMMA, fa, k, &mo);
 	for (int j = 0; j < n; j++) {
 		for (int q = 0; q < k; q++)
-			col[q] = B[j * k + q];
+			bc[q] = B[j * k + q];
 		for (int i = 0; i < 16; i++)
-			D[i * n + j] = ub_mma_dot(&mo, fa, fb, A + i * k, col, k, fd,
+			D[i * n + j] = ub_mma_dot(&mo, fa, fb, A + i * k, bc, k, fd,
 						  C[i * n + j], &doubt);
 	}
 	ptx_mma_flag(b, &mo, doubt);
@@ -167,9 +178,7 @@ static int run(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 		for (uint32_t r = 0; r < L[0]; r++) {
 			uint64_t v = 0;
 			for (int j = 0; j < per; j++) {
-				int i = per * (int)r + j;
-				int row = (int)(l / 4) + 8 * ((i >> 1) & 1);
-				int col = 8 * (i >> 2) + 2 * (int)(l % 4) + (i & 1);
+				d_place(l, per * (int)r + j, &row, &col);
 				v |= D[row * n + col] << (16 * j * (per - 1));
 			}
 			REG(ds[r]) = v;
