@@ -135,51 +135,57 @@ def ref_sdpa(d, op, dt, fmt, want):
 
 
 def decode16(x):
-    """f16 value x as (sign, significand Fraction, exponent): subnormals keep
-    the least exponent -14 and a significand below 1."""
+    """f16 value x as (negative, m, e): |x| = m * 2^(e - 10) with m an
+    integer below 2^11; subnormals keep the least exponent -14 (m < 2^10)."""
     if x == 0:
         return None
-    a = Fraction(abs(x))
-    e = max(fracfmt.exponent(a), -14)
-    return (x < 0, a / Fraction(2) ** e, e)
+    bits = f16_bits(x)
+    field, m = (bits >> 10) & 31, bits & 1023
+    return (bits >> 15 == 1, m | 1024 if field else m, field - 15 if field else -14)
 
 
-def rz_f32(v):
-    """v (a Fraction) truncated to binary32: 24 bits, the subnormal grid
-    2^-149; 2^128 and above infinite."""
-    if v == 0:
-        return 0.0
-    a = abs(v)
-    e = max(fracfmt.exponent(a), -126)
+def decode32(x):
+    """float32 value x as (negative, m, e): |x| = m * 2^(e - 23)."""
+    import struct
+    bits = struct.unpack('<I', struct.pack('<f', x))[0]
+    field, m = (bits >> 23) & 255, bits & 0x7fffff
+    return (bits >> 31 == 1, m | 1 << 23 if field else m, field - 127 if field else -126)
+
+
+def rz_f32(neg, s, u):
+    """s * 2^u (s a positive integer) truncated to binary32 (24 bits, the
+    subnormal grid 2^-149; 2^128 and above infinite), signed."""
+    e = s.bit_length() - 1 + u
     if e >= 128:
-        return float('inf') if v > 0 else float('-inf')
-    q = Fraction(2) ** (e - 23)
-    t = (a / q).numerator // (a / q).denominator * q
-    return float(t) if v > 0 else -float(t)
+        return float('-inf') if neg else float('inf')
+    q = max(e, -126) - 23          # the quantum's exponent
+    t = s >> (q - u) if q > u else s << (u - q)
+    v = float(Fraction(t) * Fraction(2) ** q)
+    return -v if neg else v
 
 
 def unit_block(prods, c, F):
     """One block FMA: the products (pairs of f16 values) and c (a float32
-    value), aligned to the largest exponent, truncated to F fraction bits,
-    added exactly, truncated to f32."""
+    value), each exact as an integer times a power of two, aligned to the
+    largest exponent E, truncated toward zero to F fraction bits below 2^E
+    (a right shift of the magnitude), added exactly, truncated to f32."""
     terms = []
     for x, y in prods:
         dx, dy = decode16(x), decode16(y)
-        if dx and dy:
-            terms.append((dx[0] != dy[0], dx[1] * dy[1], dx[2] + dy[2]))
+        if dx and dy:   # m_a m_b * 2^(ea + eb - 20)
+            terms.append((dx[0] != dy[0], dx[1] * dy[1], dx[2] + dy[2], 20))
     if c != 0:
-        a = abs(Fraction(c))
-        e = max(fracfmt.exponent(a), -126)
-        terms.append((c < 0, a / Fraction(2) ** e, e))
+        dc = decode32(c)
+        terms.append((dc[0], dc[1], dc[2], 23))
     if not terms:
         return 0.0
     E = max(t[2] for t in terms)
     s = 0
-    for neg, sig, e in terms:
-        u = sig * Fraction(2) ** (e - E + F)
-        t = u.numerator // u.denominator   # toward zero (u >= 0)
+    for neg, m, e, fb in terms:   # m * 2^(e - fb) in units of 2^(E - F)
+        sh = e - fb - (E - F)
+        t = m << sh if sh >= 0 else m >> -sh
         s += -t if neg else t
-    return rz_f32(Fraction(s) * Fraction(2) ** (E - F)) if s else 0.0
+    return rz_f32(s < 0, abs(s), E - F) if s else 0.0
 
 
 def unit(d, dt, mode, F, block):
