@@ -22,7 +22,7 @@
 struct vec {
 	const char *what;
 	int sm, fa, k, fc;
-	uint64_t a[16], b[16], c;
+	uint64_t a[32], b[32], c;   /* k up to 32 (fp8): the rest 0 */
 	uint64_t want;
 	unsigned doubt;       /* the doubts it must report */
 };
