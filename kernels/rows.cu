@@ -206,3 +206,94 @@ extern "C" __global__ void ub_rows_cross_entropy(const ub_t *x, const int *targe
     float m, s = ub_expsum(row, cols, &m);
     out[r] = ub_st(UB_SUB(logf(s), UB_SUB(ub_ld(row[target[r]]), m)));
 }
+
+/* The matrix ops (docs/tensor-cores.md), as a first kernel without tensor
+ * cores is written: one thread per output row, each dot product in float
+ * from k = 0 up (fused in mode fma), rounded once to the dtype. */
+static __device__ void ub_dot_row(const ub_t *a, const ub_t *b, long long bk,
+                                  long long bj, const ub_t *bias, ub_t *out, int cols,
+                                  int inner)
+{
+    for (int j = 0; j < cols; j++) {
+        float acc = 0.f;
+        for (int k = 0; k < inner; k++)
+            acc = UB_ADD(acc, UB_MUL(ub_ld(a[k]), ub_ld(b[k * bk + j * bj])));
+        out[j] = ub_st(bias ? UB_ADD(acc, ub_ld(bias[j])) : acc);
+    }
+}
+
+/* out (rows, cols) = a (rows, inner) b (inner, cols) */
+extern "C" __global__ void ub_rows_matmul(const ub_t *a, const ub_t *b, ub_t *out, int rows,
+                                          int cols, int inner)
+{
+    long long r = ub_row(rows);
+    if (r >= 0)
+        ub_dot_row(a + r * inner, b, cols, 1, 0, out + r * cols, cols, inner);
+}
+
+/* out = x weight^T + bias: weight (cols, inner), as torch's linear */
+extern "C" __global__ void ub_rows_linear(const ub_t *x, const ub_t *weight, const ub_t *bias,
+                                          ub_t *out, int rows, int cols, int inner)
+{
+    long long r = ub_row(rows);
+    if (r >= 0)
+        ub_dot_row(x + r * inner, weight, 1, inner, bias, out + r * cols, cols, inner);
+}
+
+/* out[h] = a[h] b[h]: rows = batch * M, b (batch, inner, cols) */
+extern "C" __global__ void ub_rows_bmm(const ub_t *a, const ub_t *b, ub_t *out, int rows,
+                                       int cols, int inner, int batch)
+{
+    long long r = ub_row(rows);
+    if (r >= 0)
+        ub_dot_row(a + r * inner, b + (r / (rows / batch)) * (long long)inner * cols, cols,
+                   1, 0, out + r * cols, cols, inner);
+}
+
+#define UB_SDPA_MAX 1024   /* keys a row's weights are kept for */
+
+/* softmax(q k^T / sqrt(D)) v for query row r, over keys t < n: the
+ * scores in float, their maximum subtracted, expf, the weighted sum of
+ * the values divided by the sum of the weights. */
+static __device__ void ub_sdpa_row(const ub_t *q, const ub_t *k, const ub_t *v, ub_t *out,
+                                   long long r, int cols, int n)
+{
+    float w[UB_SDPA_MAX], m = __int_as_float(0xff800000), s = 0.f;
+    float scale = UB_DIV(1.f, sqrtf((float)cols));
+    for (int t = 0; t < n; t++) {
+        float d = 0.f;
+        for (int c = 0; c < cols; c++)
+            d = UB_ADD(d, UB_MUL(ub_ld(q[r * cols + c]), ub_ld(k[t * (long long)cols + c])));
+        w[t] = UB_MUL(d, scale);
+        m = fmaxf(m, w[t]);
+    }
+    for (int t = 0; t < n; t++) {
+        w[t] = expf(UB_SUB(w[t], m));
+        s = UB_ADD(s, w[t]);
+    }
+    for (int c = 0; c < cols; c++) {
+        float acc = 0.f;
+        for (int t = 0; t < n; t++)
+            acc = UB_ADD(acc, UB_MUL(w[t], ub_ld(v[t * (long long)cols + c])));
+        out[r * cols + c] = ub_st(UB_DIV(acc, s));
+    }
+}
+
+/* rows = L queries, cols = D, inner = S keys (at most UB_SDPA_MAX: a
+ * longer row is left unwritten, which the run reports) */
+extern "C" __global__ void ub_rows_sdpa(const ub_t *q, const ub_t *k, const ub_t *v, ub_t *out,
+                                        int rows, int cols, int inner)
+{
+    long long r = ub_row(rows);
+    if (r >= 0 && inner <= UB_SDPA_MAX)
+        ub_sdpa_row(q, k, v, out, r, cols, inner);
+}
+
+/* keys t <= r (torch's is_causal) */
+extern "C" __global__ void ub_rows_sdpa_causal(const ub_t *q, const ub_t *k, const ub_t *v,
+                                               ub_t *out, int rows, int cols, int inner)
+{
+    long long r = ub_row(rows);
+    if (r >= 0 && inner <= UB_SDPA_MAX)
+        ub_sdpa_row(q, k, v, out, r, cols, r + 1 < inner ? (int)r + 1 : inner);
+}

@@ -36,5 +36,7 @@ TCase *ptx_cvt_tcase(void);
 TCase *ptx_vec_tcase(void);
 TCase *ptx_module_tcase(void);
 TCase *ptx_block_tcase(void);
+TCase *ptx_ldmatrix_tcase(void);
+TCase *ptx_mma_tcase(void);
 
 #endif

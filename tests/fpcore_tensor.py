@@ -10,14 +10,17 @@ against its own correctly rounded reference: every element must agree
 (cr_mismatch 0), so the C reference (reference/ref_shaped.c) and the
 printed math say the same thing.
 
-  fpcore_tensor.py OP ROWS COLS DTYPE SEED DIR [flip] [wide]
+  fpcore_tensor.py OP ROWS COLS DTYPE SEED DIR [flip] [wide] [inner=K] [batch=B]
 
 reads the op's description from `ulpbench --list-ops --op OP` on stdin,
 writes DIR/IN.npy for each input and DIR/table.cu; with flip, the first
 element of the first output is moved one ulp (a control: ulpbench must
 then count one mismatch); with wide, class indices are taken as
-`const long long *` (PyTorch's int64 targets) instead of `const int *`.
-Prints the --input arguments.
+`const long long *` (PyTorch's int64 targets) instead of `const int *`;
+inner and batch are the matrix ops' depth and batch (docs/tensor-cores.md:
+extents (rows, inner), (inner, cols), (cols, inner), (batch, inner, cols);
+an operand of 3 dimensions whose extent is (rows, inner) is (batch,
+rows / batch, inner)).  Prints the --input arguments.
 """
 import random
 import re
@@ -223,8 +226,17 @@ def describe(text):
     return ins, outs, '\n'.join(math)
 
 
-def extent(ext, rows, cols):
-    return {'rows, cols': (rows, cols), 'rows': (rows,), 'cols': (cols,)}[ext]
+def extent(ext, rows, cols, inner=1, batch=1, ndims=2):
+    if ext == 'rows, inner' and ndims == 3:
+        return (batch, rows // batch, inner)
+    return {'rows, cols': (rows, cols), 'rows': (rows,), 'cols': (cols,),
+            'rows, inner': (rows, inner), 'inner, cols': (inner, cols),
+            'cols, inner': (cols, inner), 'batch, inner, cols': (batch, inner, cols)}[ext]
+
+
+def nest(it, shape):
+    return [nest(it, shape[1:]) for _ in range(shape[0])] if len(shape) > 1 else \
+        [next(it) for _ in range(shape[0])]
 
 
 def flat(t):
@@ -235,6 +247,8 @@ def main():
     op, rows, cols, dt, seed, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
         sys.argv[4], int(sys.argv[5]), sys.argv[6]
     flip, wide = 'flip' in sys.argv[7:], 'wide' in sys.argv[7:]
+    sizes = dict(a.split('=') for a in sys.argv[7:] if '=' in a)
+    inner, batch = int(sizes.get('inner', 1)), int(sizes.get('batch', 1))
     ins, outs, math = describe(sys.stdin.read())
     core = parse(tokens(math))
     assert core[0] == 'FPCore', 'the math is not an FPCore'
@@ -245,21 +259,22 @@ def main():
     for a in args:  # (name dim ...): the dims bound to the sizes
         name, dims = a[0], a[1:]
         _, ext, kind, lo, hi = next(i for i in ins if i[0] == name)
-        shape = extent(ext, rows, cols)
+        shape = extent(ext, rows, cols, inner, batch, len(dims))
         for d, n in zip(dims, shape):
             env[d] = mpmath.mpf(n)
-        count = shape[0] * (shape[1] if len(shape) > 1 else 1)
+        count = 1
+        for n in shape:
+            count *= n
+        fshape = (count // shape[-1], shape[-1]) if len(shape) > 2 else shape
         if kind == 'integer':
             vals = [rng.randrange(cols) for _ in range(count)]
-            write_npy('%s/%s.npy' % (out, name), vals, shape, 'i4')
+            write_npy('%s/%s.npy' % (out, name), vals, fshape, 'i4')
         else:
             c = code if kind == 'dtype' else 'f'
             vals = [struct.unpack('<' + c, struct.pack('<' + c, rng.uniform(lo, hi)))[0]
                     for _ in range(count)]
-            write_npy('%s/%s.npy' % (out, name), vals, shape, dt if kind == 'dtype' else 'f32')
-        it = iter(mpmath.mpf(v) for v in vals)
-        env[name] = [[next(it) for _ in range(shape[1])] for _ in range(shape[0])] \
-            if len(shape) > 1 else [next(it) for _ in range(shape[0])]
+            write_npy('%s/%s.npy' % (out, name), vals, fshape, dt if kind == 'dtype' else 'f32')
+        env[name] = nest(iter(mpmath.mpf(v) for v in vals), shape)
         print('--input %s=%s/%s.npy' % (name, out, name), end=' ')
     print()
     res = ev(body, env)

@@ -97,7 +97,8 @@ build_fakecuda() {
 		-iquote "$SRCDIR/src/util" -iquote "$SRCDIR/src/exec/ptx" -iquote "$SRCDIR/src/exec" \
 		-DSRCDIR="\"$SRCDIR\"" -DBUILDDIR="\"$(pwd)\"" -DPKGDATADIR='"/nonexistent"' \
 		"$@" -o "$out" "$SRCDIR/tests/fakecuda.c" "$SRCDIR"/src/exec/ptx/*.c \
-		"$SRCDIR/src/exec/mufu.c" "$SRCDIR/src/util/paths.c" "$SRCDIR/src/util/ub.c" \
+		"$SRCDIR/src/exec/mufu.c" "$SRCDIR/src/exec/mma_unit.c" \
+		"$SRCDIR/src/util/paths.c" "$SRCDIR/src/util/ub.c" \
 		"$SRCDIR/src/util/hash.c" \
 		-lm -lpthread -Wl,-Bsymbolic
 }

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "report.h"
 #include "shaped.h"
+#include "shaped_mm.h"
 #include "triton.h"
 #include "user_kernel.h"
 
@@ -64,8 +65,13 @@ static void describe_inputs(const struct ub_shaped_op *op, const struct ub_shape
 		if (q->files[k] && at < len)
 			at += (size_t)snprintf(buf + at, len - at, "%s%s=%s", at ? ";" : "",
 					       op->in[k].name, q->files[k]);
+	char shape[96];
+	if (ub_shaped_is_mm(op))
+		ub_mm_shape_text(q, rows, cols, shape, sizeof shape);
+	else
+		snprintf(shape, sizeof shape, "%zu,%zu", rows, cols);
 	if (at < len)
-		snprintf(buf + at, len - at, "%s, shape %zu,%zu", at ? "" : "random", rows, cols);
+		snprintf(buf + at, len - at, "%s, shape %s", at ? "" : "random", shape);
 }
 
 /* The stand-ins: rep (what reports name: the op, its inputs and their
@@ -74,8 +80,24 @@ static void describe_inputs(const struct ub_shaped_op *op, const struct ub_shape
  * rows and cols as :params). */
 struct standin {
 	struct ub_op rep, bop;
-	char rowsv[24], colsv[24];
+	char rowsv[24], colsv[24], sizev[7][24];
 };
+
+/* A matrix op's sizes as :params too (shaped_mm.h): M, N, K (bmm: and
+ * batch; sdpa: L, S, D), for a kernel's parameters to bind to. */
+static void mm_params(const struct ub_shaped_req *q, size_t rows, size_t cols,
+		      struct standin *s)
+{
+	static const char *const names[] = { "M", "N", "K", "batch", "L", "S", "D" };
+	size_t v[] = { rows / q->batch, cols, q->inner, q->batch, rows, q->inner, cols };
+	int sdpa = q->op->kind == UB_SH_SDPA || q->op->kind == UB_SH_SDPA_CAUSAL;
+	int from = sdpa ? 4 : 0, to = sdpa ? 7 : q->op->kind == UB_SH_BMM ? 4 : 3;
+	for (int z = from; z < to; z++) {
+		snprintf(s->sizev[z], sizeof s->sizev[z], "%zu", v[z]);
+		s->bop.params[s->bop.nparams++] = (struct ub_param){(char *)names[z],
+								    s->sizev[z], (double)v[z]};
+	}
+}
 
 static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
 		     struct standin *s)
@@ -202,6 +224,9 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.op = op;
 	q.rows = 64;
 	q.cols = 128;
+	q.batch = 1;
+	if (ub_shaped_is_mm(op))
+		ub_mm_default(op, &q);
 	q.shape_given = cli->shape != NULL;
 	q.orders = cli->orders;
 	q.dump = cli->dump;
@@ -212,13 +237,16 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 		s = ub_fail(err, UB_USAGE, "--orders: only for sum (a row sum in other "
 			    "orders), not %s", op->name);
 	if (!s && cli->shape)
-		s = ub_shape_parse(cli->shape, &q.rows, &q.cols, err);
+		s = ub_shaped_is_mm(op) ? ub_mm_shape_parse(op, cli->shape, &q, err)
+					: ub_shape_parse(cli->shape, &q.rows, &q.cols, err);
 	if (!s)
 		s = files(cli, op, &q, err);
 	size_t rows = 0, cols = 0;
 	if (!s) /* the shape the kernel's rows and cols take */
 		s = ub_shaped_shape(&q, cfg.dtypes[0], &rows, &cols, err);
 	standins(op, rows, cols, &si);
+	if (ub_shaped_is_mm(op))
+		mm_params(&q, rows, cols, &si);
 	cfg.op = &si.rep;
 	q.cfg = &cfg;
 	if (!s && (cli->kernel || cli->triton))
@@ -277,8 +305,11 @@ int ub_shaped_list(FILE *f, const struct ub_shaped_op *op)
 	for (int o = 0; o < op->nout; o++)
 		fprintf(f, "  output %s (%s): %s\n", op->out[o].name,
 			ub_extent_name(op->out[o].ext), op->out[o].doc);
-	fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: PyTorch's CUDA kernel modelled "
-		"on the host (docs/reductions.md)\n  math:\n", op->entry);
+	fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: %s\n  math:\n", op->entry,
+		op->kind == UB_SH_SDPA || op->kind == UB_SH_SDPA_CAUSAL ? "not modelled "
+		"(docs/tensor-cores.md)" : ub_shaped_is_mm(op) ? "cuBLAS's contract "
+		"modelled on the host (docs/tensor-cores.md)" : "PyTorch's CUDA kernel "
+		"modelled on the host (docs/reductions.md)");
 	for (const char *p = op->math; *p;) {
 		const char *nl = strchr(p, '\n');
 		int len = nl ? (int)(nl - p) : (int)strlen(p);

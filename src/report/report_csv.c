@@ -114,10 +114,12 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 		snprintf(v[UB_COL_params].text + strlen(v[UB_COL_params].text),
 			 sizeof v->text - strlen(v[UB_COL_params].text), "%s%s=%s",
 			 k ? ";" : "", cfg->op->params[k].name, cfg->op->params[k].text);
+	R(max_dot_rel, r->dot_rel);
 	/* a mode that does not apply to the kernel measured nothing */
 	for (int c = UB_COL_n; r->na && c <= UB_COL_approx; c++)
 		v[c].absent = 1;
 	v[UB_COL_undecided].absent = r->na != NULL;
+	v[UB_COL_max_dot_rel].absent = r->na || !r->has_dot_rel;
 #undef T
 #undef I
 #undef R

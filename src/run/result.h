@@ -143,6 +143,8 @@ struct ub_row {
 	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
 				(owned; NULL for n/a rows) */
+	int has_dot_rel;     /* a matrix op's row (shaped_mm.h): */
+	double dot_rel;      /* the largest |y - exact| / sum |a_k b_k| */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */

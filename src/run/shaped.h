@@ -19,8 +19,11 @@
 #define UB_SHAPED_MAX_OUT 3
 
 /* The shape of an input or output: the whole (rows, cols), one value a
- * row (rows), or one a column, broadcast along the rows (cols). */
-enum ub_extent { UB_EXT_FULL, UB_EXT_ROWS, UB_EXT_COLS };
+ * row (rows), or one a column, broadcast along the rows (cols); the
+ * matrix ops' operands (shaped_mm.h): (rows, inner), (inner, cols),
+ * (cols, inner), (batch, inner, cols). */
+enum ub_extent { UB_EXT_FULL, UB_EXT_ROWS, UB_EXT_COLS, UB_EXT_MK, UB_EXT_KN,
+		 UB_EXT_NK, UB_EXT_BKN };
 /* What an input holds: values of the dtype, a forward statistic, classes. */
 enum ub_arg_role { UB_ARG_VALUE, UB_ARG_STAT, UB_ARG_CLASS };
 
@@ -42,7 +45,9 @@ struct ub_shaped_arg {
 enum ub_shaped_kind {
 	UB_SH_SUM, UB_SH_SOFTMAX, UB_SH_LOG_SOFTMAX, UB_SH_RMS_NORM,
 	UB_SH_LAYER_NORM, UB_SH_LAYER_NORM_BWD, UB_SH_RMS_NORM_BWD,
-	UB_SH_CROSS_ENTROPY
+	UB_SH_CROSS_ENTROPY,
+	/* the matrix ops (shaped_mm.h, docs/tensor-cores.md) */
+	UB_SH_MATMUL, UB_SH_LINEAR, UB_SH_BMM, UB_SH_SDPA, UB_SH_SDPA_CAUSAL
 };
 
 struct ub_shaped_op {
@@ -182,6 +187,8 @@ struct ub_shaped_req {
 	int wide[UB_MAX_KARGS];      /* it takes class indices as 64-bit
 					integers (int64_t, as PyTorch) */
 	int orders;                  /* --orders: sum's rows in other orders */
+	size_t inner, batch;         /* a matrix op's K (sdpa: S) and batch
+					(shaped_mm.h); rows is batch * M */
 	const char *dump;            /* --dump DIR, or NULL */
 	struct ub_shaped_dump *dumped; /* its staged files (ub_shaped_run's) */
 };

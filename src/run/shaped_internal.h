@@ -22,6 +22,11 @@ struct sdata {
 				--atomic-order seed=1.. */
 	int seed_mode;          /* that mode's index, -1: none ran */
 	size_t undecided;
+	double *dotabs;         /* a matrix op's dot absolute sums, per
+				   output element (shaped_mm.h); else NULL */
+	struct ub_array tf32;   /* f32 matrix ops: the torch row with
+				   allow_tf32 (shaped_mm_torch.c) */
+	uint64_t tf32_approx;
 };
 
 /* The row of output o for results y, of dtype index t: mode index mi's,

@@ -25,6 +25,17 @@
 #define G(k) "(* (ref weight " k ") (ref dout i " k "))"
 #define XHAT(i, k) "(* (- (ref x " i " " k ") (ref mean " i ")) (ref rstd " i "))"
 
+/* The matrix ops' pieces: a dot product over k, and sdpa's scores. */
+#define X_MAT(nm, e, doc) {nm, e, -2, 2, 0, doc}
+#define DOT(a, b) "(for ([k K]) ([s 0 (+ s (* " a " " b "))]) s)"
+#define SCORE "(/ (for ([d D]) ([u 0 (+ u (* (ref q i d) (ref k t d)))]) u) (sqrt D))"
+#define SDPA_MATH(name, keep)                                                  \
+	"(FPCore " name " ((q L D) (k S D) (v S D))\n"                         \
+	"  (tensor ([i L] [c D])\n"                                            \
+	"    (let ([m (for ([t S]) ([m -inf (if " keep " (fmax m " SCORE ") m)]) m)])\n" \
+	"      (/ (for ([t S]) ([s 0 (if " keep " (+ s (* (exp (- " SCORE " m)) (ref v t c))) s)]) s)\n" \
+	"         (for ([t S]) ([s 0 (if " keep " (+ s (exp (- " SCORE " m))) s)]) s)))))"
+
 const struct ub_shaped_op ub_shaped_ops[] = {
 	{"sum", "sum over the last dimension: out[i] = sum_j x[i,j]", UB_SH_SUM,
 	 1, 1, {X_FULL("x", -1000, 1000, "the rows summed")},
@@ -125,6 +136,47 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 "  (tensor ([i R])\n"
 	 "    (let ([m " MAXROW "])\n"
 	 "      (- (log " SUMEXP ") (- (ref x i (ref target i)) m)))))"},
+	{"matmul", "matrix product: out = a b (--shape M,N,K)", UB_SH_MATMUL, 2, 1,
+	 {X_MAT("a", UB_EXT_MK, "the left matrix (M, K)"),
+	  X_MAT("b", UB_EXT_KN, "the right matrix (K, N)")},
+	 {{"out", UB_EXT_FULL, 0, 0, 0, "sum over k of a[i,k] b[k,j], (M, N)"}},
+	 "ub_rows_matmul",
+	 "(FPCore matmul ((a M K) (b K N))\n"
+	 "  (tensor ([i M] [j N]) " DOT("(ref a i k)", "(ref b k j)") "))"},
+	{"linear", "linear layer: out = x weight^T + bias, as torch.nn.functional.linear "
+	 "(--shape M,N,K)", UB_SH_LINEAR, 3, 1,
+	 {X_MAT("x", UB_EXT_MK, "the input (M, K)"),
+	  X_MAT("weight", UB_EXT_NK, "the weight (N, K)"),
+	  X_MAT("bias", UB_EXT_COLS, "the bias, one per column (N)")},
+	 {{"out", UB_EXT_FULL, 0, 0, 0, "sum over k of x[i,k] weight[j,k], plus bias[j]"}},
+	 "ub_rows_linear",
+	 "(FPCore linear ((x M K) (weight N K) (bias N))\n"
+	 "  (tensor ([i M] [j N])\n"
+	 "    (+ " DOT("(ref x i k)", "(ref weight j k)") " (ref bias j))))"},
+	{"bmm", "batched matrix product: out[h] = a[h] b[h] (--shape B,M,N,K)", UB_SH_BMM,
+	 2, 1,
+	 {X_MAT("a", UB_EXT_MK, "the left matrices (B, M, K), as (B*M, K)"),
+	  X_MAT("b", UB_EXT_BKN, "the right matrices (B, K, N)")},
+	 {{"out", UB_EXT_FULL, 0, 0, 0, "out[h,i,j] = sum over k of a[h,i,k] b[h,k,j], "
+	   "as (B*M, N)"}},
+	 "ub_rows_bmm",
+	 "(FPCore bmm ((a B M K) (b B K N))\n"
+	 "  (tensor ([h B] [i M] [j N]) " DOT("(ref a h i k)", "(ref b h k j)") "))"},
+	{"sdpa", "scaled-dot-product attention forward: softmax(q k^T / sqrt(D)) v "
+	 "(--shape L,S,D)", UB_SH_SDPA, 3, 1,
+	 {{"q", UB_EXT_FULL, -3, 3, 0, "the queries (L, D)"},
+	  {"k", UB_EXT_KN, -3, 3, 0, "the keys (S, D)"},
+	  X_MAT("v", UB_EXT_KN, "the values (S, D)")},
+	 {{"out", UB_EXT_FULL, 0, 0, 0, "sum over t of softmax_t(q[i] . k[t] / sqrt(D)) "
+	   "v[t,c], (L, D)"}},
+	 "ub_rows_sdpa", SDPA_MATH("sdpa", "TRUE")},
+	{"sdpa_causal", "causal scaled-dot-product attention forward: key t <= query i "
+	 "(torch's is_causal) (--shape L,S,D)", UB_SH_SDPA_CAUSAL, 3, 1,
+	 {{"q", UB_EXT_FULL, -3, 3, 0, "the queries (L, D)"},
+	  {"k", UB_EXT_KN, -3, 3, 0, "the keys (S, D)"},
+	  X_MAT("v", UB_EXT_KN, "the values (S, D)")},
+	 {{"out", UB_EXT_FULL, 0, 0, 0, "as sdpa over the keys t <= i"}},
+	 "ub_rows_sdpa_causal", SDPA_MATH("sdpa_causal", "(<= t i)")},
 };
 const int ub_nshaped_ops = (int)(sizeof ub_shaped_ops / sizeof ub_shaped_ops[0]);
 
@@ -153,7 +205,10 @@ size_t ub_extent_count(enum ub_extent e, size_t rows, size_t cols)
 
 const char *ub_extent_name(enum ub_extent e)
 {
-	return e == UB_EXT_FULL ? "rows, cols" : e == UB_EXT_ROWS ? "rows" : "cols";
+	static const char *const names[] = { "rows, cols", "rows", "cols", "rows, inner",
+					     "inner, cols", "cols, inner",
+					     "batch, inner, cols" };
+	return names[e];
 }
 
 enum ub_dtype ub_shaped_in_dtype(const struct ub_shaped_op *op, int k, enum ub_dtype dt)

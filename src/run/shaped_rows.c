@@ -2,9 +2,11 @@
  * (dtype, output, mode or torch or order), from the arrays shaped_run.c
  * filled, and their --dump. */
 #include "shaped_internal.h"
+#include "shaped_mm.h"
 #include "modes.h"
 #include "triton.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,32 @@ static void coords(uint64_t *c, size_t i, int full, size_t cols)
 	c[1] = full ? i % cols : 0;
 }
 
+/* A matrix op's row: the largest |y - exact| / sum |a_k b_k| over the
+ * elements with a finite result and exact value (docs/tensor-cores.md),
+ * into r and its note. */
+static int dot_rel(struct ub_row *r, const struct ub_array *y, const struct sdata *d,
+		   const struct ub_exact *ex, size_t cols)
+{
+	double worst = 0;
+	size_t at = 0;
+	for (size_t i = 0; i < y->n; i++) {
+		double v = ub_bits_to_double(y->dt, ub_array_get(y, i)), e = ex[i].hi;
+		if (!isfinite(v) || !isfinite(e) || ub_exact_undecided(&ex[i]))
+			continue;
+		double diff = fabs((v - e) - ex[i].lo);
+		double rel = d->dotabs[i] > 0 ? diff / d->dotabs[i] : diff > 0 ? INFINITY : 0;
+		if (rel > worst)
+			worst = rel, at = i;
+	}
+	char note[160];
+	r->has_dot_rel = 1;
+	r->dot_rel = worst;
+	snprintf(note, sizeof note, "max |y - exact| / sum |%s| = %.3g at row=%zu;col=%zu",
+		 r->op && !strncmp(r->op, "sdpa", 4) ? "p v" : "a b", worst, at / cols,
+		 at % cols);
+	return (r->note = strdup(note)) ? 0 : -1;
+}
+
 /* The row of output o for results y: mode index mi's, or (mi < 0) the
  * torch plan's (y NULL) or an order's (--orders: mode its name). */
 int ub_shaped_measure(struct ub_result *res, const struct ub_shaped_req *q, int t,
@@ -63,7 +91,12 @@ int ub_shaped_measure(struct ub_result *res, const struct ub_shaped_req *q, int 
 		snprintf(r->toolkit, sizeof r->toolkit, "host");
 		r->arch = "";
 	}
+	if (ub_shaped_is_mm(q->op) && mi < 0 && !strncmp(mode, "torch", 5))
+		snprintf(r->kernel, sizeof r->kernel, "torch plan: cuBLAS's contract modelled "
+			 "on the host%s (docs/tensor-cores.md)", y ? ", allow_tf32" : "");
 	ub_stats_measure(&me, &r->st);
+	if (d->dotabs && dot_rel(r, me.y, d, me.exact, cols))
+		return -1;
 	r->has_worst = r->st.ncomparable > 0;
 	coords(r->st.worst_in, r->st.worst, r->coords == 2, cols);
 	coords(r->st.undecided_in, r->st.first_undecided, r->coords == 2, cols);
@@ -114,9 +147,12 @@ int ub_shaped_dump_dtype(const struct ub_shaped_req *q, const struct sdata *d,
 	char what[160];
 	int s = 0;
 	for (int k = 0; !s && k < op->nin; k++) {
+		enum ub_extent e = op->in[k].ext;
+		size_t r = rows, c = cols;
+		if (e >= UB_EXT_MK) /* a matrix op's operand: 2-D (shaped_mm.h) */
+			ub_mm_dims(q, e, rows, cols, &r, &c), e = UB_EXT_FULL;
 		snprintf(what, sizeof what, "input.%s", op->in[k].name);
-		s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->in[k],
-					 op->in[k].ext, rows, cols,
+		s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->in[k], e, r, c,
 					 op->in[k].role == UB_ARG_CLASS ? "<i4" : NULL, err);
 	}
 	for (int o = 0; !s && o < op->nout; o++) {
@@ -135,6 +171,10 @@ int ub_shaped_dump_dtype(const struct ub_shaped_req *q, const struct sdata *d,
 		snprintf(what, sizeof what, "%s.torch", on);
 		if (!s && d->torch[o].data)
 			s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->torch[o], e,
+						 rows, cols, NULL, err);
+		snprintf(what, sizeof what, "%s.torch-tf32", on);
+		if (!s && d->tf32.data)
+			s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->tf32, e,
 						 rows, cols, NULL, err);
 	}
 	return s;

@@ -3,6 +3,7 @@
  * (dtype, output, mode). */
 #include "shaped.h"
 #include "shaped_internal.h"
+#include "shaped_mm.h"
 #include "backend.h"
 #include "modes.h"
 #include "native.h"
@@ -30,6 +31,8 @@ static void sdata_free(struct sdata *d)
 	for (int k = 0; k < UB_SHAPED_NSEEDS; k++)
 		for (int o = 0; o < UB_SHAPED_MAX_OUT; o++)
 			ub_array_free(&d->seed[k][o]);
+	free(d->dotabs);
+	ub_array_free(&d->tf32);
 	for (int o = 0; o < UB_SHAPED_MAX_OUT; o++) {
 		ub_array_free(&d->cr[o]);
 		ub_array_free(&d->torch[o]);
@@ -47,11 +50,16 @@ static int read_input(const struct ub_shaped_req *q, int k, struct sdata *d,
 	const struct ub_shaped_arg *a = &q->op->in[k];
 	struct ub_shape sh;
 	int s = ub_npy_read(q->files[k], d->in[k].dt, &d->in[k], &sh, err);
-	size_t want = ub_extent_count(a->ext, rows, cols);
+	size_t want = ub_mm_count(q, a->ext, rows, cols);
+	char shape[96];
+	if (ub_shaped_is_mm(q->op))
+		ub_mm_shape_text(q, rows, cols, shape, sizeof shape);
+	else
+		snprintf(shape, sizeof shape, "%zu,%zu", rows, cols);
 	if (!s && d->in[k].n != want)
 		s = ub_fail(err, UB_USAGE, "%s: input %s has %zu elements: the run's "
-			    "shape %zu,%zu needs %s%zu", q->files[k], a->name, d->in[k].n,
-			    rows, cols, a->ext == UB_EXT_COLS ? "one a column: " : "", want);
+			    "shape %s needs %s%zu", q->files[k], a->name, d->in[k].n,
+			    shape, a->ext == UB_EXT_COLS ? "one a column: " : "", want);
 	return s;
 }
 
@@ -164,7 +172,7 @@ static int inputs(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
 		else if (q->files[k])
 			s = read_input(q, k, d, rows, cols, err);
 		else if (a->role == UB_ARG_VALUE) /* input k: seed + k (docs/reductions.md) */
-			s = ub_inputs_generate(d->dt, 1, &dom, ub_extent_count(a->ext, rows, cols),
+			s = ub_inputs_generate(d->dt, 1, &dom, ub_mm_count(q, a->ext, rows, cols),
 					       q->cfg->seed + (uint64_t)k, &d->in[k], err);
 	}
 	return s || !stat ? s : stats(q, d, rows, cols, err);
@@ -179,6 +187,12 @@ static int reference(const struct ub_shaped_req *q, struct sdata *d, size_t rows
 		s = ub_array_alloc(&d->cr[o], d->dt, n);
 		if (!s && !(d->exact[o] = calloc(n, sizeof *d->exact[o])))
 			s = ub_fail(err, UB_RUNTIME, "out of memory");
+	}
+	if (!s && ub_shaped_is_mm(q->op)) {   /* all rows at once */
+		if (!(d->dotabs = calloc(rows * cols, sizeof *d->dotabs)))
+			return ub_fail(err, UB_RUNTIME, "out of memory");
+		return ub_mm_ref(q, d->dt, d->in, rows, cols, &d->cr[0], d->exact[0],
+				 d->dotabs, &d->undecided, err);
 	}
 	for (size_t r = 0; !s && r < rows; r++)
 		s = ub_shaped_ref_row(q->op, d->dt, d->in, rows, cols, r, d->cr, d->exact,
@@ -246,6 +260,14 @@ static struct ub_karg bind(const struct ub_shaped_req *q, struct sdata *d,
 	const struct ub_shaped_op *op = q->op;
 	if (!strcmp(nm, "rows") || !strcmp(nm, "cols"))
 		return (struct ub_karg){.value = nm[0] == 'r' ? rows : cols};
+	/* a matrix op's sizes (shaped_mm.h): inner = K (sdpa: S), batch;
+	 * M N K, and sdpa's L S D */
+	static const char *const sizes[] = { "inner", "batch", "M", "N", "K", "L", "S", "D" };
+	size_t v[] = { q->inner, q->batch, rows / (q->batch ? q->batch : 1), cols, q->inner,
+		       rows, q->inner, cols };
+	for (size_t z = 0; ub_shaped_is_mm(op) && z < sizeof sizes / sizeof *sizes; z++)
+		if (!strcmp(nm, sizes[z]))
+			return (struct ub_karg){.value = v[z]};
 	if (nm[0] == '=')
 		return (struct ub_karg){.value = strtoull(nm + 1, NULL, 16)};
 	for (int k = 0; k < op->nin; k++)
@@ -344,6 +366,10 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 			args[nargs++] = bind(q, d, y, op->out[o].name, rows, cols);
 		args[nargs++] = bind(q, d, y, "rows", rows, cols);
 		args[nargs++] = bind(q, d, y, "cols", rows, cols);
+		if (ub_shaped_is_mm(op))
+			args[nargs++] = bind(q, d, y, "inner", rows, cols);
+		if (op->kind == UB_SH_BMM)
+			args[nargs++] = bind(q, d, y, "batch", rows, cols);
 	}
 	snprintf(what, sizeof what, "mode %s", ub_modes[m].name);
 	if (cfg->triton)
@@ -410,15 +436,23 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		s = inputs(q, &d, rows, cols, err);
 	if (!s)
 		s = reference(q, &d, rows, cols, err);
-	if (!s)
+	if (!s && ub_shaped_is_mm(q->op)) {
+		s = ub_mm_torch(q, d.dt, d.in, rows, cols, 0, &d.torch[0], torch_na[t][0],
+				sizeof torch_na[t][0], &d.torch_approx, err);
+		if (!s && d.dt == UB_F32)   /* and with allow_tf32 */
+			s = ub_mm_torch(q, d.dt, d.in, rows, cols, 1, &d.tf32, torch_na[t][0],
+					sizeof torch_na[t][0], &d.tf32_approx, err);
+	} else if (!s) {
 		s = ub_shaped_torch(q->op, d.dt, d.in, rows, cols, d.torch, torch_na[t],
 				    &d.torch_approx, err);
+	}
 	if (!s)
 		s = q->kernel ? ((src = strdup(q->kernel_src)) ? 0 :
 				 ub_fail(err, UB_RUNTIME, "out of memory"))
 			      : catalog_source(d.dt, &src, err);
 	res->data[t].dt = d.dt;
 	res->data[t].n = rows * cols;
+
 	uint64_t approx[UB_NMODES] = {0};
 	int ran[UB_NMODES] = {0};
 	const char *na[UB_NMODES] = {0};
@@ -460,6 +494,10 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 			s = ub_shaped_seed_row(res, q, t, o, k, &d, approx[d.seed_mode], cols, err);
 		if (!s && d.torch[o].data) {
 			if (ub_shaped_measure(res, q, t, o, -1, "torch", NULL, &d, d.torch_approx, cols))
+				s = ub_fail(err, UB_RUNTIME, "out of memory");
+			if (!s && d.tf32.data &&
+			    ub_shaped_measure(res, q, t, o, -1, "torch-tf32", &d.tf32, &d,
+					      d.tf32_approx, cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
 			continue;
 		}

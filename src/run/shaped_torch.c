@@ -73,8 +73,9 @@ static enum tp_status model(const struct ub_shaped_op *op, const struct tp_tenso
 			 "is autograd through the chain pow, mean, add, rsqrt, mul, whose "
 			 "reductions' order is not modelled");
 		return TP_NA;
+	default:   /* the matrix ops: shaped_mm_torch.c */
+		return TP_NA;
 	}
-	return TP_NA;
 }
 
 int ub_shaped_torch(const struct ub_shaped_op *op, enum ub_dtype dt,

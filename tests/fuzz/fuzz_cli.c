@@ -6,11 +6,13 @@
  * from getopt's initial state, so that what one input finds does not
  * depend on the inputs run before it in the same process.  A line that parses
  * is then set up against the shipped catalog as a run would be (the op,
- * dtypes, --domain, --input names, modes; no file is read). */
+ * dtypes, --domain, --input names, modes; no file is read), and a shaped
+ * op's --shape parsed (a matrix op's M,N,K and its kin). */
 #include "fuzz.h"
 #include "cli.h"
 #include "inputs.h"
 #include "setup.h"
+#include "shaped_mm.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -36,12 +38,21 @@ static void command_line(const uint8_t *data, size_t size)
 		argv[argc++] = p;
 	argv[argc] = NULL;
 	struct ub_cli cli;
-	if (ub_cli_parse(argc, argv, &cli, &err) == 0 && cli.action == UB_ACT_RUN &&
-	    cli.op && have_cat) {
+	int parsed = ub_cli_parse(argc, argv, &cli, &err) == 0;
+	if (parsed && cli.action == UB_ACT_RUN && cli.op && have_cat) {
 		struct ub_op op;
 		struct ub_config cfg;
 		if (ub_setup_op(&cli, &cat, &op, &cfg, NULL, &err) == 0 && cfg.exhaustive)
 			ub_exhaustive_check(&op, cfg.dtypes, cfg.ndtypes, &cfg.range, &err);
+	}
+	const struct ub_shaped_op *sop = parsed && cli.op && cli.shape ?
+					 ub_shaped_find(cli.op) : NULL;
+	if (sop) {   /* --shape of a shaped op: rows,cols, or a matrix op's sizes */
+		struct ub_shaped_req q = {.op = sop, .batch = 1};
+		if (ub_shaped_is_mm(sop))
+			ub_mm_shape_parse(sop, cli.shape, &q, &err);
+		else
+			ub_shape_parse(cli.shape, &q.rows, &q.cols, &err);
 	}
 	free(text);
 }

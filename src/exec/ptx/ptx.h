@@ -27,8 +27,9 @@
  * .reqntid (a launch of another block size is refused); and, for
  * kernels that need a block's threads together, .shared memory (static
  * and extern), bar.sync, the warp instructions (shfl, vote, match, redux,
- * activemask, elect) and atom/red, run block by block in warps of 32
- * (ptx_block.c).
+ * activemask, elect), atom/red and the tensor-core instructions
+ * (ldmatrix, stmatrix, movmatrix, mma, wmma, wgmma: ptx_mma.h), run block
+ * by block in warps of 32 (ptx_block.c).
  * Not supported (a clear error at parse time): textures, surfaces,
  * indirect calls, barriers with a thread count. */
 #ifndef UB_PTX_H
@@ -129,7 +130,11 @@ struct ptx_trace {
 	X(PTX_AX_COS_APPROX, "cos.approx")  \
 	X(PTX_AX_TANH_APPROX, "tanh.approx") \
 	X(PTX_AX_FMA_CHOICE, "ptxas-fma-choice") /* which of two products \
-					    ptxas fuses (ptx_fuse.c) */
+					    ptxas fuses (ptx_fuse.c) */ \
+	X(PTX_AX_MMA, "mma-model") /* a tensor-core instruction whose unit \
+					    the sources do not give for its \
+					    architecture, or met a case they \
+					    leave open (mma_unit.h) */
 
 enum ptx_approx_kind {
 #define X(id, name) id,

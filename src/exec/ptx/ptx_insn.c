@@ -6,6 +6,7 @@
  * ("ptx:LINE: unsupported instruction 'xyz.abc'"), never a guess. */
 #include "ptx_internal.h"
 #include "ptx_mufu.h"
+#include "ptx_mma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,12 @@ int ptx_writes(const struct ptx_insn *in, uint32_t *w)
 		for (int i = 1; i < in->aux && i < 4; i++)
 			w[n++] = in->src[i];
 		break;
+	case PTX_S_MMA: {   /* the written part of its list (ptx_mma.h) */
+		const uint32_t *l = (const uint32_t *)(uintptr_t)in->off;
+		for (uint32_t i = 0; i < l[0]; i++)
+			w[n++] = l[PTX_OPL_HEAD + i];
+		return n;
+	}
 	default:
 		break;
 	}
@@ -121,6 +128,13 @@ int ptx_reads(const struct ptx_insn *in, uint32_t *r)
 	case PTX_S_BAR: case PTX_S_ELECT: k = 1; break;
 	case PTX_S_VOTE: case PTX_S_MATCH: case PTX_S_REDUX: k = 2; break;
 	case PTX_S_ATOM: k = 3; break;
+	case PTX_S_MMA: {   /* the read part of its list (ptx_mma.h) */
+		const uint32_t *l = (const uint32_t *)(uintptr_t)in->off;
+		for (uint32_t i = 0; i < l[1]; i++)
+			r[n++] = l[PTX_OPL_HEAD + l[0] + i];
+		k = 0;
+		break;
+	}
 	case PTX_S_PACK: k = in->aux < 4 ? in->aux : 4; break;
 	case PTX_S_ST:   /* the address, then the data: d and src[1..] */
 		k = 1;
@@ -537,6 +551,8 @@ int ptx_decode_insn(struct ptx_pstate *st)
 	st->pos++;
 	if (mt->kind == PTX_TK_WORD && ptx_is_block_insn(mt))
 		return ptx_decode_block(st, &in, mt, line);
+	if (mt->kind == PTX_TK_WORD && ptx_is_mma_insn(mt))
+		return ptx_decode_mma(st, &in, mt, line);
 	if (mt->kind == PTX_TK_WORD && mnem_split(mt, &m) == 0 &&
 	    mnem_variant(st, &m) == 0)
 		op = find_op(&m);

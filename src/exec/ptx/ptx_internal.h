@@ -100,7 +100,7 @@ enum ptx_shape {
 	PTX_S_TESTP, PTX_S_MOV, PTX_S_PACK, PTX_S_UNPACK, PTX_S_CVT, PTX_S_LD,
 	PTX_S_ST, PTX_S_BRA, PTX_S_NONE, PTX_S_SET, PTX_S_CALL, PTX_S_POLICY,
 	PTX_S_CVT2, PTX_S_BAR, PTX_S_SHFL, PTX_S_VOTE, PTX_S_MATCH,
-	PTX_S_REDUX, PTX_S_ACTMASK, PTX_S_ELECT, PTX_S_ATOM
+	PTX_S_REDUX, PTX_S_ACTMASK, PTX_S_ELECT, PTX_S_ATOM, PTX_S_MMA
 };
 
 /* Block and warp level operands (ptx_insn_block.c):
@@ -164,7 +164,8 @@ enum { PTX_BOOL_NONE, PTX_BOOL_AND, PTX_BOOL_OR, PTX_BOOL_XOR };
 	A(uint32_t, src, 4, "slots of a, b, c, d; setp: a, b, c, q; ld "       \
 	  "vector: further destinations")                                      \
 	F(int64_t, off, "ld/st: address offset; bra: target index; call: "     \
-	  "index into the function's calls")
+	  "index into the function's calls; shape MMA: its operand list "     \
+	  "(uint32_t *, one of the function's lists: ptx_mma.h)")
 
 struct ptx_insn {
 #define F(type, name, what) type name;
@@ -238,6 +239,9 @@ struct ptx_func {
 	int block_level;         /* uses .shared memory, barriers, warp or
 				    atomic instructions: its threads run
 				    together, a block at a time (ptx_block.c) */
+	uint32_t **lists;        /* the operand lists of its tensor-core
+				    instructions (ptx_mma.h), owned here */
+	int nlists;
 };
 
 /* A kernel translated to native code (src/exec/native/, ptx_native.h):
@@ -456,13 +460,13 @@ int ptx_op_shape(int op);    /* enum ptx_shape of an opcode */
 /* The registers (slots) `in` writes, into w (room for PTX_MAX_WRITES):
  * their number.  A slot written twice (a vector ld into one register)
  * appears twice. */
-#define PTX_MAX_WRITES 5
+#define PTX_MAX_WRITES 132   /* wgmma: 128 accumulator registers */
 int ptx_writes(const struct ptx_insn *in, uint32_t *w);
 /* The registers (slots) `in` reads, guard and carry flag included, into
  * r (room for PTX_MAX_READS): their number.  Slots of constants may be
  * among them (an operand the shape has and this form leaves unused is
  * slot PTX_SLOT_TRUE). */
-#define PTX_MAX_READS 8
+#define PTX_MAX_READS 140    /* wgmma: its accumulators and more */
 int ptx_reads(const struct ptx_insn *in, uint32_t *r);
 /* Which registers f may read before writing them on some path from its
  * entry (ptx_undef.c): sets f->reset, the slots every thread (and every

@@ -235,6 +235,9 @@ void ptx_free_func(struct ptx_func *f)
 	free(f->relocs);
 	free(f->calls);
 	free(f->reset);
+	for (int k = 0; k < f->nlists; k++)
+		free(f->lists[k]);
+	free(f->lists);
 }
 
 void ptx_free(struct ptx_module *m)

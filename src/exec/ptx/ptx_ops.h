@@ -263,6 +263,33 @@
 	X(RED, "red", BLOCK, ANY, ATOM)  /* red: atom without d */          \
 	X(FENCE, "membar", BLOCK, ANY, NONE) /* membar, fence: no effect \
 					    (every access is in order here) */ \
+	/* --- tensor cores (PTX ISA 9.0, 9.7.14 warp-level matrix      \
+	 * instructions, 9.7.15 wgmma; docs/tensor-cores.md): every lane  \
+	 * of the warp together; decoded by ptx_insn_mma.c, run by        \
+	 * ptx_ldmatrix.c, ptx_mma_exec.c, ptx_wgmma.c.  Shape MMA: the    \
+	 * operands in a list (ptx_mma.h) --- */                           \
+	X(LDMATRIX, "ldmatrix", BLOCK, ANY, LD) /* {d0..}: 1, 2 or 4 8x8 \
+					    b16 matrices, each row at the \
+					    .shared address lanes 8i..8i+7 \
+					    give, as mma fragments (.trans: \
+					    transposed) */                  \
+	X(STMATRIX, "stmatrix", BLOCK, ANY, ST) /* the inverse: fragments \
+					    to the rows lanes address */    \
+	X(MOVMATRIX, "movmatrix", BLOCK, ANY, A) /* d = the fragment of the \
+					    transposed 8x8 b16 matrix of a */ \
+	X(MMA, "mma", BLOCK, ANY, MMA)   /* D = A * B + C, the fragments of \
+					    the ISA; each D element through \
+					    the MMA unit's model (mma_unit.h) */ \
+	X(WMMA_LOAD, "wmma", BLOCK, ANY, MMA) /* a fragment from memory */ \
+	X(WMMA_STORE, "wmma", BLOCK, ANY, MMA) /* a fragment to memory */ \
+	X(WMMA_MMA, "wmma", BLOCK, ANY, MMA) /* D = A * B + C, as MMA */   \
+	X(WGMMA, "wgmma", BLOCK, ANY, MMA) /* wgmma.mma_async: D = A * B + \
+					    (scale-d ? D : 0), A and B from \
+					    .shared descriptors (A or from \
+					    registers); run at issue */     \
+	X(WGMMA_SYNC, "wgmma", BLOCK, ANY, NONE) /* fence, commit_group, \
+					    wait_group: no effect (the mma \
+					    ran at issue) */                \
 	/* --- the ptxas fusion model (ptx_fuse.c); never parsed --- */    \
 	X(HOLD, "(hold)", _, ANY, AB)    /* a fused mul: keep a, b in the  \
 					    slots src[2], src[3] */         \

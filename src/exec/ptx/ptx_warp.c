@@ -12,6 +12,7 @@
  * (ptx_block.c).  The budget counts a warp's instructions. */
 #include "ptx_block.h"
 #include "ptx_cases.h"
+#include "ptx_mma.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -140,6 +141,11 @@ static int step(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 		return ptx_warp_collective(b, w, in, g, act);
 	case PTX_ATOM: case PTX_RED:
 		return ptx_warp_atomic(b, w, in, g, wi);
+	case PTX_LDMATRIX: case PTX_STMATRIX: case PTX_MOVMATRIX: case PTX_MMA:
+	case PTX_WMMA_LOAD: case PTX_WMMA_STORE: case PTX_WMMA_MMA: case PTX_WGMMA:
+	case PTX_WGMMA_SYNC:   /* tensor cores: ptx_mma.h */
+		rc = ptx_warp_mma(b, wi, in, g, act);
+		break;
 	default:   /* call: ptx_run.c refuses it for a block-level kernel */
 		return ptx_blk_fail(b, wi * W + (unsigned)__builtin_ctz(g),
 				    "%s at line %u is not supported in a kernel "
