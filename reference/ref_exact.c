@@ -364,7 +364,16 @@ static int operation(struct xeval *x, int i, const struct ub_expr *e)
 	if (UB_EXPR_IS_BOOL(e->op))
 		return condition(x, e->op, v, a[0], e->nargs > 1 ? a[1] : NULL);
 	int st = arith(x, e->op, &v->p, p);
-	return st || e->prec < 0 ? st : xi_round(e->prec, &v->p, &v->p);
+	if (st || !ub_prec_rounds(e->prec))
+		return st;
+	if (e->rnd == UB_RND_DOWN && !v->p.n && (e->op == UB_ADD || e->op == UB_SUB)) {
+		/* IEEE 754: an exact zero sum is -0 toward -inf, but +0 + +0 */
+		v->p.negzero = !(!p[0]->n && !p[0]->negzero && !p[1]->n &&
+				 p[1]->negzero == (e->op == UB_SUB));
+	} else if (e->rnd == UB_RND_DOWN && !v->p.n && e->op == UB_FMA) {
+		return XP_GIVEUP; /* the product's zero: not worth the rule */
+	}
+	return xi_round(&x->x, e->prec, e->rnd, &v->p, &v->p);
 }
 
 static int apply(void *ctx, int i, int from)
@@ -375,7 +384,8 @@ static int apply(void *ctx, int i, int from)
 	int st;
 	if (e->kind == UB_E_NUM) {
 		st = number(x, v, e->num);
-		return st || e->prec < 0 || v->is_bool ? st : xi_round(e->prec, &v->p, &v->p);
+		return st || !ub_prec_rounds(e->prec) || v->is_bool ? st
+		       : xi_round(&x->x, e->prec, e->rnd, &v->p, &v->p);
 	}
 	if (e->kind == UB_E_LVAR)
 		return XP_GIVEUP; /* assigned by its loop, never applied */
@@ -390,7 +400,8 @@ static int apply(void *ctx, int i, int from)
 		return copy_val(v, &x->v[ub_dag_arg(x->d, i, from)]);
 	if (e->op == UB_CAST) {
 		st = copy_val(v, &x->v[ub_dag_arg(x->d, i, 0)]);
-		return st || e->prec < 0 ? st : xi_round(e->prec, &v->p, &v->p);
+		return st || !ub_prec_rounds(e->prec) ? st
+		       : xi_round(&x->x, e->prec, e->rnd, &v->p, &v->p);
 	}
 	return operation(x, i, e);
 }

@@ -66,11 +66,12 @@ int ub_iv_logic(enum ub_expr_op op, struct ub_ival *r,
  * is the format whose normal range isnormal asks about; always 0. */
 int ub_iv_pred(enum ub_expr_op op, int fmt, struct ub_ival *r,
 	       const struct ub_ival *a);
-/* r = a rounded to format fmt (nearest even, its range) end by end: a
- * point when both ends round alike; UB_IV_REFINE when an end rounds to an
- * infinity that the other does not reach (an infinite end of a non-point
- * interval must stay a bound on a finite value).  r may be a. */
-int ub_iv_round(int fmt, struct ub_ival *r, const struct ub_ival *a);
+/* r = a rounded to format fmt (its range) in direction rnd (enum ub_rnd)
+ * end by end: a point when both ends round alike; UB_IV_REFINE when an
+ * end rounds to an infinity that the other does not reach (an infinite
+ * end of a non-point interval must stay a bound on a finite value).  fmt
+ * UB_PREC_INTEGER rounds to integers.  r may be a. */
+int ub_iv_round(int fmt, int rnd, struct ub_ival *r, const struct ub_ival *a);
 
 /* Rounding once to a format (ref_round.c): d's encoding in dt (d exact in
  * dt; NaN gives the canonical quiet NaN); y, at dt's precision, holding
@@ -80,6 +81,13 @@ int ub_iv_round(int fmt, struct ub_ival *r, const struct ub_ival *a);
 uint64_t ub_ref_encode(enum ub_dtype dt, double d);
 uint64_t ub_ref_round(enum ub_dtype dt, mpfr_ptr y, int t);
 uint64_t ub_ref_round_q(enum ub_dtype dt, mpq_srcptr q, int negzero);
+/* The same in a direction m (MPFR_RNDN, RNDU, RNDD, RNDZ): y rounded in
+ * direction m to dt's precision with ternary t; ub_ref_mode maps enum
+ * ub_rnd to it. */
+mpfr_rnd_t ub_ref_mode(int rnd);
+uint64_t ub_ref_round_dir(enum ub_dtype dt, mpfr_ptr y, int t, mpfr_rnd_t m);
+uint64_t ub_ref_round_q_dir(enum ub_dtype dt, mpq_srcptr q, int negzero,
+			    mpfr_rnd_t m);
 void ub_ref_exact_q(mpq_srcptr q, int negzero, struct ub_exact *x);
 
 /* The exact evaluation (ref_exact.c): when the rules of ref_poly.h find

@@ -202,6 +202,32 @@ static int assign(void *ctx, int v, int from)
 	return 0;
 }
 
+/* IEEE 754 (6.3): a sum that is exactly 0 is +0 in every rounding
+ * direction but toward -inf, where it is -0 (unless both operands are
+ * +0).  MPFR computed the point with nearest rounding: r, a point zero of
+ * add, sub or fma (its c) in a toNegative context, takes the sign -0 but
+ * for (+0) + (+0), (+0) - (-0) and an exact product +0 plus +0. */
+static void zero_sum_down(enum ub_expr_op op, struct ub_ival *r,
+			  const struct ub_ival *const *a)
+{
+	if ((op != UB_ADD && op != UB_SUB && op != UB_FMA) || !ub_iv_point(r) ||
+	    !mpfr_zero_p(r->lo))
+		return;
+	int pos0;   /* both operands of the sum are +0 */
+	if (op == UB_FMA)
+		pos0 = mpfr_zero_p(a[2]->lo) && !mpfr_signbit(a[2]->lo) &&
+		       (mpfr_zero_p(a[0]->lo) || mpfr_zero_p(a[1]->lo)) &&
+		       (mpfr_signbit(a[0]->lo) != 0) == (mpfr_signbit(a[1]->lo) != 0);
+	else
+		pos0 = mpfr_zero_p(a[0]->lo) && !mpfr_signbit(a[0]->lo) &&
+		       mpfr_zero_p(a[1]->lo) &&
+		       (mpfr_signbit(a[1]->lo) != 0) == (op == UB_SUB);
+	if (!pos0) {
+		mpfr_set_zero(r->lo, -1);
+		mpfr_set_zero(r->hi, -1);
+	}
+}
+
 /* An operation of expr.h (not if, cast or a loop) into slot i, then
  * rounded to its context's format when it has one. */
 static int operation(struct walk *w, int i, const struct ub_expr *e)
@@ -215,12 +241,15 @@ static int operation(struct walk *w, int i, const struct ub_expr *e)
 	c->val[i] = &c->slot[i];
 	int st;
 	if (ub_expr_ops[e->op].cls == UB_C_PRED)
-		return ub_iv_pred(e->op, e->prec >= 0 ? e->prec : (int)w->dt,
+		return ub_iv_pred(e->op, e->prec >= 0 ? e->prec : (int)w->dt, /* integer: dt */
 				  &c->slot[i], a[0]);
 	if ((st = ub_iv_apply(e->op, &c->slot[i], a, c->t)) != 0)
 		return st;
-	if (e->prec >= 0 && !UB_EXPR_IS_BOOL(e->op))
-		return ub_iv_round(e->prec, &c->slot[i], &c->slot[i]);
+	if (ub_prec_rounds(e->prec) && !UB_EXPR_IS_BOOL(e->op)) {
+		if (e->rnd == UB_RND_DOWN)
+			zero_sum_down(e->op, &c->slot[i], a);
+		return ub_iv_round(e->prec, e->rnd, &c->slot[i], &c->slot[i]);
+	}
 	return 0;
 }
 
@@ -242,7 +271,8 @@ static int apply(void *ctx, int i, int from)
 	case UB_E_NUM:
 		ub_iv_number(&c->slot[i], e->num);
 		c->val[i] = &c->slot[i];
-		return e->prec >= 0 ? ub_iv_round(e->prec, &c->slot[i], &c->slot[i]) : 0;
+		return ub_prec_rounds(e->prec) ? ub_iv_round(e->prec, e->rnd, &c->slot[i],
+							     &c->slot[i]) : 0;
 	case UB_E_LVAR:
 		return UB_USAGE; /* a loop assigns it; never applied */
 	case UB_E_OP:
@@ -254,10 +284,10 @@ static int apply(void *ctx, int i, int from)
 	}
 	if (e->op == UB_CAST) {
 		const struct ub_ival *a = c->val[ub_dag_arg(w->d, i, 0)];
-		if (e->prec < 0)
+		if (!ub_prec_rounds(e->prec))
 			return c->val[i] = a, 0;
 		c->val[i] = &c->slot[i];
-		return ub_iv_round(e->prec, &c->slot[i], a);
+		return ub_iv_round(e->prec, e->rnd, &c->slot[i], a);
 	}
 	return operation(w, i, e);
 }

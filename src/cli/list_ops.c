@@ -81,7 +81,7 @@ static void metadata(FILE *f, const struct ub_op *op, const char *const *names)
  * marked. */
 static void print_inputs(FILE *f, const struct ub_op *op)
 {
-	for (int k = 0; k < op->nsampled; k++)
+	for (int k = 0; k < op->nsampled && !op->noargs; k++)
 		fprintf(f, "    %-10s %s\n", op->inputs[k],
 			op->input_doc[k] ? op->input_doc[k] : "");
 	for (int k = 0; k < op->nsaved; k++)
@@ -95,7 +95,7 @@ static void one_op(FILE *f, const struct ub_op *op)
 	int nn = names_of(op, names);
 	print_name(f, op->name, op->ident, op->alias, op->anonymous);
 	fprintf(f, " (");
-	for (int k = 0; k < op->nsampled; k++)
+	for (int k = 0; k < op->nsampled && !op->noargs; k++)
 		fprintf(f, "%s%s", k ? " " : "", op->inputs[k]);
 	ub_expr_print(op->math, names, text, sizeof text);
 	fprintf(f, ")  math%s: %s", op->has_spec ? " (:spec)" : "", text);
