@@ -32,7 +32,8 @@
 	X(xsum)           \
 	X(torchplan)      \
 	X(shaped)         \
-	X(cli)
+	X(cli)            \
+	X(wide)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)

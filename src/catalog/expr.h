@@ -164,9 +164,9 @@ static inline int ub_loop_nvars(int op, int nargs)
 #define UB_LOOP_BODY(n) (3 * (n) + 1)
 #define UB_LOOP_SHADOW(n, k) (3 * (n) + 2 + (k))
 /* The most iterations a loop may take in one evaluation; beyond, the
- * evaluation stops (the reference: the element is undecided; a generated
- * kernel: NaN). */
-#define UB_LOOP_MAX 100000
+ * evaluation stops (the reference: the element is undecided, and its time
+ * budget usually stops it first; a generated kernel: NaN). */
+#define UB_LOOP_MAX 100000000
 
 struct ub_expr {
 	enum ub_expr_kind kind;

@@ -100,6 +100,7 @@ int ub_explain_run(struct ub_explain *x, struct ub_error *err)
 		env[k] = d.in[k];
 	}
 	x->undecided[0] = '\0';
+	ub_ref_set_budget(x->cfg->ref_budget);
 	if (!s)
 		s = ub_ref_eval(op->math, x->dt, x->in, op->ninputs, &x->cr,
 				&x->exact, err);
