@@ -47,6 +47,13 @@ static const struct {
 	 * e^(-1e300 e^-800 (1 - ...)) = e^(-3.6e-48): 1 */
 	{"(pow (/ 1 (+ 1 (exp (- x)))) y)", UB_F64, 0x4089000000000000, 0x7e37e43c8800759c,
 	 0x3ff0000000000000},
+	/* 1 + z^3 and 1 + z^2, z = log 2 + log 3 - log 6 = 0 exactly (not
+	 * proved: z's enclosure holds 0 at every precision): a power of an
+	 * enclosure around zero is tiny, the sum rounds to 1 */
+	{"(+ 1 (pow (- (+ (log x) (log 3)) (log (* 3 x))) 3))", UB_F32, 0x40000000, 0,
+	 0x3f800000},
+	{"(+ 1 (pow (- (+ (log x) (log 3)) (log (* 3 x))) 2))", UB_F32, 0x40000000, 0,
+	 0x3f800000},
 };
 
 static const struct ub_expr *read_body(struct ub_catalog *cat, const char *body)
@@ -136,6 +143,8 @@ static const struct {
 	{"(while (< i 10) ([v x (- v (/ (- v (/ (* v (* v v)) 6)) (- 1 (/ (* v v) 2))))] "
 	 "[i 0 (+ i 1)]) v)", 0x00000400, 0.05, UB_UND_SIGN},
 	{"(- (+ (log x) (log 3)) (log (* 3 x)))", 0x40000000, 0.25, UB_UND_SIGN},
+	{"(while (< i 10) ([v x (- v (/ (- v (/ (pow v 3) 6)) (- 1 (/ (* v v) 2))))] "
+	 "[i 0 (+ i 1)]) v)", 0x00000400, 0.05, UB_UND_SIGN},
 	{"(sin (exp (exp x)))", 0x42c80000, 0.25, UB_UND_RANGE},
 };
 
