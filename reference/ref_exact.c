@@ -33,6 +33,9 @@
 
 struct xval {
 	int is_bool, truth;
+	int poison;       /* beyond the rules (a size limit, an atom's sign):
+			     unknown, and so is every value computed from it;
+			     a condition or root that is poisoned gives up */
 	struct xpoly p;
 };
 
@@ -44,6 +47,7 @@ struct xeval {
 	struct xval *v;
 	struct xctx x;
 	mpq_t q, r;       /* scratch */
+	double deadline;  /* ub_ref_clock() past which a loop gives up */
 };
 
 /* ---- literals ----------------------------------------------------------- */
@@ -323,18 +327,26 @@ static int arith(struct xeval *x, enum ub_expr_op op, struct xpoly *r,
 	}
 }
 
+/* A long loop: the thread's time budget (ref_budget.c) stops it. */
+static int tick(void *ctx)
+{
+	struct xeval *x = ctx;
+	return x->deadline > 0 && ub_ref_clock() > x->deadline ? XP_GIVEUP : 0;
+}
+
 static int test(void *ctx, int k, int *truth)
 {
 	struct xeval *x = ctx;
 	*truth = x->v[k].truth;
-	return 0;
+	return x->v[k].poison ? XP_GIVEUP : 0;
 }
 
 static int copy_val(struct xval *v, const struct xval *from)
 {
 	v->is_bool = from->is_bool;
 	v->truth = from->truth;
-	return xp_copy(&v->p, &from->p);
+	v->poison = from->poison;
+	return from->poison ? 0 : xp_copy(&v->p, &from->p);
 }
 
 static int assign(void *ctx, int v, int from)
@@ -364,18 +376,57 @@ static int operation(struct xeval *x, int i, const struct ub_expr *e)
 	if (UB_EXPR_IS_BOOL(e->op))
 		return condition(x, e->op, v, a[0], e->nargs > 1 ? a[1] : NULL);
 	int st = arith(x, e->op, &v->p, p);
-	return st || e->prec < 0 ? st : xi_round(e->prec, &v->p, &v->p);
+	if (st || !ub_prec_rounds(e->prec))
+		return st;
+	if (e->rnd == UB_RND_DOWN && !v->p.n && (e->op == UB_ADD || e->op == UB_SUB)) {
+		/* IEEE 754: an exact zero sum is -0 toward -inf, but +0 + +0 */
+		v->p.negzero = !(!p[0]->n && !p[0]->negzero && !p[1]->n &&
+				 p[1]->negzero == (e->op == UB_SUB));
+	} else if (e->rnd == UB_RND_DOWN && !v->p.n && e->op == UB_FMA) {
+		return XP_GIVEUP; /* the product's zero: not worth the rule */
+	}
+	return xi_round(&x->x, e->prec, e->rnd, &v->p, &v->p);
 }
 
+static int apply_one(struct xeval *x, int i, int from);
+
+/* Node i's exact value, or its poison: a value the rules cannot give
+ * (a size limit, an unknown sign) poisons the node and every node
+ * computed from it, and the evaluation goes on, so that a loop whose
+ * condition needs only some of its variables (e decreasing by a literal)
+ * is decided though another (y, a polynomial of growing degree) grows
+ * past every limit. */
 static int apply(void *ctx, int i, int from)
 {
 	struct xeval *x = ctx;
 	const struct ub_expr *e = x->d->node[i];
 	struct xval *v = &x->v[i];
+	if (e->kind == UB_E_OP && from < 0)
+		for (int k = 0; k < e->nargs; k++)
+			if (x->v[ub_dag_arg(x->d, i, k)].poison) {
+				v->poison = 1;
+				v->is_bool = UB_EXPR_IS_BOOL(e->op);
+				return 0;
+			}
+	v->poison = 0;
+	int st = apply_one(x, i, from);
+	if (st == XP_GIVEUP) {
+		v->poison = 1;
+		v->is_bool = e->kind == UB_E_OP && UB_EXPR_IS_BOOL(e->op);
+		return 0;
+	}
+	return st;
+}
+
+static int apply_one(struct xeval *x, int i, int from)
+{
+	const struct ub_expr *e = x->d->node[i];
+	struct xval *v = &x->v[i];
 	int st;
 	if (e->kind == UB_E_NUM) {
 		st = number(x, v, e->num);
-		return st || e->prec < 0 || v->is_bool ? st : xi_round(e->prec, &v->p, &v->p);
+		return st || !ub_prec_rounds(e->prec) || v->is_bool ? st
+		       : xi_round(&x->x, e->prec, e->rnd, &v->p, &v->p);
 	}
 	if (e->kind == UB_E_LVAR)
 		return XP_GIVEUP; /* assigned by its loop, never applied */
@@ -390,7 +441,8 @@ static int apply(void *ctx, int i, int from)
 		return copy_val(v, &x->v[ub_dag_arg(x->d, i, from)]);
 	if (e->op == UB_CAST) {
 		st = copy_val(v, &x->v[ub_dag_arg(x->d, i, 0)]);
-		return st || e->prec < 0 ? st : xi_round(e->prec, &v->p, &v->p);
+		return st || !ub_prec_rounds(e->prec) ? st
+		       : xi_round(&x->x, e->prec, e->rnd, &v->p, &v->p);
 	}
 	return operation(x, i, e);
 }
@@ -399,7 +451,7 @@ static int apply(void *ctx, int i, int from)
 static struct xeval *walk(const struct ub_dag *d, enum ub_dtype dt,
 			  const uint64_t *in, int nin, int *st)
 {
-	static const struct ub_walk_fns fns = {test, apply, assign};
+	static const struct ub_walk_fns fns = {test, apply, assign, tick};
 	struct xeval *x = calloc(1, sizeof *x);
 	struct ub_walk w;
 	memset(&w, 0, sizeof w);
@@ -412,6 +464,7 @@ static struct xeval *walk(const struct ub_dag *d, enum ub_dtype dt,
 	x->dt = dt;
 	x->in = in;
 	x->nin = nin;
+	x->deadline = ub_ref_budget() > 0 ? ub_ref_clock() + ub_ref_budget() : 0;
 	mpq_inits(x->q, x->r, (mpq_ptr)0);
 	*st = ub_dag_walk(d, &w, &fns, x);
 	ub_walk_free(&w);
@@ -436,7 +489,7 @@ int ub_ref_exact(const struct ub_dag *d, enum ub_dtype dt, const uint64_t *in,
 	if (!x)
 		return XP_GIVEUP;
 	const struct xval *root = &x->v[d->n - 1];
-	if (!st && (root->is_bool || !xp_is_rational(&root->p)))
+	if (!st && (root->poison || root->is_bool || !xp_is_rational(&root->p)))
 		st = XP_GIVEUP;
 	if (!st) {
 		mpq_srcptr q = xp_rational(&root->p);
@@ -457,7 +510,7 @@ int ub_ref_exact_truth(const struct ub_dag *d, enum ub_dtype dt,
 	if (!x)
 		return XP_GIVEUP;
 	const struct xval *root = &x->v[d->n - 1];
-	if (!st && !root->is_bool)
+	if (!st && (root->poison || !root->is_bool))
 		st = XP_GIVEUP;
 	if (!st)
 		*truth = root->truth;

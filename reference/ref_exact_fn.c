@@ -146,7 +146,11 @@ static int cbrt_q(struct xctx *x, struct xpoly *r, const struct xpoly *a)
 	return st;
 }
 
-/* a^n for an integer n (|n| bounded by the size limit); pow(x, 0) = 1. */
+/* a^n for an integer n; pow(x, 0) = 1.  The result's size is checked
+ * before GMP computes it: |n| times the bits of a's numerator and
+ * denominator must stay within XP_MAXBITS (a product that could wrap
+ * around, n = 2^60 at 64 bits, is compared as a quotient), or GMP would
+ * abort the process on an mpz beyond its range. */
 static int power(struct xctx *x, struct xpoly *r, const struct xpoly *a, long n)
 {
 	mpq_srcptr q = xp_rational(a);
@@ -154,9 +158,13 @@ static int power(struct xctx *x, struct xpoly *r, const struct xpoly *a, long n)
 		return set_si(r, 1, 0);
 	if (!a->n) /* pow(+-0, n > 0): -0 for odd n of -0, else +0 */
 		return n < 0 ? XP_GIVEUP : set_si(r, 0, a->negzero && (n & 1));
+	if (q && mpz_cmpabs_ui(mpq_numref(q), 1) == 0 && mpz_cmp_ui(mpq_denref(q), 1) == 0)
+		return set_si(r, mpq_sgn(q) < 0 && (n & 1) ? -1 : 1, 0); /* (+-1)^n */
+	if (n < -XP_MAXBITS || n > XP_MAXBITS)
+		return XP_GIVEUP; /* any other a: beyond XP_MAXBITS bits */
 	if (q) {
 		size_t bits = mpz_sizeinbase(mpq_numref(q), 2) + mpz_sizeinbase(mpq_denref(q), 2);
-		if (bits * (size_t)labs(n) > XP_MAXBITS)
+		if ((size_t)labs(n) > XP_MAXBITS / bits)
 			return XP_GIVEUP;
 		mpq_t c;
 		mpq_init(c);
@@ -192,6 +200,8 @@ static int pow_of(struct xctx *x, struct xpoly *r, const struct xpoly *a,
 	mpq_srcptr e = xp_rational(b), q = xp_rational(a);
 	if (!b->n)
 		return set_si(r, 1, 0);
+	if (q && mpq_cmp_ui(q, 1, 1) == 0)
+		return set_si(r, 1, 0); /* pow(1, y) = 1 for every y, even NaN */
 	if (!e)
 		return XP_GIVEUP;
 	if (mpz_cmp_ui(mpq_denref(e), 1) == 0) /* an integer: odd ones keep signs */

@@ -158,14 +158,26 @@ int xi_pred(const struct xctx *x, enum ub_expr_op op, int fmt,
 	}
 }
 
-int xi_round(int fmt, struct xpoly *r, const struct xpoly *a)
+int xi_round(struct xctx *x, int fmt, int rnd, struct xpoly *r, const struct xpoly *a)
 {
+	static const enum ub_expr_op to_int[4] = {UB_NEARBYINT, UB_CEIL, UB_FLOOR,
+						  UB_TRUNC};
 	mpq_srcptr q = xp_rational(a);
 	mpq_t z;
 	if (a->n && !q)
 		return XP_GIVEUP;
+	if (fmt == UB_PREC_INTEGER) { /* r may be a: round a copy */
+		struct xpoly t;
+		xp_init(&t);
+		int st = xp_copy(&t, a);
+		if (!st)
+			st = xf_apply(x, to_int[rnd], r, &t, NULL);
+		xp_clear(&t);
+		return st;
+	}
 	mpq_init(z);
-	uint64_t bits = ub_ref_round_q((enum ub_dtype)fmt, q ? q : z, a->negzero);
+	uint64_t bits = ub_ref_round_q_dir((enum ub_dtype)fmt, q ? q : z, a->negzero,
+					   ub_ref_mode(rnd));
 	double d = ub_bits_to_double((enum ub_dtype)fmt, bits);
 	int st = isfinite(d) ? 0 : XP_GIVEUP; /* overflow: an infinity */
 	if (!st) {

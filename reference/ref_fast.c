@@ -98,7 +98,7 @@ static struct fprog *build(const struct ub_dag *d)
 				p->nvars = x->var + 1;
 			if (p->ok)
 				p->used |= 1u << x->var;
-		} else if (x->kind == UB_E_LVAR || x->prec >= 0) {
+		} else if (x->kind == UB_E_LVAR || ub_prec_rounds(x->prec)) {
 			/* a rounding context (expr.h's prec) is an extra
 			 * rounding this path does not model; a loop variable
 			 * needs the walk of dag.h */

@@ -349,9 +349,47 @@ static int no_integer(const struct ub_ival *b, mpfr_ptr t)
 	return mpfr_cmp(b->hi, t) < 0;
 }
 
+/* Whether the non-point b holds no odd integer: no integer, or the only
+ * one in it is even (pow(-0, y) is then +0 or +inf, as pow(+0, y)). */
+static int no_odd_integer(const struct ub_ival *b, mpfr_ptr t)
+{
+	if (no_integer(b, t))
+		return 1;
+	if (!mpfr_number_p(b->lo) || !mpfr_number_p(b->hi))
+		return 0;
+	mpfr_ceil(t, b->lo);            /* the least integer in b */
+	if (!mpfr_fits_slong_p(t, MPFR_RNDN) || (mpfr_get_si(t, MPFR_RNDN) & 1))
+		return 0;
+	mpfr_add_ui(t, t, 1, MPFR_RNDD); /* the next one is odd: outside b? */
+	return mpfr_cmp(b->hi, t) < 0;
+}
+
 static void pow_corner(mpfr_ptr y, mpfr_srcptr u, mpfr_srcptr v, mpfr_rnd_t rnd)
 {
 	mpfr_pow(y, u, v, rnd);
+}
+
+/* Whether b is the point of an integer n from 1 to LONG_MAX. */
+static int pos_int_point(const struct ub_ival *b)
+{
+	return ub_iv_point(b) && mpfr_integer_p(b->lo) && mpfr_sgn(b->lo) > 0 &&
+	       mpfr_fits_slong_p(b->lo, MPFR_RNDN);
+}
+
+/* x^n over an a that holds 0 (Newton's steps near a zero: v^3 once v's
+ * sign is open), n a positive integer: increasing for an odd n; for an
+ * even n from +0 (x^n >= 0, and x = 0 in a) to the larger end's power. */
+static void pow_around_zero(struct ub_ival *r, const struct ub_ival *a,
+			    const struct ub_ival *b)
+{
+	if (mpfr_get_si(b->lo, MPFR_RNDN) & 1) {
+		mpfr_pow(r->lo, a->lo, b->lo, MPFR_RNDD);
+		mpfr_pow(r->hi, a->hi, b->lo, MPFR_RNDU);
+		return;
+	}
+	mpfr_srcptr m = mpfr_cmpabs(a->lo, a->hi) > 0 ? a->lo : a->hi;
+	mpfr_pow(r->hi, m, b->lo, MPFR_RNDU);
+	mpfr_set_zero(r->lo, 1);
 }
 
 static int pow_np(struct ub_ival *r, const struct ub_ival *a,
@@ -379,9 +417,11 @@ static int pow_np(struct ub_ival *r, const struct ub_ival *a,
 		corners(pow_corner, r, a, b, t); /* x^n is monotone for x < 0 */
 	} else if (mpfr_sgn(a->hi) < 0 && ub_iv_point(a) && no_integer(b, t)) {
 		set_nan(r);
-	} else if (ub_iv_point(a) && mpfr_zero_p(a->lo) && !mpfr_signbit(a->lo) &&
-		   strict_sign(b)) {
-		set_special(r, 0, strict_sign(b) > 0); /* pow(+0, y) */
+	} else if (pos_int_point(b) && mpfr_number_p(a->lo) && mpfr_number_p(a->hi)) {
+		pow_around_zero(r, a, b);
+	} else if (ub_iv_point(a) && mpfr_zero_p(a->lo) && strict_sign(b) &&
+		   (!mpfr_signbit(a->lo) || no_odd_integer(b, t))) {
+		set_special(r, 0, strict_sign(b) > 0); /* pow(+0, y), pow(-0, y) */
 	} else {
 		return UB_IV_REFINE;
 	}

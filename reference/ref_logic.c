@@ -135,17 +135,33 @@ int ub_iv_pred(enum ub_expr_op op, int fmt, struct ub_ival *r,
 	return 0;
 }
 
-int ub_iv_round(int fmt, struct ub_ival *r, const struct ub_ival *a)
+/* An integer context: each end rounded to an integer in the context's
+ * direction (monotone), the integer itself rounded outward to r's
+ * precision. */
+static int round_int(int rnd, struct ub_ival *r, const struct ub_ival *a)
+{
+	typedef int (*rint_fn)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+	static const rint_fn f[4] = {mpfr_rint_roundeven, mpfr_rint_ceil,
+				     mpfr_rint_floor, mpfr_rint_trunc};
+	f[rnd](r->lo, a->lo, MPFR_RNDD);
+	f[rnd](r->hi, a->hi, MPFR_RNDU);
+	return 0;
+}
+
+int ub_iv_round(int fmt, int rnd, struct ub_ival *r, const struct ub_ival *a)
 {
 	if (mpfr_nan_p(a->lo)) {
 		mpfr_set_nan(r->lo);
 		mpfr_set_nan(r->hi);
 		return 0;
 	}
+	if (fmt == UB_PREC_INTEGER)
+		return round_int(rnd, r, a);
 	mpfr_t y;
+	mpfr_rnd_t m = ub_ref_mode(rnd);
 	mpfr_init2(y, ub_dtypes[fmt].prec);
-	uint64_t lo = ub_ref_round((enum ub_dtype)fmt, y, mpfr_set(y, a->lo, MPFR_RNDN));
-	uint64_t hi = ub_ref_round((enum ub_dtype)fmt, y, mpfr_set(y, a->hi, MPFR_RNDN));
+	uint64_t lo = ub_ref_round_dir((enum ub_dtype)fmt, y, mpfr_set(y, a->lo, m), m);
+	uint64_t hi = ub_ref_round_dir((enum ub_dtype)fmt, y, mpfr_set(y, a->hi, m), m);
 	mpfr_clear(y);
 	double dl = ub_bits_to_double((enum ub_dtype)fmt, lo);
 	double dh = ub_bits_to_double((enum ub_dtype)fmt, hi);

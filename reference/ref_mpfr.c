@@ -66,9 +66,16 @@
 
 #define PREC_START 127
 #define PREC_MAX UB_REF_PREC_MAX
+#define PRED_MAX 8191  /* a condition of :pre: candidates are many, each cheap */
 #define EXACT_FROM 255 /* the exact evaluation is asked from here */
 #define EXACT_BITS 110 /* relative width wanted for the exact value */
+#define EXACT_BITS_CAP 8191 /* the most bits spent narrowing a decided
+			       element's exact value */
 #define POW2_MAX 1023  /* the most bits spent on the side of a power of two */
+#define REF_TIME (-11) /* the element's budget is spent (a status) */
+#define REF_COSTLY (-12) /* the precision it needs would not fit the budget */
+#define REF_GAP (-13)  /* a cancellation wants far more bits: ask the wide
+			  evaluation before buying them */
 
 struct cache {
 	mpfr_prec_t prec;          /* of slot[] and t */
@@ -82,6 +89,15 @@ struct cache {
 	int nin_cap;
 	struct ub_ival *in;        /* the inputs, at 64 bits (exact) */
 	mpfr_t t, mid, y[UB_NDTYPES];
+	/* the attempt's account (next_prec, classify): */
+	double deadline;           /* ub_ref_clock() past which to stop */
+	long gap;                  /* the widest exponent gap of a sum's
+				      operands (bits a sum may absorb) */
+	int cond_open;             /* a condition stayed undecided */
+	int range;                 /* MPFR's exponent range was left */
+	int gap_lost;              /* a sum absorbed more bits than were
+				      tried (or than the budget allows) */
+	int why;                   /* enum ub_undecided, once undecided */
 };
 
 static _Thread_local struct cache *tls;
@@ -104,6 +120,7 @@ void ub_ref_release(void)
 {
 	struct cache *c = tls;
 	ub_ref_fast_release();
+	ub_ref_wide_release();
 	if (!c)
 		return;
 	for (int i = 0; i < c->nslot; i++)
@@ -184,7 +201,7 @@ static int test(void *ctx, int k, int *truth)
 	struct walk *w = ctx;
 	const struct ub_ival *cond = w->c->val[k];
 	if (!ub_iv_point(cond))
-		return UB_IV_REFINE;
+		return w->c->cond_open = 1, UB_IV_REFINE;
 	*truth = !mpfr_zero_p(cond->lo);
 	return 0;
 }
@@ -202,6 +219,58 @@ static int assign(void *ctx, int v, int from)
 	return 0;
 }
 
+/* IEEE 754 (6.3): a sum that is exactly 0 is +0 in every rounding
+ * direction but toward -inf, where it is -0 (unless both operands are
+ * +0).  MPFR computed the point with nearest rounding: r, a point zero of
+ * add, sub or fma (its c) in a toNegative context, takes the sign -0 but
+ * for (+0) + (+0), (+0) - (-0) and an exact product +0 plus +0. */
+static void zero_sum_down(enum ub_expr_op op, struct ub_ival *r,
+			  const struct ub_ival *const *a)
+{
+	if ((op != UB_ADD && op != UB_SUB && op != UB_FMA) || !ub_iv_point(r) ||
+	    !mpfr_zero_p(r->lo))
+		return;
+	int pos0;   /* both operands of the sum are +0 */
+	if (op == UB_FMA)
+		pos0 = mpfr_zero_p(a[2]->lo) && !mpfr_signbit(a[2]->lo) &&
+		       (mpfr_zero_p(a[0]->lo) || mpfr_zero_p(a[1]->lo)) &&
+		       (mpfr_signbit(a[0]->lo) != 0) == (mpfr_signbit(a[1]->lo) != 0);
+	else
+		pos0 = mpfr_zero_p(a[0]->lo) && !mpfr_signbit(a[0]->lo) &&
+		       mpfr_zero_p(a[1]->lo) &&
+		       (mpfr_signbit(a[1]->lo) != 0) == (op == UB_SUB);
+	if (!pos0) {
+		mpfr_set_zero(r->lo, -1);
+		mpfr_set_zero(r->hi, -1);
+	}
+}
+
+/* The exponent of a's largest magnitude, or LONG_MIN when a holds no
+ * regular number. */
+static long mag_exp(const struct ub_ival *a)
+{
+	long e = LONG_MIN;
+	if (mpfr_regular_p(a->lo))
+		e = mpfr_get_exp(a->lo);
+	if (mpfr_regular_p(a->hi) && mpfr_get_exp(a->hi) > e)
+		e = mpfr_get_exp(a->hi);
+	return e;
+}
+
+/* A sum of a and b (or a sum's result and its addend): how far apart
+ * their exponents are, the bits of the smaller that a sum at the working
+ * precision absorbs and a cancellation later may need (Rival's
+ * amplification of a sum, in its simplest form). */
+static void note_gap(struct cache *c, const struct ub_ival *a, const struct ub_ival *b)
+{
+	long ea = mag_exp(a), eb = mag_exp(b);
+	if (ea != LONG_MIN && eb != LONG_MIN) {
+		long g = ea > eb ? ea - eb : eb - ea;
+		if (g > c->gap)
+			c->gap = g;
+	}
+}
+
 /* An operation of expr.h (not if, cast or a loop) into slot i, then
  * rounded to its context's format when it has one. */
 static int operation(struct walk *w, int i, const struct ub_expr *e)
@@ -215,12 +284,17 @@ static int operation(struct walk *w, int i, const struct ub_expr *e)
 	c->val[i] = &c->slot[i];
 	int st;
 	if (ub_expr_ops[e->op].cls == UB_C_PRED)
-		return ub_iv_pred(e->op, e->prec >= 0 ? e->prec : (int)w->dt,
+		return ub_iv_pred(e->op, e->prec >= 0 ? e->prec : (int)w->dt, /* integer: dt */
 				  &c->slot[i], a[0]);
 	if ((st = ub_iv_apply(e->op, &c->slot[i], a, c->t)) != 0)
 		return st;
-	if (e->prec >= 0 && !UB_EXPR_IS_BOOL(e->op))
-		return ub_iv_round(e->prec, &c->slot[i], &c->slot[i]);
+	if (e->op == UB_ADD || e->op == UB_SUB || e->op == UB_FMA)
+		note_gap(c, a[e->op == UB_FMA ? 2 : 0], e->op == UB_FMA ? &c->slot[i] : a[1]);
+	if (ub_prec_rounds(e->prec) && !UB_EXPR_IS_BOOL(e->op)) {
+		if (e->rnd == UB_RND_DOWN)
+			zero_sum_down(e->op, &c->slot[i], a);
+		return ub_iv_round(e->prec, e->rnd, &c->slot[i], &c->slot[i]);
+	}
 	return 0;
 }
 
@@ -242,7 +316,8 @@ static int apply(void *ctx, int i, int from)
 	case UB_E_NUM:
 		ub_iv_number(&c->slot[i], e->num);
 		c->val[i] = &c->slot[i];
-		return e->prec >= 0 ? ub_iv_round(e->prec, &c->slot[i], &c->slot[i]) : 0;
+		return ub_prec_rounds(e->prec) ? ub_iv_round(e->prec, e->rnd, &c->slot[i],
+							     &c->slot[i]) : 0;
 	case UB_E_LVAR:
 		return UB_USAGE; /* a loop assigns it; never applied */
 	case UB_E_OP:
@@ -254,19 +329,21 @@ static int apply(void *ctx, int i, int from)
 	}
 	if (e->op == UB_CAST) {
 		const struct ub_ival *a = c->val[ub_dag_arg(w->d, i, 0)];
-		if (e->prec < 0)
+		if (!ub_prec_rounds(e->prec))
 			return c->val[i] = a, 0;
 		c->val[i] = &c->slot[i];
-		return ub_iv_round(e->prec, &c->slot[i], a);
+		return ub_iv_round(e->prec, e->rnd, &c->slot[i], a);
 	}
 	return operation(w, i, e);
 }
 
 /* The root's enclosure at the cache's precision into *out. */
+static int tick(void *ctx);
+
 static int eval(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 		int nin, const struct ub_ival **out)
 {
-	static const struct ub_walk_fns fns = {test, apply, assign};
+	static const struct ub_walk_fns fns = {test, apply, assign, tick};
 	struct walk w = {c, d, dt, nin};
 	int st = ub_dag_walk(d, &c->walk, &fns, &w);
 	if (!st)
@@ -352,15 +429,34 @@ static void keep_side(struct cache *c, const struct ub_ival *r, struct ub_exact 
 		x->lo = copysign(0x1p-1074, x->hi);
 }
 
+/* Whether this element's time budget is spent. */
+static int spent(const struct cache *c)
+{
+	return c->deadline > 0 && ub_ref_clock() > c->deadline;
+}
+
+/* The walk's check inside long loops: the budget. */
+static int tick(void *ctx)
+{
+	struct walk *w = ctx;
+	return spent(w->c) ? REF_TIME : 0;
+}
+
 /* One Ziv step at the cache's precision: 0 with *cr and *x set when
  * decided; UB_IV_REFINE when not, with *rounded set when the rounding is
  * decided (and *x too: only the exact value wants a narrower interval);
- * or an error status.  c->cand holds RN(lo) and RN(hi) of the root. */
+ * or an error status.  c->cand holds RN(lo) and RN(hi) of the root; the
+ * step's account (gap, cond_open, range) is its own. */
 static int attempt(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 		   int nin, uint64_t *cr, struct ub_exact *x, int *rounded)
 {
 	const struct ub_ival *r;
+	c->gap = 0;
+	c->cond_open = 0;
+	mpfr_clear_overflow();
+	mpfr_clear_underflow();
 	int st = eval(c, d, dt, nin, &r);
+	c->range |= mpfr_overflow_p() || mpfr_underflow_p();
 	*rounded = 0;
 	c->root = st ? NULL : r;
 	if (st)
@@ -379,40 +475,74 @@ static int attempt(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 	return narrow(c, r) ? 0 : UB_IV_REFINE;
 }
 
-/* An element no precision up to the cap decided: no value (the canonical
- * NaN), the exact value marked (ub.h), err saying between what. */
-static int undecided(struct cache *c, enum ub_dtype dt, uint64_t *cr,
+/* Whether the last root holds a rounding boundary within a narrow
+ * enclosure: its ends agree to more than half the working precision, so
+ * the exact value likely is the boundary itself (an exact zero or tie the
+ * rules could not prove) rather than one more bits would separate. */
+static int on_boundary(struct cache *c)
+{
+	const struct ub_ival *r = c->root;
+	if (!r || !mpfr_number_p(r->lo) || !mpfr_number_p(r->hi))
+		return 0;
+	if (mpfr_zero_p(r->lo) || mpfr_zero_p(r->hi) || mpfr_sgn(r->lo) != mpfr_sgn(r->hi))
+		return mpfr_get_exp(r->hi) < -(long)c->prec / 2 ||
+		       mpfr_zero_p(r->hi) || mpfr_zero_p(r->lo);
+	mpfr_sub(c->t, r->hi, r->lo, MPFR_RNDU);
+	return mpfr_get_exp(c->t) < mpfr_get_exp(r->hi) - (long)c->prec / 2;
+}
+
+/* Whether the last root rounds to a zero of either sign at both ends
+ * (the candidates are +0 and -0): only the sign is open. */
+static int zero_sign(const struct cache *c, enum ub_dtype dt)
+{
+	uint64_t sign = UINT64_C(1) << (ub_dtypes[dt].bits - 1);
+	return c->root && (c->cand[0] & ~sign) == 0 && (c->cand[1] & ~sign) == 0 &&
+	       c->cand[0] != c->cand[1];
+}
+
+/* The class of an element no precision decided (ub.h's UB_UND_*). */
+static int classify(struct cache *c, enum ub_dtype dt)
+{
+	if (zero_sign(c, dt))
+		return UB_UND_SIGN;
+	if (c->range)
+		return UB_UND_RANGE;
+	if (c->cond_open || on_boundary(c))
+		return UB_UND_BOUNDARY;
+	return UB_UND_PRECISION;
+}
+
+/* An element no precision decided: no value (the canonical NaN), the
+ * exact value marked with its class (ub.h), err saying why and between
+ * what. */
+static int undecided(struct cache *c, enum ub_dtype dt, int why, uint64_t *cr,
 		     struct ub_exact *x, struct ub_error *err)
 {
 	int hex = ub_dtypes[dt].bits / 4;
 	*cr = ub_ref_encode(dt, NAN);
 	if (x) {
-		if (c->root)
+		if (c->root && why != UB_UND_LOOP)
 			exact_value(c, c->root, x);
 		else
 			x->hi = NAN;
-		x->lo = NAN;
+		ub_exact_mark(x, (enum ub_undecided)why);
 	}
+	if (why == UB_UND_LOOP)
+		return ub_fail(err, UB_REF_UNDECIDED, "reference (loop): a loop did not "
+			       "end within %d iterations", UB_LOOP_MAX);
+	if (why == UB_UND_TIME)
+		return ub_fail(err, UB_REF_UNDECIDED, "reference (time): the element's "
+			       "budget of %g s ran out at %ld bits (--ref-budget)",
+			       ub_ref_budget(), (long)c->prec);
 	if (!c->root)
-		return ub_fail(err, UB_REF_UNDECIDED, "reference: cannot decide the %s "
-			       "rounding within %d bits", ub_dtypes[dt].name, PREC_MAX);
-	return ub_fail(err, UB_REF_UNDECIDED, "reference: cannot decide the %s "
-		       "rounding within %d bits: the exact value is too close to the "
+		return ub_fail(err, UB_REF_UNDECIDED, "reference (%s): cannot decide the "
+			       "%s rounding within %ld bits", ub_undecided_names[why],
+			       ub_dtypes[dt].name, (long)c->prec);
+	return ub_fail(err, UB_REF_UNDECIDED, "reference (%s): cannot decide the %s "
+		       "rounding within %ld bits: the exact value is too close to the "
 		       "rounding boundary between 0x%0*llx and 0x%0*llx",
-		       ub_dtypes[dt].name, PREC_MAX, hex, (unsigned long long)c->cand[0],
-		       hex, (unsigned long long)c->cand[1]);
-}
-
-/* An element whose loop runs on past UB_LOOP_MAX iterations (every
- * condition decided, so no precision changes that): no value either. */
-static int loop_limit(enum ub_dtype dt, uint64_t *cr, struct ub_exact *x,
-		      struct ub_error *err)
-{
-	*cr = ub_ref_encode(dt, NAN);
-	if (x)
-		*x = (struct ub_exact){NAN, NAN};
-	return ub_fail(err, UB_REF_UNDECIDED, "reference: a loop did not end "
-		       "within %d iterations", UB_LOOP_MAX);
+		       ub_undecided_names[why], ub_dtypes[dt].name, (long)c->prec, hex,
+		       (unsigned long long)c->cand[0], hex, (unsigned long long)c->cand[1]);
 }
 
 /* The exact value of a decided element whose enclosure holds a power of
@@ -454,33 +584,85 @@ static int pow2_side(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
 	return 0;
 }
 
-/* Ziv's loop from PREC_START to PREC_MAX; once the rounding is still open
- * at EXACT_FROM bits, the exact evaluation is asked (ref_exact.c): a value
+/* The precision after an attempt at p that did not decide: twice p, or
+ * (Rival's idea, in its simplest form) enough for the widest gap a sum
+ * absorbed plus the format, when that is more: a cancellation after
+ * 1 + e^-s needs about 1.44 s bits, which doubling would reach only after
+ * many attempts.  A value that only wants its exact value narrower
+ * doubles.  0 when the next attempt, at the cost the last one measured
+ * (growing a little faster than the precision), would not fit in the
+ * budget left. */
+static mpfr_prec_t next_prec(struct cache *c, mpfr_prec_t p, enum ub_dtype dt,
+			     int rounded, double took)
+{
+	double np = 2.0 * (double)p + 1;
+	if (!rounded && c->gap > (long)p - 32 &&
+	    (double)c->gap + ub_dtypes[dt].prec + 64 > np)
+		np = (double)c->gap + ub_dtypes[dt].prec + 64;
+	if (np > PREC_MAX)
+		np = p < PREC_MAX ? PREC_MAX : np;
+	if (c->deadline > 0 && np > 2047 &&
+	    took * pow(np / (double)p, 1.6) > c->deadline - ub_ref_clock())
+		return 0;
+	c->gap_lost = c->gap_lost || (!rounded && np < (double)c->gap);
+	return (mpfr_prec_t)np;
+}
+
+/* Ziv's loop from PREC_START, the precision growing as next_prec says
+ * until the rounding is decided, the budget is spent (REF_TIME) or
+ * PREC_MAX is passed (UB_IV_REFINE); once the rounding is still open at
+ * EXACT_FROM bits, the exact evaluation is asked (ref_exact.c): a value
  * on a rounding boundary reached through inexact steps never decides by
  * precision alone.  The caller sets the inputs and the exponent range. */
 static int ziv(struct cache *c, const struct ub_dag *d, enum ub_dtype dt,
-	       const uint64_t *in, int nin, uint64_t *cr, struct ub_exact *exact)
+	       const uint64_t *in, int nin, uint64_t *cr, struct ub_exact *exact,
+	       mpfr_prec_t *from, int wide_tried)
 {
-	int st = UB_IV_REFINE, rounded = 0, asked = 0, by_exact = 0;
-	mpfr_prec_t p;
-	c->root = NULL;
-	for (p = PREC_START; st == UB_IV_REFINE && p <= PREC_MAX; p = 2 * p + 1) {
+	int st = UB_IV_REFINE, rounded = 0, asked = *from > EXACT_FROM, by_exact = 0;
+	mpfr_prec_t p = *from;
+	if (p == PREC_START) {
+		c->root = NULL;
+		c->range = 0;
+		c->gap_lost = 0;
+	}
+	for (;;) {
+		double t0 = ub_ref_clock();
 		set_prec(c, p);
 		st = attempt(c, d, dt, nin, cr, exact, &rounded);
-		if (st == UB_WALK_LOOP_LIMIT) /* decided conditions: no precision helps */
-			return st;
-		if (st == UB_IV_REFINE && !rounded && !asked && p >= EXACT_FROM) {
+		if (st != UB_IV_REFINE)
+			break;   /* decided, or a status: the loop limit, the budget */
+		if (!rounded && !asked && (p >= EXACT_FROM || c->cond_open)) {
+			/* a condition open at once (an equality reached through
+			 * inexact steps) asks the exact evaluation at once too */
 			asked = 1;
-			if (ub_ref_exact(d, dt, in, nin, cr, exact) == 0)
+			if (ub_ref_exact(d, dt, in, nin, cr, exact) == 0) {
 				st = 0, by_exact = 1;
+				break;
+			}
 		}
+		if (rounded && p >= EXACT_BITS_CAP) {
+			st = 0; /* the exact value as narrow as EXACT_BITS_CAP allows */
+			break;
+		}
+		if (spent(c))
+			return REF_TIME;
+		if (c->range && !rounded && p >= EXACT_FROM)
+			break;   /* MPFR's range was left: more bits do not help
+				    (Rival's immovable ends); the wide evaluation */
+		mpfr_prec_t np = next_prec(c, p, dt, rounded, ub_ref_clock() - t0);
+		if (!np)
+			return REF_COSTLY;
+		if (np > PREC_MAX || np <= p)
+			break;
+		if (np > 2047 && np > 2 * p + 1 && !wide_tried) {
+			*from = np; /* a cancellation to buy back: the wide evaluation
+				       may see it at once, so it goes first */
+			return REF_GAP;
+		}
+		p = np;
 	}
-	/* at the cap with the rounding decided: the exact value is as narrow
-	 * as PREC_MAX allows (attempt set it) */
-	if (st == UB_IV_REFINE && rounded)
-		st = 0;
 	if (st == 0 && exact && !by_exact && c->root && at_pow2(c->root))
-		return pow2_side(c, d, dt, in, nin, cr, exact, (p - 1) / 2);
+		return pow2_side(c, d, dt, in, nin, cr, exact, p);
 	return st;
 }
 
@@ -507,6 +689,8 @@ static int begin(const struct ub_expr *e, enum ub_dtype dt, const uint64_t *in,
 	saved[1] = mpfr_get_emax();
 	mpfr_set_emin(mpfr_get_emin_min());
 	mpfr_set_emax(mpfr_get_emax_max());
+	double b = ub_ref_budget();
+	c->deadline = b > 0 ? ub_ref_clock() + b : 0;
 	return 0;
 }
 
@@ -533,11 +717,41 @@ int ub_ref_eval(const struct ub_expr *e, enum ub_dtype dt,
 	int st = begin(e, dt, in, nin, &c, &d, saved, err);
 	if (st)
 		return st;
-	st = ziv(c, d, dt, in, nin, cr, exact);
-	if (st == UB_IV_REFINE)
-		st = undecided(c, dt, cr, exact, err);
-	if (st == UB_WALK_LOOP_LIMIT)
-		st = loop_limit(dt, cr, exact, err);
+	mpfr_prec_t from = PREC_START;
+	int wide = 0, why = UB_UND_PRECISION;
+	for (;;) {
+		st = ziv(c, d, dt, in, nin, cr, exact, &from, wide);
+		why = st == UB_WALK_LOOP_LIMIT ? UB_UND_LOOP : classify(c, dt);
+		if ((st == REF_TIME || st == REF_COSTLY) && why == UB_UND_PRECISION)
+			why = UB_UND_TIME; /* a boundary, a sign, a range: more
+					      time would not have decided it */
+		/* beyond MPFR's exponents, or a sum's operand lost: the wide
+		 * evaluation (ref_wide_eval.c), once, with the time left */
+		int ask = st == REF_GAP || ((st == UB_IV_REFINE || st == REF_COSTLY ||
+					     (st == REF_TIME && c->range)) &&
+					    (c->range || c->gap_lost || st == REF_COSTLY));
+		if (!ask || wide || spent(c))
+			break;
+		wide = 1;
+		int wwhy, ws = ub_ref_wide(d, dt, in, nin, c->deadline, cr, exact, &wwhy);
+		if (ws != UB_IV_REFINE) {
+			st = ws;
+			break;
+		}
+		if (wwhy == UB_UND_TIME || wwhy == UB_UND_LOOP) {
+			st = REF_TIME;
+			why = why == UB_UND_SIGN || why == UB_UND_BOUNDARY ? why : wwhy;
+			break;
+		}
+		if (st != REF_GAP) {
+			if (why != UB_UND_BOUNDARY && why != UB_UND_SIGN)
+				why = wwhy;
+			break;
+		}   /* else: on with the precision the cancellation wants */
+	}
+	if (st == UB_IV_REFINE || st == REF_TIME || st == REF_COSTLY || st == REF_GAP ||
+	    st == UB_WALK_LOOP_LIMIT)
+		st = undecided(c, dt, why, cr, exact, err);
 	return end(saved, st, nin, err);
 }
 
@@ -552,7 +766,7 @@ int ub_ref_pred(const struct ub_expr *e, enum ub_dtype dt, const uint64_t *in,
 	if (st)
 		return st;
 	st = UB_IV_REFINE;
-	for (mpfr_prec_t p = PREC_START; st == UB_IV_REFINE && p <= PREC_MAX;
+	for (mpfr_prec_t p = PREC_START; st == UB_IV_REFINE && p <= PRED_MAX;
 	     p = 2 * p + 1) {
 		set_prec(c, p);
 		st = eval(c, d, dt, nin, &r);
@@ -565,10 +779,12 @@ int ub_ref_pred(const struct ub_expr *e, enum ub_dtype dt, const uint64_t *in,
 			if (ub_ref_exact_truth(d, dt, in, nin, truth) == 0)
 				st = 0;
 		}
+		if (st == UB_IV_REFINE && spent(c))
+			st = REF_TIME;
 	}
-	if (st == UB_IV_REFINE || st == UB_WALK_LOOP_LIMIT)
+	if (st == UB_IV_REFINE || st == UB_WALK_LOOP_LIMIT || st == REF_TIME)
 		st = ub_fail(err, UB_REF_UNDECIDED, "reference: cannot decide the "
-			     "condition within %d bits", PREC_MAX);
+			     "condition within %d bits", PRED_MAX);
 	return end(saved, st, nin, err);
 }
 

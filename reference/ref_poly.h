@@ -103,7 +103,8 @@ int xf_apply(struct xctx *x, enum ub_expr_op op, struct xpoly *r,
  * copysign, tgamma (log 0) and lgamma (log 1), as ref_exact.c's rules
  * allow; r must not be a or b.  xi_pred: a predicate of expr.h (fmt: the
  * format isnormal asks about) into *truth.  xi_round: a rounded to format
- * fmt (r may be a).  Each returns 0 or XP_GIVEUP. */
+ * fmt, or to an integer (UB_PREC_INTEGER), in direction rnd (enum ub_rnd;
+ * r may be a).  Each returns 0 or XP_GIVEUP. */
 int xi_fmod(struct xctx *x, int even, struct xpoly *r, const struct xpoly *a,
 	    const struct xpoly *b);
 int xi_fdim(struct xctx *x, struct xpoly *r, const struct xpoly *a,
@@ -113,6 +114,7 @@ int xi_copysign(struct xctx *x, struct xpoly *r, const struct xpoly *a,
 int xi_gamma(struct xctx *x, int log, struct xpoly *r, const struct xpoly *a);
 int xi_pred(const struct xctx *x, enum ub_expr_op op, int fmt,
 	    const struct xpoly *a, int *truth);
-int xi_round(int fmt, struct xpoly *r, const struct xpoly *a);
+int xi_round(struct xctx *x, int fmt, int rnd, struct xpoly *r,
+	     const struct xpoly *a);
 
 #endif

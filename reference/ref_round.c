@@ -40,14 +40,31 @@ uint64_t ub_ref_encode(enum ub_dtype dt, double d)
 
 uint64_t ub_ref_round(enum ub_dtype dt, mpfr_ptr y, int t)
 {
+	return ub_ref_round_dir(dt, y, t, MPFR_RNDN);
+}
+
+mpfr_rnd_t ub_ref_mode(int rnd)
+{
+	static const mpfr_rnd_t m[4] = {MPFR_RNDN, MPFR_RNDU, MPFR_RNDD, MPFR_RNDZ};
+	return m[rnd];
+}
+
+/* The same argument for a directed rounding m: y was rounded in direction
+ * m (ternary t), mpfr_check_range gives an infinity or the largest finite
+ * number as m says (IEEE 754's overflow in that direction), and
+ * mpfr_subnormalize rounds in direction m once more, which for a directed
+ * rounding gives the direct one: the subnormal grid is part of the wider
+ * one, and rounding down twice to nested grids is rounding down once. */
+uint64_t ub_ref_round_dir(enum ub_dtype dt, mpfr_ptr y, int t, mpfr_rnd_t m)
+{
 	const struct ub_dtype_info *f = &ub_dtypes[dt];
 	mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
 	/* MPFR writes 0.1b * 2^e: the format's smallest subnormal 2^(emin-p+1)
 	 * has e = emin - p + 2, its largest finite number e = emax + 1. */
 	mpfr_set_emin(f->emin - f->prec + 2);
 	mpfr_set_emax(f->emax + 1);
-	t = mpfr_check_range(y, t, MPFR_RNDN);
-	mpfr_subnormalize(y, t, MPFR_RNDN);
+	t = mpfr_check_range(y, t, m);
+	mpfr_subnormalize(y, t, m);
 	mpfr_set_emin(emin);
 	mpfr_set_emax(emax);
 	return ub_ref_encode(dt, mpfr_get_d(y, MPFR_RNDN)); /* exact: y fits a double */
@@ -74,13 +91,19 @@ static void restore(struct range r)
 
 uint64_t ub_ref_round_q(enum ub_dtype dt, mpq_srcptr q, int negzero)
 {
+	return ub_ref_round_q_dir(dt, q, negzero, MPFR_RNDN);
+}
+
+uint64_t ub_ref_round_q_dir(enum ub_dtype dt, mpq_srcptr q, int negzero,
+			    mpfr_rnd_t m)
+{
 	mpfr_t y;
 	struct range r = widen();
 	mpfr_init2(y, ub_dtypes[dt].prec);
-	int t = mpfr_set_q(y, q, MPFR_RNDN);
+	int t = mpfr_set_q(y, q, m);
 	if (mpfr_zero_p(y) && negzero)
 		mpfr_neg(y, y, MPFR_RNDN);
-	uint64_t bits = ub_ref_round(dt, y, t);
+	uint64_t bits = ub_ref_round_dir(dt, y, t, m);
 	mpfr_clear(y);
 	restore(r);
 	return bits;

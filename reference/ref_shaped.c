@@ -11,7 +11,7 @@
  * An output is decided when the two ends of [v - bound, v + bound] round
  * to the same encoding (rounding is monotonic, so the exact value, which
  * lies between them, rounds there too); else p doubles, up to
- * UB_REF_PREC_MAX, and an output still undecided is marked so. */
+ * UB_REF_SHAPED_PREC_MAX, and an output still undecided is marked so. */
 #include "shaped.h"
 #include "reference.h"
 #include "ref_internal.h"
@@ -499,7 +499,7 @@ int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 		row_sum(&w); /* exact; mpfr_sum gives inf and NaN as IEEE does */
 	else if (!s && (w.special || !w.finite)) /* softmax of no finite: 0/0 */
 		row_special(&w);
-	for (mpfr_prec_t p = P_START; !s && !w.oom && !all_done(&w) && p <= UB_REF_PREC_MAX;
+	for (mpfr_prec_t p = P_START; !s && !w.oom && !all_done(&w) && p <= UB_REF_SHAPED_PREC_MAX;
 	     p *= 2) {
 		if (op->kind == UB_SH_SOFTMAX || op->kind == UB_SH_LOG_SOFTMAX)
 			row_softmax(&w, p, op->kind == UB_SH_LOG_SOFTMAX);

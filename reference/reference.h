@@ -6,8 +6,21 @@
 
 #include "expr.h"
 
-/* The precision cap of Ziv's loop, in bits (docs/reference.md). */
-#define UB_REF_PREC_MAX 8191
+/* The precision cap of Ziv's loop, in bits (docs/reference.md): the
+ * time budget below stops an element first. */
+#define UB_REF_PREC_MAX 4194303
+/* The shaped ops' reference (ref_shaped.c) doubles its precision up to
+ * this many bits. */
+#define UB_REF_SHAPED_PREC_MAX 8191
+
+/* The time an element may take, in CPU seconds of the thread that
+ * evaluates it (docs/reference.md, --ref-budget): the calling thread's
+ * budget (0: none), its default, and the thread's clock.  An element past
+ * it is undecided (UB_UND_TIME), never guessed. */
+#define UB_REF_BUDGET_DEFAULT 0.25
+void ub_ref_set_budget(double seconds);
+double ub_ref_budget(void);
+double ub_ref_clock(void);
 
 /* ub_ref_eval's answer for an element whose rounding it could not decide
  * within UB_REF_PREC_MAX bits, neither by precision nor by the exact

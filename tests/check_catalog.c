@@ -178,7 +178,10 @@ START_TEST(test_many_ops)
 	ck_assert_int_eq(st, 0);
 	ck_assert_int_eq(cat.nops, 3);
 	ck_assert_int_eq(ub_catalog_find(&cat, "c")->line, 3);
-	ck_assert_int_eq(ub_catalog_find(&cat, "c")->ninputs, 0);
+	/* no arguments: one hidden input, the placeholder "_" (docs/fpcore.md) */
+	ck_assert_int_eq(ub_catalog_find(&cat, "c")->noargs, 1);
+	ck_assert_int_eq(ub_catalog_find(&cat, "c")->ninputs, 1);
+	ck_assert_str_eq(ub_catalog_find(&cat, "c")->inputs[0], "_");
 	ck_assert_str_eq(ub_catalog_find(&cat, "b")->file, "t.fpcore");
 	ub_catalog_free(&cat);
 	st = ub_catalog_parse("", "empty.fpcore", &cat, &err);
@@ -200,7 +203,10 @@ static const struct {
 	{"(FPCore f (x) (frobnicate x))", "1:16", "unknown operator 'frobnicate'"},
 	{"(FPCore f (x)\n  (sqrt x x))", "2:3", "'sqrt' takes 1 argument, got 2"},
 	{"(FPCore f (x) (fma x x))", "1:15", "'fma' takes 3 arguments, got 2"},
-	{"(FPCore f (x) (/ x))", "1:15", "'/' takes 2 arguments, got 1"},
+	{"(FPCore f (x) (/))", "1:15", "'/' takes at least 1 argument, got 0"},
+	{"(FPCore f (x) (- x x (<)))", "1:22", "'<' takes at least 2 arguments, got 0"},
+	{"(FPCore f (x) (+ x #))", "1:20", "'#' must be followed by an expression"},
+	{"(FPCore f (x) (! :round nearestAway x))", "1:25", "nearestAway is not supported"},
 	{"(FPCore f (x) (+ x y))", "1:20", "unknown variable 'y'"},
 	{"(FPCore f (x g) :args (x z out n) x)", "1:26", ":args: 'z' is not an input"},
 	{"(FPCore f (x g) :args (x out out) x)", "1:30", "'out' appears twice"},

@@ -236,7 +236,43 @@ static const struct {
 	{"(- (log2 (* (/ (* x 4) 3) 3)) 3)", 0x40000000, 0, 0x00000000},
 	{"(acos (* (/ x 3) 3))", 0x3f800000, 0, 0x00000000},
 	{"(- (exp2 (* (/ x 3) 3)) (/ 1 8))", 0xc0400000, 0, 0x00000000},
+	/* pow(1, y) = 1 for every y, pow(-0, y) = +0 for y > 0 not an odd
+	 * integer (IEEE 754), the exponent 1/3 inexact: exactly 1 - 0 */
+	{"(- (pow (+ x 1) 1/3) (pow x 1/3))", 0x80000000, 0, 0x3f800000},
+	{"(pow (- x) 1/3)", 0x00000000, 0, 0x00000000},
+	/* the same with an exponent the exact rules do not know (sin 1 is an
+	 * atom): the enclosure of sin 1 holds no integer, so pow(-0, y) = +0 */
+	{"(pow x (sin y))", 0x80000000, 0x3f800000, 0x00000000},
 };
+
+/* ---- sizes: an exact power too large for GMP gives up ------------------- */
+
+/* x^y for y = 2^60 (f32 0x5d800000): its numerator would have 2^60 times
+ * the bits of x's, past what an mpz holds, and GMP aborts the process
+ * ("gmp: overflow in mpz type") where the size is not checked first.  The
+ * exact evaluation must give up instead, the element decided or counted. */
+START_TEST(test_huge_power)
+{
+	struct ub_catalog cat;
+	struct ub_error err = {""};
+	uint64_t in[2] = {0x37f14c4b, 0x5d800000}, cr;
+	ck_assert_int_eq(ub_catalog_parse("(FPCore p (x y) (/ 1 (pow x y)))\n"
+					  "(FPCore q (x n) (- (pow (+ x 1) (/ 1 n)) (pow x (/ 1 n))))",
+					  "p.fpcore", &cat, &err), 0);
+	const struct ub_dag *d;
+	ck_assert_int_eq(ub_expr_dag(cat.ops[0].math, &d, &err), 0);
+	ck_assert_int_eq(ub_ref_exact(d, UB_F32, in, 2, &cr, NULL), -1);
+	int st = ub_ref_eval(cat.ops[0].math, UB_F32, in, 2, &cr, NULL, &err);
+	ck_assert(st == 0 || st == UB_REF_UNDECIDED);
+	in[0] = 0x7effffff;   /* about 1.7e38; n = 2^-60 */
+	in[1] = 0x21800000;
+	ck_assert_int_eq(ub_expr_dag(cat.ops[1].math, &d, &err), 0);
+	ck_assert_int_eq(ub_ref_exact(d, UB_F32, in, 2, &cr, NULL), -1);
+	st = ub_ref_eval(cat.ops[1].math, UB_F32, in, 2, &cr, NULL, &err);
+	ck_assert(st == 0 || st == UB_REF_UNDECIDED);
+	ub_catalog_free(&cat);
+}
+END_TEST
 
 START_TEST(test_zeros)
 {
@@ -460,6 +496,7 @@ Suite *ub_exact_suite(void)
 	tcase_add_loop_test(tc, test_ties, 0, sizeof ties / sizeof ties[0]);
 	tcase_add_loop_test(tc, test_zeros, 0, sizeof zeros / sizeof zeros[0]);
 	tcase_add_test(tc, test_undecided);
+	tcase_add_test(tc, test_huge_power);
 	tcase_add_loop_test(tc, test_vs_ziv, 0, sizeof vs_ziv / sizeof vs_ziv[0]);
 	tcase_add_loop_test(tc, test_pow2_side, 0, sizeof pow2 / sizeof pow2[0]);
 	suite_add_tcase(s, tc);

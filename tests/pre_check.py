@@ -7,7 +7,12 @@ rational arithmetic (fractions), independently of ulpbench.
                   -10 <= a, b, c <= 10 and b*b >= 4*a*c, exactly;
   box DIR LO HI   every x of box.f64.input.x.npy is finite, LO <= x <= HI;
   decades DIR     prints the share of box.f64.input.x.npy in [1, 10),
-                  [10, 100), [100, 1000] as three percentages.
+                  [10, 100), [100, 1000] as three percentages;
+  twopi|ring|pts|near DIR  every x of NAME.f64.input.x.npy satisfies the
+                  :pre of that core of tests/pre.test: 1 <= x <= 2 pi (x a
+                  double: x <= 2 pi exactly when x <= 2 * math.pi, the
+                  double below 2 pi); 1 <= |x| < 2; x in {0, 10, 2.5};
+                  |x - 1| < 1e-9, and pts draws each of its points.
 Exits 1 (with the first offending element) when a check fails."""
 import fractions
 import math
@@ -45,6 +50,22 @@ def main():
             if not (math.isfinite(x) and lo <= x <= hi):
                 print("element %d outside [%r, %r]: %r" % (i, lo, hi, x))
                 return 1
+    elif what in ("twopi", "ring", "pts", "near"):
+        F = fractions.Fraction
+        holds = {
+            "twopi": lambda x: 1 <= x <= 2 * math.pi,
+            "ring": lambda x: 1 <= abs(x) < 2,
+            "pts": lambda x: x in (0, 10, 2.5),
+            "near": lambda x: abs(F(x) - 1) < F("1e-9"),
+        }[what]
+        xs = npy_f64("%s/%s.f64.input.x.npy" % (d, what))
+        for i, x in enumerate(xs):
+            if not (math.isfinite(x) and holds(x)):
+                print("element %d fails %s's :pre: %r" % (i, what, x))
+                return 1
+        if what == "pts" and len(set(xs)) != 3:
+            print("pts drew %s, not each of 0, 10, 2.5" % sorted(set(xs)))
+            return 1
     elif what == "decades":
         xs = npy_f64(d + "/box.f64.input.x.npy")
         share = [sum(1 for x in xs if lo <= x < hi) * 100 // len(xs)

@@ -33,7 +33,8 @@
 	X(torchplan)      \
 	X(shaped)         \
 	X(cli)            \
-	X(mma)
+	X(mma)            \
+	X(wide)
 
 #define X(name) Suite *ub_##name##_suite(void);
 UB_TEST_SUITES(X)

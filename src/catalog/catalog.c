@@ -85,6 +85,20 @@ static int inputs(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	return 0;
 }
 
+/* A core without arguments is one element: the pipeline runs it with one
+ * input, "_", that its body cannot name (it is in no scope) and that
+ * takes the one value +0 (docs/fpcore.md). */
+static int no_arguments(const struct ub_cat_ctx *c, struct ub_op *op)
+{
+	if (!(op->inputs[0] = strdup("_")))
+		return ub_cat_oom(c);
+	op->arg_prec[0] = -1;
+	op->dom[0] = (struct ub_domain){0, 0, 1, 0};
+	op->ninputs = op->nsampled = 1;
+	op->noargs = 1;
+	return 0;
+}
+
 /* Without :torch, the plan derived from what the kernel computes: one step
  * with every operation rounded (codegen.h). */
 static int derive_plan(const struct ub_cat_ctx *c, struct ub_op *op)
@@ -131,12 +145,15 @@ static int body_props(const struct ub_cat_ctx *c, const struct ub_sx *f, int i,
 		      const struct ub_sx *p[UB_NPROPS], int nalt,
 		      struct ub_scope *sc, struct ub_op *op)
 {
-	const struct ub_scope *top = op->ninputs ? &sc[op->ninputs - 1] : NULL;
+	const struct ub_scope *top = op->ninputs && !op->noargs ? &sc[op->ninputs - 1] : NULL;
+	struct ub_cat_ctx body = *c;   /* a core's :round: its operations' */
 	int st = ub_cat_props_early(c, p[P_PARAMS], p[P_SAVED], op, sc, &top);
 	if (!st)
 		st = saved_inputs(c, op, sc, &top);
+	if (!st && p[P_ROUND])
+		st = ub_cat_round(c, p[P_ROUND], ":round", &body.rnd);
 	if (!st)
-		st = ub_cat_real(c, &f->kids[i], top, "the body", &op->math);
+		st = ub_cat_real(&body, &f->kids[i], top, "the body", &op->math);
 	if (!st)
 		st = ub_cat_apply(c, f, p, nalt, top, op);
 	if (!st)
@@ -168,12 +185,19 @@ static int parse_op(const struct ub_cat_ctx *c, const struct ub_sx *f,
 	op->anonymous = !named;
 	if ((st = inputs(c, &f->kids[i - 1], op, sc)) != 0)
 		return st;
+	if (!op->ninputs && (st = no_arguments(c, op)) != 0)
+		return st;
 	if ((st = ub_cat_props(c, f, &i, p, &nalt)) != 0)
 		return st;
 	if (p[P_NAME] && p[P_NAME]->kind == UB_SX_STR &&
 	    !(op->desc = strdup(p[P_NAME]->text)))
 		return ub_cat_oom(c);
+	struct ub_cat_chain self = {named ? op->name : "", NULL};
+	if (c->inl && named) /* a call of itself is a cycle from the start */
+		c->inl->chain = &self;
 	st = body_props(c, f, i, p, nalt, sc, op);
+	if (c->inl)
+		c->inl->chain = NULL;
 	free_scope_vals(sc, UB_CAT_MAX_SCOPE);
 	return st;
 }
@@ -205,6 +229,7 @@ void ub_op_free(struct ub_op *op)
 	}
 	ub_expr_free(op->saved_math);
 	free(op->form);
+	free(op->calls);
 	for (int i = 0; i < op->npre; i++)
 		ub_expr_free(op->pre[i].e);
 	free(op->pre);
@@ -296,30 +321,73 @@ static size_t offset_of(const struct cat_text *t, int line, int col)
 	return i + (size_t)(col - 1);
 }
 
-/* The op's form as text, its lines where they were (for messages), kept
- * for ub_op_reparse. */
-static int keep_form(const struct ub_cat_ctx *c, const struct cat_text *t,
-		     const struct ub_sx *f, struct ub_op *op)
+/* The text of the forms of top marked in use (in file order), each where
+ * it was: every other line and column blank, so that messages about it
+ * keep their FILE:LINE:COL.  NULL when out of memory. */
+static char *forms_text(const struct cat_text *t, const struct ub_sx *top,
+			const unsigned char *use)
 {
-	const char *text = t->s;
-	size_t a = offset_of(t, f->line, f->col), b = offset_of(t, f->eline, f->ecol);
-	size_t pad = (size_t)(f->line - 1) + (size_t)(f->col - 1);
-	if (!(op->form = malloc(pad + (b - a) + 2)))
+	size_t len = 1, at = 0;
+	int line = 1, col = 1;
+	for (int k = 0; k < top->n; k++)
+		if (use[k])
+			len += offset_of(t, top->kids[k].eline, top->kids[k].ecol) + 2;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	for (int k = 0; k < top->n; k++) {
+		const struct ub_sx *f = &top->kids[k];
+		if (!use[k])
+			continue;
+		for (; line < f->line; line++, col = 1)
+			s[at++] = '\n';
+		for (; col < f->col; col++)
+			s[at++] = ' ';
+		size_t a = offset_of(t, f->line, f->col), b = offset_of(t, f->eline, f->ecol);
+		memcpy(s + at, t->s + a, b - a + 1);
+		at += b - a + 1;
+		line = f->eline;
+		col = f->ecol + 1;
+	}
+	s[at] = '\0';
+	return s;
+}
+
+/* The op's form as text (form k of top), its lines where they were (for
+ * messages), kept for ub_op_reparse; with the cores it calls (used). */
+static int keep_form(const struct ub_cat_ctx *c, const struct cat_text *t,
+		     const struct ub_sx *top, int k, unsigned char *used,
+		     struct ub_op *op)
+{
+	unsigned char self = 1;
+	int calls = 0;
+	for (int j = 0; j < top->n; j++)
+		calls |= used[j];
+	if (!(op->form = forms_text(t, &(struct ub_sx){.n = 1, .kids = &top->kids[k]}, &self)))
 		return ub_cat_oom(c);
-	memset(op->form, '\n', (size_t)(f->line - 1));
-	memset(op->form + f->line - 1, ' ', (size_t)(f->col - 1));
-	memcpy(op->form + pad, text + a, b - a + 1);
-	op->form[pad + b - a + 1] = '\0';
+	if (calls && !(op->calls = forms_text(t, top, used)))
+		return ub_cat_oom(c);
 	return 0;
 }
 
 int ub_op_reparse(const struct ub_op *op, const struct ub_parse_env *env,
 		  struct ub_op *out, struct ub_error *err)
 {
-	struct ub_cat_ctx c = {op->file, err, env, UB_PREC_INHERIT};
-	struct ub_sx top;
+	struct ub_cat_ctx c = {op->file, err, env, UB_PREC_INHERIT, UB_RND_NE, NULL, NULL};
+	struct ub_sx top, called = {0};
+	struct ub_cat_inline inl = {0, NULL, NULL};
 	memset(out, 0, sizeof *out);
-	int st = ub_sx_read(op->form, op->file, &top, err);
+	int st = op->calls ? ub_sx_read(op->calls, op->file, &called, err) : 0;
+	if (!st && op->calls && !(inl.used = calloc((size_t)called.n + 1, 1)))
+		st = ub_cat_oom(&c);
+	if (op->calls) { /* the cores it calls, read again as they were */
+		c.forms = &called;
+		c.inl = &inl;
+	}
+	if (!st)
+		st = ub_sx_read(op->form, op->file, &top, err);
+	else
+		memset(&top, 0, sizeof top);
 	if (!st && top.n != 1)
 		st = ub_fail(err, UB_RUNTIME, "%s: op %s: form lost", op->file, op->name);
 	out->line = op->line;
@@ -332,7 +400,11 @@ int ub_op_reparse(const struct ub_op *op, const struct ub_parse_env *env,
 		st = ub_cat_oom(&c);
 	if (!st && !(out->form = strdup(op->form)))
 		st = ub_cat_oom(&c);
+	if (!st && op->calls && !(out->calls = strdup(op->calls)))
+		st = ub_cat_oom(&c);
 	ub_sx_free(&top);
+	ub_sx_free(&called);
+	free(inl.used);
 	if (st)
 		ub_op_free(out);
 	return st;
@@ -430,23 +502,27 @@ static int add_broken(const struct ub_cat_ctx *c, struct ub_catalog *cat,
 }
 
 /* Form k (from 1) of the file: an op, or a broken entry. */
-static int form(const struct ub_cat_ctx *c, const struct ub_sx *f, int k,
+static int form(const struct ub_cat_ctx *c0, const struct ub_sx *f, int k,
 		struct ub_catalog *cat, const struct cat_text *text)
 {
 	char alias[4200];
+	struct ub_cat_ctx cc = *c0, *c = &cc;
+	struct ub_cat_inline inl = {0, calloc((size_t)c0->forms->n + 1, 1), NULL};
+	cc.inl = &inl;
 	snprintf(alias, sizeof alias, "%s#%d", c->file, k);
 	struct ub_op *op = &cat->ops[cat->nops++];
 	memset(op, 0, sizeof *op);
 	op->line = f->line;
-	int st = (op->file = strdup(c->file)) && (op->alias = strdup(alias)) ? 0
-		 : ub_cat_oom(c);
+	int st = inl.used && (op->file = strdup(c->file)) && (op->alias = strdup(alias))
+		 ? 0 : ub_cat_oom(c);
 	if (!st && (f->kind != UB_SX_LIST || f->n == 0 || !ub_sx_is(&f->kids[0], "FPCore")))
 		st = fail_at(c, f, "%s", "expected (FPCore (ARGS...) ... BODY) or "
 			     "(FPCore NAME (ARGS...) ... BODY)");
 	if (!st)
 		st = parse_op(c, f, op);
 	if (!st)
-		st = keep_form(c, text, f, op);
+		st = keep_form(c, text, c->forms, k - 1, inl.used, op);
+	free(inl.used);
 	if (!st && op->anonymous)
 		st = name_anonymous(c, cat, op);
 	const struct ub_op *first = st || op->anonymous ? NULL : ub_catalog_find(cat, op->name);
@@ -466,7 +542,7 @@ static int form(const struct ub_cat_ctx *c, const struct ub_sx *f, int k,
 int ub_catalog_parse(const char *text, const char *file,
 		     struct ub_catalog *cat, struct ub_error *err)
 {
-	struct ub_cat_ctx c = {file, err, NULL, UB_PREC_INHERIT};
+	struct ub_cat_ctx c = {file, err, NULL, UB_PREC_INHERIT, UB_RND_NE, NULL, NULL};
 	struct ub_sx top;
 	struct ub_error one = {""};
 	struct cat_text t = {text, 0, NULL, 0};
@@ -477,6 +553,7 @@ int ub_catalog_parse(const char *text, const char *file,
 	cat->ops = calloc((size_t)top.n + 1, sizeof *cat->ops);
 	cat->broken = calloc((size_t)top.n + 1, sizeof *cat->broken);
 	c.err = &one;
+	c.forms = &top;
 	if (!cat->ops || !cat->broken || cat_text_init(&t, text))
 		st = ub_cat_oom(&c);
 	for (int i = 0; i < top.n && !st; i++)

@@ -136,6 +136,13 @@ struct ub_op {
 				  are inputs (ub_op_prepare) */
 	char *form;            /* the op's FPCore text, read again by
 				  ub_op_prepare */
+	char *calls;           /* the cores of its file it calls (inlined),
+				  their text where it was, for ub_op_reparse;
+				  NULL: none */
+	int noargs;            /* a core without arguments (FPCore's
+				  (FPCore () ...)): one hidden input "_", its
+				  domain +0 alone, out of the body's scope;
+				  a run is one element (its value) */
 };
 
 /* How ub_op_prepare reads an op again. */

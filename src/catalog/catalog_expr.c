@@ -59,10 +59,13 @@ static int unknown_op(const struct ub_cat_ctx *c, const struct ub_sx *head)
 			  head->text, known);
 }
 
-static struct ub_expr *with_prec(struct ub_expr *e, int prec)
+/* e (just made) in the rounding context of c. */
+static struct ub_expr *with_prec(struct ub_expr *e, const struct ub_cat_ctx *c)
 {
-	if (e && e->kind != UB_E_VAR && e->kind != UB_E_LVAR)
-		e->prec = prec;
+	if (e && e->kind != UB_E_VAR && e->kind != UB_E_LVAR) {
+		e->prec = c->prec;
+		e->rnd = c->rnd;
+	}
 	return e;
 }
 
@@ -78,13 +81,13 @@ static int symbol(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	else if (sc)
 		*out = ub_expr_new_var(sc->var);
 	else if (ub_expr_const(x->text, &v) && (*out = ub_expr_new_num(x->text)))
-		(*out)->prec = c->prec;
+		with_prec(*out, c);
 	else if (ub_expr_const(x->text, &v))
 		*out = NULL;
 	else if (!strcmp(x->text, "inf") || !strcmp(x->text, "+inf") ||
 		 !strcmp(x->text, "-inf")) { /* INFINITY, as a number */
-		struct ub_expr *i = with_prec(ub_expr_new_num("INFINITY"), c->prec);
-		*out = x->text[0] == '-' ? with_prec(ub_expr_new_op(UB_NEG, 1, &i), c->prec) : i;
+		struct ub_expr *i = with_prec(ub_expr_new_num("INFINITY"), c);
+		*out = x->text[0] == '-' ? with_prec(ub_expr_new_op(UB_NEG, 1, &i), c) : i;
 	} else
 		return ub_sx_fail(c->err, c->file, x->line, x->col,
 				  "unknown variable '%s'", x->text);
@@ -137,12 +140,17 @@ static int comparison(int op)
 	return op >= UB_LT && op <= UB_NE;
 }
 
-/* Fewest arguments of an operator that takes any number, else -1. */
+/* Fewest arguments of an operator that takes any number, else -1.  The
+ * standard's + and * take two or more; Herbie's files also write (* x),
+ * (+ x), (/ x) for 1/x, and (- a b c) and (/ a b c) folded from the left
+ * (docs/fpcore.md: an extension, on for every file). */
 static int variadic(int op)
 {
 	if (op == UB_AND || op == UB_OR)
 		return 0;
-	return op == UB_ADD || op == UB_MUL || comparison(op) ? 2 : -1;
+	if (op == UB_ADD || op == UB_MUL || op == UB_DIV)
+		return 1;
+	return op == UB_SUB || comparison(op) ? 2 : -1;
 }
 
 /* The operator of (head args...), its arity checked; -1 after an error. */
@@ -186,15 +194,24 @@ int ub_cat_typed(const struct ub_cat_ctx *c, const struct ub_sx *head,
 
 /* The tree of op over a[0..n-1] (owned; freed): fixed arity as is,
  * variadic folded left, comparison chains into and; every node made here
- * in context prec. */
-static struct ub_expr *build(int op, struct ub_expr **a, int n, int prec)
+ * in the rounding context of prec. */
+static struct ub_expr *build(int op, struct ub_expr **a, int n,
+			     const struct ub_cat_ctx *prec)
 {
 	struct ub_expr *acc = NULL;
 	if (variadic(op) < 0)
 		return with_prec(ub_expr_new_op((enum ub_expr_op)op, n, a), prec);
 	if (n == 0) /* (and) holds, (or) does not */
 		return ub_expr_new_num(op == UB_AND ? "TRUE" : "FALSE");
-	if (!comparison(op)) {
+	if (op == UB_DIV && n == 1) { /* (/ x) is 1/x */
+		struct ub_expr *pair[2] = {with_prec(ub_expr_new_num("1"), prec), a[0]};
+		if (!pair[0]) {
+			ub_expr_free(a[0]);
+			return NULL;
+		}
+		return with_prec(ub_expr_new_op(UB_DIV, 2, pair), prec);
+	}
+	if (!comparison(op)) { /* one argument: itself */
 		acc = a[0];
 		for (int i = 1; i < n; i++) {
 			struct ub_expr *pair[2] = {acc, a[i]};
@@ -243,7 +260,7 @@ static int call(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		free(a);
 		return st;
 	}
-	*out = build(op, a, n, c->prec);
+	*out = build(op, a, n, c);
 	free(a);
 	if (!*out)
 		return ub_cat_oom(c);
@@ -269,7 +286,7 @@ int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	*out = NULL;
 	switch (x->kind) {
 	case UB_SX_NUM:
-		*out = with_prec(ub_expr_new_num(x->text), c->prec);
+		*out = with_prec(ub_expr_new_num(x->text), c);
 		return *out ? 0 : ub_cat_oom(c);
 	case UB_SX_SYM:
 		return symbol(c, x, sc, out);
@@ -285,6 +302,9 @@ int ub_cat_expr(const struct ub_cat_ctx *c, const struct ub_sx *x,
 			return let(c, x, sc, ub_sx_is(&x->kids[0], "let*"), out);
 		if (ub_cat_form(c, x, sc, out, &st))
 			return st;
+		if (find_op(x->kids[0].text) < 0 && !ub_sx_is(&x->kids[0], "-") &&
+		    ub_cat_call(c, x, sc, out, &st))
+			return st;   /* a core of the file, called (not an operator) */
 		return call(c, x, sc, out);
 	default:
 		return ub_sx_fail(c->err, c->file, x->line, x->col,

@@ -1,10 +1,10 @@
 /* catalog_forms.c — FPCore's forms beyond operators and let (FPCore 2.0,
  * fpbench.org/spec/fpcore-2.0.html):
- *   (! :precision P :round nearestEven ... e)  e read in rounding context P
- *     (binary16 binary32 binary64 bfloat16 (float E N) of those, real);
- *     integer is refused (its operations round to integers, which the
- *     reference does not do), :round other than nearestEven too; other
- *     properties are read past;
+ *   (! :precision P :round R ... e)  e read in rounding context P
+ *     (binary16 binary32 binary64 bfloat16 (float E N) of those, real,
+ *     integer: results rounded to integers), its direction R (nearestEven
+ *     toPositive toNegative toZero; nearestAway is refused); binary80 is
+ *     refused with its reason; other properties are read past;
  *   (cast e)              e rounded in the current context (a node of its
  *                         own: the reference rounds only where the
  *                         context is a format, ref_mpfr.c);
@@ -58,8 +58,19 @@ int ub_cat_precision(const struct ub_cat_ctx *c, const struct ub_sx *x,
 				return *prec = formats[i].dt, 0;
 		if (!strcmp(x->text, "real"))
 			return *prec = UB_PREC_REAL, 0;
+		if (!strcmp(x->text, "integer") && !strcmp(what, "!"))
+			return *prec = UB_PREC_INTEGER, 0; /* inside an expression only */
+		if (!strcmp(x->text, "binary80"))
+			return ub_sx_fail(c->err, c->file, x->line, x->col, "%s: precision "
+					  "binary80 is not supported (no GPU has an 80-bit "
+					  "format)", what);
 		return unsupported_precision(c, x, what, x->text);
 	}
+	if (x->kind == UB_SX_LIST && x->n == 3 && ub_sx_is(&x->kids[0], "float") &&
+	    ub_sx_is(&x->kids[1], "15") && ub_sx_is(&x->kids[2], "80"))
+		return ub_sx_fail(c->err, c->file, x->line, x->col, "%s: precision "
+				  "(float 15 80) is not supported (no GPU has an 80-bit "
+				  "format)", what);
 	if (x->kind == UB_SX_LIST && x->n == 3 && ub_sx_is(&x->kids[0], "float") &&
 	    x->kids[1].kind == UB_SX_NUM && x->kids[2].kind == UB_SX_NUM) {
 		char text[96];
@@ -81,6 +92,21 @@ int ub_cat_precision(const struct ub_cat_ctx *c, const struct ub_sx *x,
 
 /* ---- (! props... e) ---------------------------------------------------- */
 
+int ub_cat_round(const struct ub_cat_ctx *c, const struct ub_sx *v,
+		 const char *what, int *rnd)
+{
+	for (int r = 0; r < 4; r++)
+		if (ub_sx_is(v, ub_rnd_names[r]))
+			return *rnd = r, 0;
+	if (ub_sx_is(v, "nearestAway"))
+		return ub_sx_fail(c->err, c->file, v->line, v->col, "%s: rounding "
+				  "nearestAway is not supported (no GPU instruction "
+				  "rounds ties away from zero)", what);
+	return ub_sx_fail(c->err, c->file, v->line, v->col, "%s: unknown rounding "
+			  "%s (known: nearestEven toPositive toNegative toZero)", what,
+			  v->kind == UB_SX_LIST ? "(...)" : v->text);
+}
+
 static int annotation(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		      const struct ub_scope *sc, struct ub_expr **out)
 {
@@ -90,9 +116,8 @@ static int annotation(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		const struct ub_sx *k = &x->kids[i], *v = &x->kids[i + 1];
 		if (!strcmp(k->text, ":precision"))
 			st = ub_cat_precision(c, v, "!", &inner.prec);
-		else if (!strcmp(k->text, ":round") && !ub_sx_is(v, "nearestEven"))
-			st = fail_at(c, v, "!: rounding %s is not supported (only "
-				     "nearestEven)", v->kind == UB_SX_LIST ? "(...)" : v->text);
+		else if (!strcmp(k->text, ":round"))
+			st = ub_cat_round(c, v, "!", &inner.rnd);
 	}
 	if (st)
 		return st;
@@ -119,6 +144,7 @@ static int cast(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	if (!(*out = ub_expr_new_op(UB_CAST, 1, &a)))
 		return ub_cat_oom(c);
 	(*out)->prec = c->prec;
+	(*out)->rnd = c->rnd;
 	return ub_cat_depth(c, x, out);
 }
 
@@ -171,7 +197,7 @@ static int digits(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	if (!st && !(*out = ub_expr_new_num(text)))
 		st = ub_cat_oom(c);
 	if (!st)
-		(*out)->prec = c->prec;
+		(*out)->prec = c->prec, (*out)->rnd = c->rnd;
 	free(text);
 	mpz_clears(m, e, b, p, (mpz_ptr)0);
 	return st;
@@ -280,7 +306,7 @@ static int loop(const struct ub_cat_ctx *c, const struct ub_sx *x,
 	free(L.a);
 	free(L.sc);
 	if (!st)
-		(*out)->prec = c->prec;
+		(*out)->prec = c->prec, (*out)->rnd = c->rnd;
 	return st ? st : ub_cat_depth(c, x, out);
 }
 

@@ -11,8 +11,29 @@ struct ub_cat_ctx {
 	struct ub_error *err;
 	const struct ub_parse_env *env; /* NULL: the op as written */
 	int prec;            /* the rounding context being read: expr.h's
-				UB_PREC_INHERIT, UB_PREC_REAL or a dtype */
+				UB_PREC_INHERIT, UB_PREC_REAL, UB_PREC_INTEGER
+				or a dtype */
+	int rnd;             /* its direction (enum ub_rnd) */
+	const struct ub_sx *forms; /* the file's forms, whose named cores a
+				call inlines (catalog_call.c); NULL: none */
+	struct ub_cat_inline *inl; /* the calls being inlined; NULL: none */
 };
+
+/* What inlining calls to named cores keeps while one core is read: the
+ * cores it uses (used[k]: form k, transitively) and how many calls were
+ * inlined, and the chain of calls being read now (innermost first), so
+ * that a core that calls itself is refused with its cycle named. */
+struct ub_cat_chain {
+	const char *name;
+	const struct ub_cat_chain *up;
+};
+struct ub_cat_inline {
+	int ncalls;
+	unsigned char *used;       /* per form of ub_cat_ctx's forms */
+	const struct ub_cat_chain *chain;
+};
+
+
 
 /* Scope entries an op may need: inputs, params, saved inputs. */
 #define UB_CAT_MAX_SCOPE (2 * UB_MAX_INPUTS + UB_MAX_PARAMS)
@@ -36,7 +57,7 @@ struct ub_scope {
 	X(P_CITE, ":cite") X(P_ALT, ":alt") X(P_EXAMPLE, ":example")       \
 	X(P_PARAMS, ":params") X(P_SAVED, ":saved")                        \
 	X(P_SMATH, ":saved-math") X(P_IDOCS, ":input-docs")              \
-	X(P_LAUNCH, ":launch")
+	X(P_LAUNCH, ":launch") X(P_ROUND, ":round")
 
 enum ub_prop {
 #define X(id, key) id,
@@ -86,6 +107,18 @@ int ub_cat_form(const struct ub_cat_ctx *c, const struct ub_sx *x,
  * *prec (a dtype or UB_PREC_REAL); `what` names the place in messages. */
 int ub_cat_precision(const struct ub_cat_ctx *c, const struct ub_sx *x,
 		     const char *what, int *prec);
+
+/* x, a list whose head names a core of c->forms (FPCore 2.0: a call of
+ * another core of the file), inlined: its body read with its arguments
+ * bound to x's (catalog_call.c).  1 with *st the status when it is one,
+ * else 0. */
+int ub_cat_call(const struct ub_cat_ctx *c, const struct ub_sx *x,
+		const struct ub_scope *sc, struct ub_expr **out, int *st);
+
+/* A :round value (nearestEven toPositive toNegative toZero) into *rnd
+ * (enum ub_rnd); `what` names the place in messages. */
+int ub_cat_round(const struct ub_cat_ctx *c, const struct ub_sx *v,
+		 const char *what, int *rnd);
 
 /* x checked to be of type want where `head` takes it (messages name
  * head's operator); e is x as read. */

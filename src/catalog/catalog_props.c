@@ -231,6 +231,7 @@ int ub_cat_apply(const struct ub_cat_ctx *c, const struct ub_sx *f,
 	struct ub_cat_ctx real = *c; /* :pre and :spec: real numbers (FPCore) */
 	int st = 0;
 	real.prec = UB_PREC_REAL;
+	real.rnd = UB_RND_NE;
 	op->precision = -1;
 	if (p[P_NAME] && !op->desc)
 		st = dup_string(c, p[P_NAME], ":name", &op->desc);

@@ -91,7 +91,8 @@ static enum ub_cg_type prec_type(const struct ub_cg *g, int prec)
 		return UB_CT_NATIVE;
 	if (prec == UB_PREC_INHERIT)
 		return g->dt == UB_F64 ? UB_CT_DOUBLE : UB_CT_FLOAT;
-	return prec == UB_PREC_REAL || prec == UB_F64 ? UB_CT_DOUBLE : UB_CT_FLOAT;
+	return prec == UB_PREC_REAL || prec == UB_PREC_INTEGER || prec == UB_F64
+	       ? UB_CT_DOUBLE : UB_CT_FLOAT;
 }
 
 enum ub_cg_type ub_cg_type(const struct ub_cg *g, int i)
@@ -164,6 +165,105 @@ static void bits_of(const struct ub_cg *g, enum ub_cg_type t, double d)
 	}
 }
 
+/* The exact value of literal t at x's precision, in direction m, with
+ * MPFR's ternary value (named constants from MPFR's own). */
+static int literal_mpfr(mpfr_ptr x, const char *t, mpfr_rnd_t m)
+{
+	static const struct {
+		const char *name;
+		int what, num, den;    /* what: 0 pi, 1 e, 2 ln2, 3 ln10, 4 sqrt2,
+					  5 sqrt(pi); value num/den * it^(+-1) */
+		int inv;
+	} named[] = {
+		{"PI", 0, 1, 1, 0}, {"PI_2", 0, 1, 2, 0}, {"PI_4", 0, 1, 4, 0},
+		{"M_1_PI", 0, 1, 1, 1}, {"M_2_PI", 0, 2, 1, 1}, {"E", 1, 1, 1, 0},
+		{"LN2", 2, 1, 1, 0}, {"LOG2E", 2, 1, 1, 1}, {"LN10", 3, 1, 1, 0},
+		{"LOG10E", 3, 1, 1, 1}, {"SQRT2", 4, 1, 1, 0}, {"SQRT1_2", 4, 1, 2, 0},
+		{"M_2_SQRTPI", 5, 2, 1, 1},
+	};
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+		if (strcmp(t, named[i].name))
+			continue;
+		mpfr_t c; /* 300 bits, then one rounding: every format's value is
+			     decided far from a tie (these are irrational) */
+		mpfr_init2(c, 300);
+		switch (named[i].what) {
+		case 0: mpfr_const_pi(c, MPFR_RNDN); break;
+		case 1: mpfr_set_ui(c, 1, MPFR_RNDN); mpfr_exp(c, c, MPFR_RNDN); break;
+		case 2: mpfr_const_log2(c, MPFR_RNDN); break;
+		case 3: mpfr_set_ui(c, 10, MPFR_RNDN); mpfr_log(c, c, MPFR_RNDN); break;
+		case 4: mpfr_sqrt_ui(c, 2, MPFR_RNDN); break;
+		default: mpfr_const_pi(c, MPFR_RNDN); mpfr_sqrt(c, c, MPFR_RNDN); break;
+		}
+		if (named[i].inv)
+			mpfr_ui_div(c, 1, c, MPFR_RNDN);
+		mpfr_mul_ui(c, c, (unsigned long)named[i].num, MPFR_RNDN);
+		mpfr_div_ui(c, c, (unsigned long)named[i].den, MPFR_RNDN);
+		int tern = mpfr_set(x, c, m);
+		mpfr_clear(c);
+		return tern ? tern : 1; /* irrational: never exact */
+	}
+	double v;
+	if (ub_expr_const(t, &v)) /* INFINITY, NAN, TRUE, FALSE */
+		return mpfr_set_d(x, v, m);
+	if (strchr(t, '/')) {
+		mpq_t q;
+		mpq_init(q);
+		mpq_set_str(q, t + (t[0] == '+'), 10);
+		mpq_canonicalize(q);
+		int tern = mpfr_set_q(x, q, m);
+		mpq_clear(q);
+		return tern;
+	}
+	return mpfr_strtofr(x, t, NULL, 0, m);
+}
+
+/* The literal t rounded once to format fmt in direction rnd (a directed
+ * context's literal, FPCore), as a double (exact: every format fits). */
+static double literal_dir(const char *t, int fmt, int rnd)
+{
+	static const mpfr_rnd_t m[4] = {MPFR_RNDN, MPFR_RNDU, MPFR_RNDD, MPFR_RNDZ};
+	const struct ub_dtype_info *f = &ub_dtypes[fmt];
+	mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+	mpfr_t x;
+	mpfr_init2(x, f->prec);
+	mpfr_set_emin(f->emin - f->prec + 2);
+	mpfr_set_emax(f->emax + 1);
+	int tern = literal_mpfr(x, t, m[rnd]);
+	tern = mpfr_check_range(x, tern, m[rnd]);
+	mpfr_subnormalize(x, tern, m[rnd]);
+	double v = mpfr_get_d(x, MPFR_RNDN);
+	if (v == 0 && t[0] == '-')
+		v = -0.0;
+	mpfr_set_emin(emin);
+	mpfr_set_emax(emax);
+	mpfr_clear(x);
+	return v;
+}
+
+/* The literal t rounded to an integer in direction rnd (an integer
+ * context's literal): from a 1100-bit lower bound lo <= v < next(lo), in
+ * which no integer lies past lo for any literal below 2^1000 (larger ones
+ * are infinite in every format anyway). */
+static double literal_int(const char *t, int rnd)
+{
+	mpfr_t lo;
+	mpfr_init2(lo, 1100);
+	int exact = literal_mpfr(lo, t, MPFR_RNDD) == 0;
+	double f = floor(mpfr_get_d(lo, MPFR_RNDD)), v;
+	int whole = mpfr_integer_p(lo) != 0;
+	mpfr_sub_d(lo, lo, f, MPFR_RNDN);   /* the fraction, exact */
+	int half = mpfr_cmp_d(lo, 0.5), pos = f >= 0;
+	if (rnd == UB_RND_DOWN || (rnd == UB_RND_ZERO && pos))
+		v = f;
+	else if (rnd == UB_RND_UP || rnd == UB_RND_ZERO)
+		v = whole && exact ? f : f + 1;
+	else /* nearest, ties to even: a tie only when exact */
+		v = half < 0 || (half == 0 && exact && fmod(f, 2) == 0) ? f : f + 1;
+	mpfr_clear(lo);
+	return v == 0 && t[0] == '-' ? -0.0 : v;
+}
+
 static void constant(const struct ub_cg *g, int n)
 {
 	const char *text = g->d->node[n]->num;
@@ -173,7 +273,16 @@ static void constant(const struct ub_cg *g, int n)
 		put(g->b, "%s", d != 0 ? "true" : "false");
 		return;
 	}
-	int p = g->d->node[n]->prec;
+	int p = g->d->node[n]->prec, r = g->d->node[n]->rnd;
+	int fmt = p == UB_PREC_INHERIT ? (int)g->dt : p;
+	if (p == UB_PREC_INTEGER && isfinite(d)) { /* the integer of its direction */
+		bits_of(g, t, literal_int(text, r));
+		return;
+	}
+	if (r != UB_RND_NE && fmt >= 0 && g->style != UB_CG_PER_OP) {
+		bits_of(g, t, literal_dir(text, fmt, r));
+		return;
+	}
 	if (t != UB_CT_NATIVE && (p == UB_F16 || p == UB_BF16)) /* a 16-bit context's value */
 		d = ub_bits_to_double((enum ub_dtype)p, ub_codegen_round((enum ub_dtype)p, d));
 	else if (t == UB_CT_FLOAT && g->style == UB_CG_EVERY_OP && half(g->dt))
@@ -306,6 +415,23 @@ static void condition(struct ub_cg *g, int n)
 	}
 }
 
+/* The IEEE operations with a CUDA intrinsic for each rounding direction:
+ * __fadd_ru (float), __dadd_ru (double), ...; sqrt and fma by their own
+ * names. */
+static const char *const dir_op[UB_NOPS] = {
+	[UB_ADD] = "add", [UB_SUB] = "sub", [UB_MUL] = "mul", [UB_DIV] = "div",
+	[UB_SQRT] = "sqrt", [UB_FMA] = "fma",
+};
+
+/* Whether node n's operation rounds in a direction of its own (FPCore's
+ * :round): the torch plan never does (PyTorch rounds to nearest). */
+static int directed(const struct ub_cg *g, int n)
+{
+	const struct ub_expr *e = g->d->node[n];
+	return e->rnd != UB_RND_NE && g->style != UB_CG_PER_OP &&
+	       e->prec != UB_PREC_REAL && e->prec != UB_PREC_INTEGER;
+}
+
 /* (cast x): x rounded to the context's format, in the cast's type. */
 static void cast(struct ub_cg *g, int n)
 {
@@ -317,9 +443,28 @@ static void cast(struct ub_cg *g, int n)
 		as(g, a, t);
 		return;
 	}
+	if (fmt == UB_PREC_INTEGER) {
+		static const char *const to_int[4] = {"rint", "ceil", "floor", "trunc"};
+		put(g->b, "%s(", to_int[e->rnd]);
+		as(g, a, UB_CT_DOUBLE);
+		put(g->b, ")");
+		return;
+	}
+	if ((fmt == UB_F16 || fmt == UB_BF16) && directed(g, n)) {
+		put(g->b, "ub_cast%s_r%c(", fmt == UB_F16 ? "h" : "b", "nudz"[e->rnd]);
+		ub_cg_expr(g, a);
+		put(g->b, ")");
+		return;
+	}
 	if (fmt == UB_F16 || fmt == UB_BF16) {
 		put(g->b, "ub_cast%s(", fmt == UB_F16 ? "h" : "b");
 		ub_cg_expr(g, a); /* float or double: one rounding either way */
+		put(g->b, ")");
+		return;
+	}
+	if (fmt == UB_F32 && directed(g, n) && ub_cg_type(g, a) == UB_CT_DOUBLE) {
+		put(g->b, "(%s)__double2float_r%c(", ub_cg_type_name(g, t), "nudz"[e->rnd]);
+		ub_cg_expr(g, a);
 		put(g->b, ")");
 		return;
 	}
@@ -331,9 +476,18 @@ static void cast(struct ub_cg *g, int n)
 
 static void arith(struct ub_cg *g, int n)
 {
+	static const char dir[4] = {'n', 'u', 'd', 'z'};
 	const struct ub_expr *e = g->d->node[n];
 	enum ub_cg_type t = ub_cg_type(g, n);
-	if (g->style == UB_CG_PER_OP && rn[e->op] && t != UB_CT_NATIVE) {
+	if (directed(g, n) && dir_op[e->op] && t != UB_CT_NATIVE) {
+		int d = t == UB_CT_DOUBLE;
+		if (e->op == UB_FMA)
+			put(g->b, "%s_r%c(", d ? "__fma" : "__fmaf", dir[e->rnd]);
+		else
+			put(g->b, "__%c%s_r%c(", d ? 'd' : 'f', dir_op[e->op], dir[e->rnd]);
+		args(g, n, "", t);
+		put(g->b, ")");
+	} else if (g->style == UB_CG_PER_OP && rn[e->op] && t != UB_CT_NATIVE) {
 		put(g->b, "__%c%s_rn(", t == UB_CT_DOUBLE ? 'd' : 'f', rn[e->op]);
 		args(g, n, "", t);
 		put(g->b, ")");
@@ -447,9 +601,28 @@ void ub_cg_expr(struct ub_cg *g, int n)
 		else if (e->op != UB_CAST && (e->prec == UB_F16 || e->prec == UB_BF16))
 			fmt = e->prec; /* (! :precision binary16 ...): every style rounds there */
 	}
+	int value = !UB_EXPR_IS_BOOL(e->op) && e->op != UB_IF && e->op != UB_CAST;
+	if (value && directed(g, n) && ub_cg_type(g, n) != UB_CT_NATIVE) {
+		/* a directed context of a 16-bit format: each result rounded
+		 * there in its direction (after the float operation's own, in
+		 * the same direction: two directed roundings to nested grids
+		 * are one) */
+		int f16 = e->prec == UB_PREC_INHERIT ? (int)g->dt : e->prec;
+		fmt = f16 == UB_F16 || f16 == UB_BF16 ? f16 : -1;
+	}
+	if (value && e->prec == UB_PREC_INTEGER) {
+		/* an integer context: the result rounded to an integer */
+		static const char *const to_int[4] = {"rint", "ceil", "floor", "trunc"};
+		put(g->b, "%s(", to_int[e->rnd]);
+		arith(g, n);
+		put(g->b, ")");
+		return;
+	}
 	int round = fmt >= 0 || (g->style == UB_CG_EVERY_OP && e->op != UB_IF &&
 				 e->op != UB_CAST && !UB_EXPR_IS_BOOL(e->op) && half(g->dt));
-	if (round && fmt >= 0 && fmt != (int)g->dt) /* an explicit 16-bit context */
+	if (round && fmt >= 0 && directed(g, n)) /* a 16-bit context, directed */
+		put(g->b, "ub_cast%s_r%c(", fmt == UB_F16 ? "h" : "b", "nudz"[e->rnd]);
+	else if (round && fmt >= 0 && fmt != (int)g->dt) /* an explicit 16-bit context */
 		put(g->b, "ub_cast%s(", fmt == UB_F16 ? "h" : "b");
 	else if (round) /* every operator's result rounded to the dtype */
 		put(g->b, "ub_r16(");
@@ -479,7 +652,17 @@ int ub_cg_mixed(const struct ub_dag *d)
 {
 	for (int i = 0; i < d->n; i++)
 		if ((d->node[i]->kind == UB_E_OP || d->node[i]->kind == UB_E_NUM) &&
-		    d->node[i]->prec != UB_PREC_INHERIT)
+		    (d->node[i]->prec != UB_PREC_INHERIT || d->node[i]->rnd != UB_RND_NE))
+			return 1;
+	return 0;
+}
+
+/* Whether d rounds somewhere in a direction of its own. */
+static int any_directed(const struct ub_dag *d)
+{
+	for (int i = 0; i < d->n; i++)
+		if ((d->node[i]->kind == UB_E_OP || d->node[i]->kind == UB_E_NUM) &&
+		    d->node[i]->rnd != UB_RND_NE)
 			return 1;
 	return 0;
 }
@@ -516,6 +699,18 @@ void ub_cg_helpers(struct sbuf *b, const struct ub_dag *d, enum ub_dtype dt,
 		       "{ return __bfloat162float(__float2bfloat16_rn(x)); }\n"
 		       "static __device__ __forceinline__ float ub_castb(double x)\n"
 		       "{ return __bfloat162float(__double2bfloat16(x)); }\n");
+	for (int k = 1; k < 4 && any_directed(d) && st != UB_CG_PER_OP; k++) {
+		char r = "nudz"[k];
+		put(b, "static __device__ __forceinline__ float ub_casth_r%c(float x)\n"
+		       "{ return __half2float(__float2half_r%c(x)); }\n"
+		       "static __device__ __forceinline__ float ub_casth_r%c(double x)\n"
+		       "{ return ub_casth_r%c(__double2float_r%c(x)); }\n"
+		       "static __device__ __forceinline__ float ub_castb_r%c(float x)\n"
+		       "{ return __bfloat162float(__float2bfloat16_r%c(x)); }\n"
+		       "static __device__ __forceinline__ float ub_castb_r%c(double x)\n"
+		       "{ return ub_castb_r%c(__double2float_r%c(x)); }\n",
+		    r, r, r, r, r, r, r, r, r, r);
+	}
 	if (uses_op(d, UB_ISNORMAL))
 		put(b, "static __device__ __forceinline__ bool ub_isnormal(float x, float m)\n"
 		       "{ return fabsf(x) >= m && isfinite(x); }\n"

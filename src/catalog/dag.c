@@ -377,6 +377,8 @@ static int loop(const struct ub_dag *d, struct ub_walk *w,
 			break;
 		if (it == UB_LOOP_MAX)
 			return UB_WALK_LOOP_LIMIT;
+		if (f->tick && it % UB_WALK_TICK == UB_WALK_TICK - 1 && (st = f->tick(ctx)) != 0)
+			break;
 		st = step(d, w, f, ctx, i, 0);
 	}
 	if (!st)

@@ -89,7 +89,11 @@ struct ub_walk_fns {
 	int (*apply)(void *ctx, int i, int from);
 	/* loop variable (or shadow) v takes the value of node from */
 	int (*assign)(void *ctx, int v, int from);
+	/* NULL, or called every UB_WALK_TICK iterations of a loop: a status
+	 * stops the walk (the reference's time budget) */
+	int (*tick)(void *ctx);
 };
+#define UB_WALK_TICK 1024
 /* w is zeroed before its first use and grows to the dag (UB_RUNTIME when
  * out of memory); free it with ub_walk_free. */
 int ub_dag_walk(const struct ub_dag *d, struct ub_walk *w,

@@ -67,6 +67,9 @@ enum ub_expr_type ub_expr_arg_type(enum ub_expr_op op, int nargs, int i)
 	       ? UB_T_BOOL : UB_T_REAL;
 }
 
+const char *const ub_rnd_names[4] = {"nearestEven", "toPositive", "toNegative",
+				      "toZero"};
+
 const char *ub_prec_name(int prec)
 {
 	static const char *const names[UB_NDTYPES] = {
@@ -74,7 +77,8 @@ const char *ub_prec_name(int prec)
 		[UB_BF16] = "bfloat16", [UB_F64] = "binary64"};
 	if (prec >= 0 && prec < UB_NDTYPES)
 		return names[prec];
-	return prec == UB_PREC_REAL ? "real" : "inherited";
+	return prec == UB_PREC_REAL ? "real" : prec == UB_PREC_INTEGER ? "integer"
+	       : "inherited";
 }
 
 static struct ub_expr *node(enum ub_expr_kind kind, int nargs)
@@ -231,17 +235,28 @@ static void print_loop(struct out *o, const struct ub_expr *e,
 	put(o, ")");
 }
 
-/* prec: the rounding context the text is in; a node in another one is
- * written inside (! :precision P ...). */
+/* A node's rounding context as one number: prec and rnd. */
+static int context_of(const struct ub_expr *e)
+{
+	return e->prec * 8 + e->rnd;
+}
+
+/* prec: the rounding context the text is in (context_of); a node in
+ * another one is written inside (! :precision P :round R ...). */
 static void print(struct out *o, const struct ub_expr *e,
 		  const char *const *names, int prec)
 {
 	if (o->used >= o->len) /* full: the rest could be exponentially long */
 		return;
-	if ((e->kind == UB_E_OP || e->kind == UB_E_NUM) && e->prec != prec &&
-	    e->prec != UB_PREC_INHERIT) {
-		put(o, "(! :precision %s ", ub_prec_name(e->prec));
-		print(o, e, names, e->prec);
+	if ((e->kind == UB_E_OP || e->kind == UB_E_NUM) && context_of(e) != prec &&
+	    (e->prec != UB_PREC_INHERIT || e->rnd != UB_RND_NE)) {
+		put(o, "(!");
+		if (e->prec != UB_PREC_INHERIT)
+			put(o, " :precision %s", ub_prec_name(e->prec));
+		if (e->rnd != UB_RND_NE)
+			put(o, " :round %s", ub_rnd_names[e->rnd]);
+		put(o, " ");
+		print(o, e, names, context_of(e));
 		put(o, ")");
 		return;
 	}
@@ -275,6 +290,7 @@ int ub_expr_print(const struct ub_expr *e, const char *const *names,
 	struct out o = {buf, len, 0};
 	if (len)
 		buf[0] = '\0';
-	print(&o, e, names, e->kind == UB_E_OP || e->kind == UB_E_NUM ? e->prec : UB_PREC_INHERIT);
+	print(&o, e, names, e->kind == UB_E_OP || e->kind == UB_E_NUM ? context_of(e)
+			    : UB_PREC_INHERIT * 8);
 	return (int)o.used;
 }

@@ -123,10 +123,24 @@ enum ub_expr_kind { UB_E_NUM, UB_E_VAR, UB_E_OP, UB_E_LVAR };
 
 /* The rounding context of a node (FPCore's `!` :precision): where none
  * was given, the one of the whole computation (the run's dtype for a
- * kernel; exact for the reference, as FPCore's :spec); real; or a dtype
- * (>= 0): the node's result is rounded to it (operations, literals and
- * cast alike). */
-enum { UB_PREC_INHERIT = -1, UB_PREC_REAL = -2 };
+ * kernel; exact for the reference, as FPCore's :spec); real; integer
+ * (FPCore's integer precision, #e: the result rounded to an integer); or
+ * a dtype (>= 0): the node's result is rounded to it (operations,
+ * literals and cast alike). */
+enum { UB_PREC_INHERIT = -1, UB_PREC_REAL = -2, UB_PREC_INTEGER = -3 };
+
+/* Whether a node of context prec has its result rounded (to a format or
+ * to an integer) wherever it is evaluated, the reference included. */
+static inline int ub_prec_rounds(int prec)
+{
+	return prec >= 0 || prec == UB_PREC_INTEGER;
+}
+
+/* The direction of a context's rounding (FPCore's :round): ties to even
+ * (the default), toward +inf, toward -inf, toward zero.  FPCore's
+ * nearestAway is refused where it is read (no GPU instruction rounds so). */
+enum ub_rnd { UB_RND_NE, UB_RND_UP, UB_RND_DOWN, UB_RND_ZERO };
+extern const char *const ub_rnd_names[4]; /* nearestEven toPositive ... */
 
 struct ub_dag;
 
@@ -150,9 +164,9 @@ static inline int ub_loop_nvars(int op, int nargs)
 #define UB_LOOP_BODY(n) (3 * (n) + 1)
 #define UB_LOOP_SHADOW(n, k) (3 * (n) + 2 + (k))
 /* The most iterations a loop may take in one evaluation; beyond, the
- * evaluation stops (the reference: the element is undecided; a generated
- * kernel: NaN). */
-#define UB_LOOP_MAX 100000
+ * evaluation stops (the reference: the element is undecided, and its time
+ * budget usually stops it first; a generated kernel: NaN). */
+#define UB_LOOP_MAX 100000000
 
 struct ub_expr {
 	enum ub_expr_kind kind;
@@ -169,6 +183,9 @@ struct ub_expr {
 				   (an optional '-', then digits only) */
 	int var;                /* UB_E_VAR: index into the environment */
 	int prec;               /* UB_E_OP, UB_E_NUM: rounding context */
+	int rnd;                /* its direction (enum ub_rnd): where prec
+				   rounds, and a kernel's operations in a
+				   context of its own */
 	int is_bool;            /* UB_E_LVAR: holds a condition */
 	int refs;               /* owners: parents, and whoever holds it */
 	int depth;              /* nodes on the longest path down to a leaf

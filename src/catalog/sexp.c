@@ -106,7 +106,8 @@ static int is_number(const char *s)
 		s = digits(s + 1, hex, &b);
 	if (!a && !b)
 		return 0;
-	if (*s == (hex ? 'p' : 'e') || *s == (hex ? 'P' : 'E')) {
+	if (*s == (hex ? 'p' : 'e') || *s == (hex ? 'P' : 'E') ||
+	    (!hex && (*s == 'f' || *s == 'F'))) { /* Racket's 0.5f0: read_atom */
 		s++;
 		if (*s == '+' || *s == '-')
 			s++;
@@ -159,6 +160,8 @@ static int read_string(struct rd *r, struct ub_sx *x)
 	return 0;
 }
 
+static int read_form(struct rd *r, struct ub_sx *x, int depth);
+
 static int read_atom(struct rd *r, struct ub_sx *x)
 {
 	const char *start = r->p;
@@ -178,11 +181,43 @@ static int read_atom(struct rd *r, struct ub_sx *x)
 			return ub_sx_fail(r->err, r->file, x->line, x->col,
 					  "rational %s has a zero denominator", x->text);
 		x->kind = num ? UB_SX_NUM : UB_SX_SYM;
+		/* Herbie's files write 0.6931f0 (Racket's single-float syntax):
+		 * the same decimal as 0.6931e0, exact (docs/fpcore.md) */
+		char *f = num && !strchr(x->text, 'x') && !strchr(x->text, 'X') ?
+			  strpbrk(x->text, "fF") : NULL;
+		if (f)
+			*f = 'e';
 	}
 	return 0;
 }
 
-static int read_form(struct rd *r, struct ub_sx *x, int depth);
+/* FPCore 2.0's shorthand #e, (! :precision integer e): the list
+ * (! :precision integer e) at the '#'. */
+static int read_hash(struct rd *r, struct ub_sx *x, int depth)
+{
+	static const char *const head[3] = {"!", ":precision", "integer"};
+	advance(r); /* the '#' */
+	if (delimiter(*r->p) && *r->p != '(' && *r->p != '[')
+		return ub_sx_fail(r->err, r->file, x->line, x->col,
+				  "'#' must be followed by an expression (#e is "
+				  "(! :precision integer e))");
+	x->kind = UB_SX_LIST;
+	if (!(x->kids = calloc(4, sizeof *x->kids)))
+		return oom(r);
+	for (int i = 0; i < 3; i++) {
+		struct ub_sx *k = &x->kids[x->n++];
+		k->kind = i == 1 ? UB_SX_KEY : UB_SX_SYM;
+		k->line = x->line;
+		k->col = x->col;
+		if (!(k->text = strdup(head[i])))
+			return oom(r);
+	}
+	x->n = 4;   /* the fourth, zeroed, is freed with x if reading it fails */
+	int st = read_form(r, &x->kids[3], depth + 1);
+	x->eline = r->line;
+	x->ecol = r->col > 1 ? r->col - 1 : 1;
+	return st;
+}
 
 static int append(struct rd *r, struct ub_sx *list, const struct ub_sx *kid)
 {
@@ -241,6 +276,8 @@ static int read_form(struct rd *r, struct ub_sx *x, int depth)
 				  "nesting deeper than %d", MAX_DEPTH);
 	if (*r->p == '"')
 		return read_string(r, x);
+	if (*r->p == '#')
+		return read_hash(r, x, depth);
 	if (*r->p != '(' && *r->p != '[')
 		return read_atom(r, x);
 	char close = *r->p == '(' ? ')' : ']';

@@ -2,9 +2,10 @@
  *
  * Syntax: ( ) and [ ] (the same meaning; each must close its own kind),
  * ; comments to end of line, strings "..." with \" and \\ only, numbers
- * (decimal 12, -0.5, 1e-3, .5; rational 1/3; hex 0x1.8p3), :keywords and
- * symbols (anything else up to a delimiter).  Every node knows its
- * line:column (1-based, byte columns) for messages. */
+ * (decimal 12, -0.5, 1e-3, .5, and 0.5f0 read as 0.5e0; rational 1/3; hex
+ * 0x1.8p3), :keywords, #e for (! :precision integer e) (FPCore 2.0's
+ * shorthand) and symbols (anything else up to a delimiter).  Every node
+ * knows its line:column (1-based, byte columns) for messages. */
 #ifndef UB_SEXP_H
 #define UB_SEXP_H
 

@@ -4,6 +4,7 @@
 #include "backend.h"
 #include "commands.h"
 #include "native.h"
+#include "reference.h"
 #include "subopts.h"
 
 #include <errno.h>
@@ -180,6 +181,14 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		c->exhaustive = 1;
 	} else if (!strcmp(name, "range")) {
 		s = ub_range_parse(arg, &c->range, err);
+	} else if (!strcmp(name, "ref-budget")) {
+		char *end;
+		errno = 0;
+		double b = strtod(arg, &end);
+		if (!*arg || *end || errno || !(b >= 0) || b > 1e6)
+			return ub_fail(err, UB_USAGE, "--ref-budget: '%s' is not a number of "
+				       "seconds from 0 (none) to 1e6", arg);
+		c->ref_budget = b;
 	} else if (!strcmp(name, "reference")) {
 		if (strcmp(arg, "fast") && strcmp(arg, "mpfr"))
 			return ub_fail(err, UB_USAGE, "unknown reference '%s' (valid: fast, mpfr)", arg);
@@ -285,6 +294,7 @@ static void defaults(struct ub_cli *cli)
 	memset(cli, 0, sizeof *cli);
 	cli->cfg.n = 1000000;
 	cli->cfg.seed = 1;
+	cli->cfg.ref_budget = UB_REF_BUDGET_DEFAULT;
 	cli->cfg.arch = "compute_90";
 	cli->cfg.backend = "auto";
 	cli->cfg.ndtypes = 1;

@@ -62,6 +62,7 @@
 	X("grid", 0, 1, "N|n/NAME", RUN, "--triton's programs: N, or ceil(n / constexpr NAME) (default: the constexpr named like BLOCK)") \
 	X("num-warps", 0, 1, "W", RUN, "--triton's num_warps: 32*W threads a program (default: 4)") \
 	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton (default: $ULPBENCH_PYTHON, else python3)") \
+	X("ref-budget", 0, 1, "SECONDS", RUN, "the reference's time for one element, in CPU seconds (default: 0.25; 0: none); an element past it is counted undecided (time)") \
 	X("list-ops", 0, 0, NULL, ACTION, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, ACTION, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, ACTION, "list the dtypes")                      \

@@ -38,6 +38,18 @@ static void print_name(FILE *f, const char *name, const char *ident,
 		fprintf(f, " [%s]", alias);
 }
 
+/* text, each line after its first indented under the op's properties
+ * (a :description, or :alt and :cite as written, may run over several
+ * lines). */
+static void indented(FILE *f, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		fputc(*p, f);
+		if (*p == '\n')
+			fputs("      ", f);
+	}
+}
+
 static void metadata(FILE *f, const struct ub_op *op, const char *const *names)
 {
 	static char text[8192];
@@ -51,14 +63,17 @@ static void metadata(FILE *f, const struct ub_op *op, const char *const *names)
 	}
 	if (op->precision >= 0)
 		fprintf(f, " precision: %s", ub_prec_name(op->precision));
-	if (op->description)
-		fprintf(f, " description: \"%s\"", op->description);
+	if (op->description) {
+		fprintf(f, " description: \"");
+		indented(f, op->description);
+		fprintf(f, "\"");
+	}
 	if (op->cite)
-		fprintf(f, " cite: %s", op->cite);
+		fprintf(f, " cite: "), indented(f, op->cite);
 	for (int i = 0; i < op->nalt; i++)
-		fprintf(f, " alt: %s", op->alt[i]);
+		fprintf(f, " alt: "), indented(f, op->alt[i]);
 	if (op->example)
-		fprintf(f, " example: %s", op->example);
+		fprintf(f, " example: "), indented(f, op->example);
 	fprintf(f, "\n");
 }
 
@@ -66,7 +81,7 @@ static void metadata(FILE *f, const struct ub_op *op, const char *const *names)
  * marked. */
 static void print_inputs(FILE *f, const struct ub_op *op)
 {
-	for (int k = 0; k < op->nsampled; k++)
+	for (int k = 0; k < op->nsampled && !op->noargs; k++)
 		fprintf(f, "    %-10s %s\n", op->inputs[k],
 			op->input_doc[k] ? op->input_doc[k] : "");
 	for (int k = 0; k < op->nsaved; k++)
@@ -80,7 +95,7 @@ static void one_op(FILE *f, const struct ub_op *op)
 	int nn = names_of(op, names);
 	print_name(f, op->name, op->ident, op->alias, op->anonymous);
 	fprintf(f, " (");
-	for (int k = 0; k < op->nsampled; k++)
+	for (int k = 0; k < op->nsampled && !op->noargs; k++)
 		fprintf(f, "%s%s", k ? " " : "", op->inputs[k]);
 	ub_expr_print(op->math, names, text, sizeof text);
 	fprintf(f, ")  math%s: %s", op->has_spec ? " (:spec)" : "", text);

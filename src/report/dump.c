@@ -1,9 +1,12 @@
 /* dump.c — per-element results as .npy (--dump DIR):
  * DIR/OP.DTYPE.MODE.npy, DIR/OP.DTYPE.torch.npy, DIR/OP.DTYPE.ref.npy, in
  * the op's dtype and the inputs' shape, and the inputs themselves as
- * DIR/OP.DTYPE.input.NAME.npy (so a run can be replayed with --input).  All-or-nothing: each file is
+ * DIR/OP.DTYPE.input.NAME.npy (so a run can be replayed with --input); OP
+ * and NAME are the names as file names (ub_file_stem: a core's name may
+ * hold '/').  All-or-nothing: each file is
  * first written under a hidden staging name, and only when every one was
  * written are they renamed into place. */
+#include "outfile.h"
 #include "report.h"
 #include "tmpfiles.h"
 
@@ -25,10 +28,12 @@ static int stage(struct staged *s, const char *dir, const struct ub_result *res,
 		 const struct ub_data *d, const char *what,
 		 const struct ub_array *a, struct ub_error *err)
 {
-	snprintf(s->final, sizeof s->final, "%s/%s.%s.%s.npy", dir,
-		 res->cfg->op->name, ub_dtypes[d->dt].name, what);
-	snprintf(s->tmp, sizeof s->tmp, "%s/.%s.%s.%s.npy.%ld.staging", dir,
-		 res->cfg->op->name, ub_dtypes[d->dt].name, what, (long)getpid());
+	char op[UB_STEM_MAX + 1];
+	ub_file_stem(res->cfg->op->name, op);
+	snprintf(s->final, sizeof s->final, "%s/%s.%s.%s.npy", dir, op,
+		 ub_dtypes[d->dt].name, what);
+	snprintf(s->tmp, sizeof s->tmp, "%s/.%s.%s.%s.npy.%ld.staging", dir, op,
+		 ub_dtypes[d->dt].name, what, (long)getpid());
 	if ((s->slot = ub_tmp_track(s->tmp)) < 0)
 		return ub_fail(err, UB_IO, "%s: cannot write: %s", s->final,
 			       strerror(errno));
@@ -60,8 +65,9 @@ int ub_report_dump(const char *dir, const struct ub_result *res,
 		if (!s)
 			s = stage(&files[nf++], dir, res, d, "ref", &d->cr, err);
 		for (int k = 0; !s && k < d->nin; k++) {
-			char what[128];
-			snprintf(what, sizeof what, "input.%s", ub_data_op(res, d)->inputs[k]);
+			char what[UB_STEM_MAX + 8], in[UB_STEM_MAX + 1];
+			ub_file_stem(ub_data_op(res, d)->inputs[k], in);
+			snprintf(what, sizeof what, "input.%s", in);
 			s = stage(&files[nf++], dir, res, d, what, &d->in[k], err);
 		}
 	}

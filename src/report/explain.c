@@ -100,6 +100,7 @@ int ub_explain_run(struct ub_explain *x, struct ub_error *err)
 		env[k] = d.in[k];
 	}
 	x->undecided[0] = '\0';
+	ub_ref_set_budget(x->cfg->ref_budget);
 	if (!s)
 		s = ub_ref_eval(op->math, x->dt, x->in, op->ninputs, &x->cr,
 				&x->exact, err);
@@ -226,7 +227,8 @@ static void usage(FILE *f)
 		   "explains the worst input of the first mode in a run with the given options.\n");
 }
 
-/* Rejects what explain does not use, and needs --at and one dtype. */
+/* Rejects what explain does not use, and needs one dtype (and --at,
+ * but for a core without arguments: explain() checks). */
 static int check_cli(const struct ub_cli *cli, struct ub_error *err)
 {
 	const char *unused = cli->csv ? "--csv" : cli->dump ? "--dump" :
@@ -234,9 +236,6 @@ static int check_cli(const struct ub_cli *cli, struct ub_error *err)
 	if (unused)
 		return ub_fail(err, UB_USAGE, "explain: %s is not used by explain "
 			       "(see ulpbench explain --help)", unused);
-	if (!cli->at)
-		return ub_fail(err, UB_USAGE, "explain: no --at given "
-			       "(--at x=0x3f800000,... or --at worst)");
 	if (cli->cfg.ndtypes != 1)
 		return ub_fail(err, UB_USAGE, "explain: one dtype at a time (--dtype T)");
 	return 0;
@@ -251,7 +250,12 @@ static int explain(struct ub_cli *cli, const struct ub_catalog *cat,
 	struct ub_explain x = { .cfg = &cfg };
 	int s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
 	x.dt = cfg.dtypes[0]; /* the op's :precision unless --dtype */
-	if (!s && strcmp(cli->at, "worst") == 0)
+	if (!s && !cli->at && !op.noargs)
+		s = ub_fail(err, UB_USAGE, "explain: no --at given "
+			    "(--at x=0x3f800000,... or --at worst)");
+	else if (!s && op.noargs)
+		x.in[0] = 0;   /* a core without arguments: its one element */
+	else if (!s && strcmp(cli->at, "worst") == 0)
 		s = find_worst(&x, err);
 	else if (!s)
 		s = parse_at(cli->at, &op, x.dt, x.in, err);

@@ -41,4 +41,10 @@ int ub_close_errno(FILE *f);
  * first (and one waiting sees that the file was replaced). */
 int ub_rename_locked(const char *tmp, const char *path);
 
+/* name as a file name, at most UB_STEM_MAX bytes: letters, digits and
+ * . - _ + kept, every other byte '_' (a leading '.' too), a longer name
+ * cut and ended by '-' and 16 hex digits of its digest (stem.c). */
+#define UB_STEM_MAX 120
+void ub_file_stem(const char *name, char out[UB_STEM_MAX + 1]);
+
 #endif

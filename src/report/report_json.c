@@ -77,7 +77,13 @@ static void row(FILE *f, const struct ub_result *res, const struct ub_row *r)
 	fputs(", \"histogram\": [", f);
 	for (int b = 0; b < UB_HIST_BINS; b++)
 		fprintf(f, "%s%zu", b ? ", " : "", r->st.hist[b]);
-	fputs("]}", f);
+	fputs("], \"undecided_why\": {", f);   /* docs/reference.md's classes */
+	for (int w = 0; w < UB_UND_N; w++) {
+		fputs(w ? ", " : "", f);
+		jstr(f, ub_undecided_names[w]);
+		fprintf(f, ": %zu", r->na ? 0 : r->st.undecided_why[w]);
+	}
+	fputs("}}", f);
 }
 
 /* Whether every row of res has the text value in column c (a --kernel

@@ -78,9 +78,16 @@ static void undecided_note(FILE *f, const struct ub_row *r)
 		format_coords(r->st.undecided_in, r->coords, at, sizeof at);
 	else
 		ub_format_inputs(r->dt, r->in_names, r->st.undecided_in, r->nin, at, sizeof at);
-	fprintf(f, "note: %zu element%s undecided by the reference (first: %s), left out "
+	char why[256] = "";
+	size_t n = 0;
+	for (int w = 0; w < UB_UND_N && n < sizeof why; w++)
+		if (r->st.undecided_why[w])
+			n += (size_t)snprintf(why + n, sizeof why - n, "%s%zu %s",
+					      n ? ", " : "; ", r->st.undecided_why[w],
+					      ub_undecided_names[w]);
+	fprintf(f, "note: %zu element%s undecided by the reference (first: %s%s), left out "
 		"of max_ulp, mean_ulp, cr_mismatch and nan_mismatch (docs/reference.md)\n",
-		r->st.undecided, r->st.undecided == 1 ? "" : "s", at);
+		r->st.undecided, r->st.undecided == 1 ? "" : "s", at, why);
 }
 
 static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,

@@ -294,9 +294,13 @@ static uint64_t draw(enum ub_dtype dt, const struct ub_sampling *s,
 	size_t j;
 	uint64_t key = a ? mix64(p->key[k] ^ mix64((uint64_t)a * UINT64_C(0xd6e8feb86659fd93)))
 			 : p->key[k], b;
+	int value = s->mode == UB_SAMPLE_VALUE || (a >= UB_SAMPLE_VALUE_FROM && (a & 1));
 	if (a == 0 && special_at(nin, p->ns, i, k, &j))
 		b = p->sp[k][j];
-	else if (s->mode == UB_SAMPLE_VALUE)
+	else if (s->shape && ub_pre_draw(&s->shape[k], sdt, p->lo[k], p->hi[k], value,
+					 mix64(key + ((uint64_t)i + 1) * GOLDEN), &b))
+		; /* :pre's choice of points, or outside its hole */
+	else if (value)
 		b = ub_from_ordered(sdt, by_value(sdt, p, k,
 			mix64(key + ((uint64_t)i + 1) * GOLDEN)));
 	else
@@ -339,9 +343,12 @@ int ub_inputs_sample_at(enum ub_dtype dt, int nin, const struct ub_sampling *s,
 		}
 		if (!st && !ok)
 			st = ub_fail(err, UB_USAGE, ":pre rejected %d candidates in a "
-				     "row for element %zu: it holds almost nowhere in "
+				     "row for element %zu (drawn over the encodings, and "
+				     "every other one after the first %d in value, as "
+				     "--sample value does): it holds almost nowhere in "
 				     "the domain; narrow the domain with bounds in "
-				     ":pre or --domain", UB_SAMPLE_MAX_TRIES, first + i);
+				     ":pre or --domain", UB_SAMPLE_MAX_TRIES, first + i,
+				     UB_SAMPLE_VALUE_FROM);
 		rej += (uint64_t)(a - 1);
 		for (int k = 0; !st && k < nin; k++)
 			ub_array_set(&out[k], i, in[k]);
@@ -375,6 +382,9 @@ int ub_sampling_init(const struct ub_op *op, enum ub_dtype dt,
 	}
 	if (op->npre && !(s->pred = calloc((size_t)op->npre, sizeof *s->pred)))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
+	int st = op->npre ? ub_pre_shapes(op, s, err) : 0;
+	if (st)
+		return st;
 	for (int c = 0; c < op->npre; c++) {
 		const struct ub_pre_clause *p = &op->pre[c];
 		if (!p->exact && !(p->input >= 0 && op->dom[p->input].from_cli))
@@ -386,7 +396,9 @@ int ub_sampling_init(const struct ub_op *op, enum ub_dtype dt,
 void ub_sampling_free(struct ub_sampling *s)
 {
 	free(s->pred);
+	free(s->shape);
 	s->pred = NULL;
+	s->shape = NULL;
 	s->npred = 0;
 }
 

@@ -58,6 +58,16 @@ int ub_inputs_generate_at(enum ub_dtype dt, int nin,
 
 enum ub_sample { UB_SAMPLE_ENCODING, UB_SAMPLE_VALUE };
 
+/* What :pre says of an input beyond its domain (inputs_pre.c): a choice
+ * of points (encodings in the input's format), or a hole (-hole, hole)
+ * its magnitude bound from below leaves out. */
+#define UB_PRE_POINTS 16
+struct ub_pre_shape {
+	int npts;
+	uint64_t pts[UB_PRE_POINTS];
+	double hole;
+};
+
 struct ub_sampling {
 	const struct ub_domain *dom;  /* nin domains, or NULL: the whole line */
 	enum ub_sample mode;
@@ -65,7 +75,23 @@ struct ub_sampling {
 				         or narrower: see ub_sampling_init) */
 	int npred;
 	const struct ub_expr **pred;  /* conditions over the inputs */
+	struct ub_pre_shape *shape;   /* per input, or NULL: none */
 };
+
+/* s->shape from op's :pre (after s->sdt is set): 0 or UB_RUNTIME. */
+int ub_pre_shapes(const struct ub_op *op, struct ub_sampling *s,
+		  struct ub_error *err);
+/* A draw of an input of shape sh in format sdt, its domain's ordered ends
+ * lo..hi, from the random word r: 1 with *b, or 0 (the plain draw).
+ * by_value: uniform in value rather than over the encodings. */
+int ub_pre_draw(const struct ub_pre_shape *sh, enum ub_dtype sdt, int64_t lo,
+		int64_t hi, int by_value, uint64_t r, uint64_t *b);
+
+/* An element whose first UB_SAMPLE_VALUE_FROM candidates (drawn over the
+ * encodings) all fail :pre draws every other candidate after them in
+ * value: a thin region that the encodings almost never hit is found
+ * without --sample value (docs/fpcore.md). */
+#define UB_SAMPLE_VALUE_FROM 100
 
 /* The sampling of op's inputs in dtype dt: its domains, the conditions of
  * its :pre that they do not say (a bound of an input whose domain --domain

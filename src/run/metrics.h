@@ -56,7 +56,9 @@ extern const char *const ub_hist_labels[UB_HIST_BINS];
 				     (ub_exact_undecided): left out of every \
 				     figure against the reference (max_ulp, \
 				     mean, histogram, cr_mismatch, \
-				     nan_mismatch), counted here */
+				     nan_mismatch), counted here */          \
+	X(COUNT, undecided_why, [UB_UND_N]) /* the same by reason \
+				     (ub_exact_why, ub.h's classes) */
 
 typedef size_t ub_stats_COUNT;
 typedef uint64_t ub_stats_MAXU;

@@ -377,6 +377,7 @@ UB_INLINE void measure_one(enum ub_dtype dt, const struct ub_measure *m,
 	} else if (f & PF_UNDEC) { /* no reference to compare */
 		if (!s->undecided++)
 			s->first_undecided = m->first + i;
+		s->undecided_why[ub_exact_why(&m->exact[i])]++;
 		return;
 	}
 	if (!ub_bits_same_i(dt, yi, ci))

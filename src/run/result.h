@@ -61,6 +61,8 @@ struct ub_config {
 				every chunk */
 	int threads;         /* --threads (0: one per online CPU) */
 	int ref_mpfr;        /* --reference mpfr: no fast path (reference.h) */
+	double ref_budget;   /* --ref-budget: CPU seconds an element may take
+				in the reference (0: no limit) */
 	int exec;            /* --exec: enum ub_exec (native.h); 0: as
 				$ULPBENCH_EXEC says, else native */
 	int sample;          /* --sample: enum ub_sample (inputs.h) */

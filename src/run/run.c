@@ -260,9 +260,11 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 	size_t n = d->n = s ? 0 : d->in[0].n;
 	if (!s && !(d->exact = calloc(n ? n : 1, sizeof *d->exact)))
 		s = ub_fail(err, UB_RUNTIME, "out of memory");
-	if (!s)
+	if (!s) {
+		ub_ref_set_budget(cfg->ref_budget);
 		s = ub_ref_eval_array_auto(cfg->op->math, d->dt, d->in, d->nin,
 					   !cfg->ref_mpfr, &d->cr, d->exact, err);
+	}
 	if (!s)
 		stage_done(res, d, "reference");
 	uint64_t torch_approx = 0;

@@ -124,6 +124,12 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 	if (s)
 		return s;
 	*op = *found; /* a copy: --domain and --kernel change it for this run */
+	if (op->noargs && (cli->cfg.exhaustive || cli->ninputs))
+		return ub_fail(err, UB_USAGE, "%s: a core without arguments is one "
+			       "element: %s does not apply", op->name,
+			       cli->cfg.exhaustive ? "--exhaustive" : "--input");
+	if (op->noargs)
+		cli->cfg.n = 1;   /* its one value (docs/fpcore.md) */
 	if (!cli->dtypes_given && op->precision >= 0) { /* :precision: the default */
 		cli->cfg.ndtypes = 1;
 		cli->cfg.dtypes[0] = (enum ub_dtype)op->precision;

@@ -94,7 +94,7 @@ int ub_shape_parse(const char *spec, size_t *rows, size_t *cols,
  * cr[o] and its exact value to exact[o], at the output's own index
  * (row r of a per-row output; r*cols .. r*cols+cols-1 of a full one).
  * Returns 0, or UB_RUNTIME out of memory; an element it cannot decide
- * within UB_REF_PREC_MAX bits is marked undecided (ub_exact_undecided)
+ * within UB_REF_SHAPED_PREC_MAX bits is marked undecided (ub_exact_undecided)
  * with the canonical NaN as cr, and *undecided counts it. */
 int ub_shaped_ref_row(const struct ub_shaped_op *op, enum ub_dtype dt,
 		      const struct ub_array *in, size_t rows, size_t cols,

@@ -6,6 +6,7 @@
  * All-or-nothing, as the elementwise dump: each file is written under a
  * hidden staging name (tmpfiles.h: a signal removes it), and renamed into
  * place only when every one of the run was written. */
+#include "outfile.h"
 #include "shaped.h"
 #include "tmpfiles.h"
 
@@ -49,9 +50,11 @@ int ub_shaped_dump_stage(struct ub_shaped_dump *dp, const char *op, enum ub_dtyp
 	struct staged *s = &dp->f[dp->n];
 	struct ub_shape sh = {.ndim = e == UB_EXT_FULL ? 2 : 1,
 			      .dim = {e == UB_EXT_COLS ? cols : rows, cols}};
-	snprintf(s->final, sizeof s->final, "%s/%s.%s.%s.npy", dp->dir, op,
+	char stem[UB_STEM_MAX + 1];
+	ub_file_stem(op, stem);
+	snprintf(s->final, sizeof s->final, "%s/%s.%s.%s.npy", dp->dir, stem,
 		 ub_dtypes[dt].name, what);
-	snprintf(s->tmp, sizeof s->tmp, "%s/.%s.%s.%s.npy.%ld.staging", dp->dir, op,
+	snprintf(s->tmp, sizeof s->tmp, "%s/.%s.%s.%s.npy.%ld.staging", dp->dir, stem,
 		 ub_dtypes[dt].name, what, (long)getpid());
 	if ((s->slot = ub_tmp_track(s->tmp)) < 0)
 		return ub_fail(err, UB_IO, "%s: cannot write: %s", s->final, strerror(errno));

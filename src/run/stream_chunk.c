@@ -92,6 +92,7 @@ static int chunk_inputs(const struct job *j, struct wbuf *w, size_t first,
 static int chunk_reference(const struct job *j, struct wbuf *w, size_t len,
 			   struct ub_error *err)
 {
+	ub_ref_set_budget(j->cfg->ref_budget); /* this thread's (reference.h) */
 	return ub_ref_eval_chunk(j->cfg->op->math, j->dt, w->env, j->nin, len,
 				 !j->cfg->ref_mpfr, &w->cr, w->exact, err);
 }

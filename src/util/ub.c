@@ -179,3 +179,25 @@ void ub_le_set(unsigned char *p, uint64_t v, int n)
 	for (int i = 0; i < n; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
+
+const char *const ub_undecided_names[UB_UND_N] = {
+#define X(id, name, what) [id] = name,
+	UB_UNDECIDED_CLASSES(X)
+#undef X
+};
+
+/* The reason travels in the NaN's payload: a quiet NaN whose low bits
+ * are why + 1 (no arithmetic touches an exact value's lo once marked). */
+void ub_exact_mark(struct ub_exact *v, enum ub_undecided why)
+{
+	uint64_t bits = UINT64_C(0x7ff8000000000000) | (uint64_t)(why + 1);
+	memcpy(&v->lo, &bits, sizeof bits);
+}
+
+enum ub_undecided ub_exact_why(const struct ub_exact *v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v->lo, sizeof bits);
+	unsigned w = (unsigned)(bits & 0xff);
+	return w >= 1 && w <= UB_UND_N ? (enum ub_undecided)(w - 1) : UB_UND_PRECISION;
+}

@@ -119,6 +119,37 @@ static inline int ub_exact_undecided(const struct ub_exact *v)
 	return v->lo != v->lo;
 }
 
+/* Why an element is undecided (docs/reference.md), declared once:
+ * X(ID, name, what it means). */
+#define UB_UNDECIDED_CLASSES(X)                                             \
+	X(UB_UND_BOUNDARY, "boundary", "the exact value is on a rounding "     \
+	  "boundary, or a condition on an equality, that neither precision "  \
+	  "nor the exact rules prove (a tie reached through transcendental "   \
+	  "terms)")                                                           \
+	X(UB_UND_PRECISION, "precision", "the enclosure stayed wider than a "  \
+	  "rounding, at the most precision the element's budget allowed")     \
+	X(UB_UND_RANGE, "range", "a value beyond the exponents the reference " \
+	  "represents, where it could not continue")                          \
+	X(UB_UND_TIME, "time", "the element's time budget (--ref-budget) ran " \
+	  "out")                                                              \
+	X(UB_UND_LOOP, "loop", "a loop ran past its iterations' limit")      \
+	X(UB_UND_SIGN, "zero sign", "the exact value rounds to zero, but its " \
+	  "sign (+0 or -0) stays undecided (an exact zero of transcendental " \
+	  "terms, or a value too small to separate from it)")
+
+enum ub_undecided {
+#define X(id, name, what) id,
+	UB_UNDECIDED_CLASSES(X)
+#undef X
+	UB_UND_N
+};
+extern const char *const ub_undecided_names[UB_UND_N];
+
+/* v marked undecided for reason why (its lo a NaN carrying why). */
+void ub_exact_mark(struct ub_exact *v, enum ub_undecided why);
+/* The reason of an undecided v (UB_UND_PRECISION when none was given). */
+enum ub_undecided ub_exact_why(const struct ub_exact *v);
+
 /* The most inputs (FPCore arguments) of an op: a generated kernel takes
  * one array per input, and CUDA's 4 KB of kernel parameters hold 500
  * pointers.  The most parameters of a kernel ulpbench launches: the
