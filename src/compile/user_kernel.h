@@ -59,6 +59,17 @@ void ub_user_kernel_free(struct ub_user_kernel *uk);
 int ub_kparam_value(const struct ub_kparam *p, const char *v, uint64_t *bits,
 		    struct ub_error *err);
 
+/* The index of op's output called name (op->out_names; "out" is the
+ * first), or -1; user_roles.c. */
+int ub_op_output(const struct ub_op *op, const char *name);
+/* Parameter p of uk bound to text, an output of op (op->nouts > 0) or a
+ * role (kernel_roles.h), into *arg, its canonical binding: "OUT",
+ * "OUT:inplace=IN", "OUT:acc=IN" or "scratch:size=EXPR".  UB_USAGE
+ * naming the parameter when it does not fit. */
+int ub_bind_role(const struct ub_user_kernel *uk, const struct ub_op *op,
+		 const struct ub_kparam *p, const char *text, char **arg,
+		 struct ub_error *err);
+
 struct ub_triton_req;
 /* The --triton kernel of req bound to op (ub_triton_bind), held in
  * uk->triton. */

@@ -128,7 +128,7 @@ static int bind(const struct ub_job *job, struct launch *l, uint64_t *vals,
 			vals[i] = job->args[i].value;
 			continue;
 		}
-		size_t bytes = a->n * (size_t)ub_dtypes[a->dt].bits / 8;
+		size_t bytes = ub_karg_bytes(&job->args[i]);
 		CUdeviceptr *p = &l->dptr[l->nbufs++];
 		CUresult r = l->cu->cuMemAlloc_(p, bytes ? bytes : 1);
 		if (r != CUDA_SUCCESS) {
@@ -149,7 +149,7 @@ static int copy_back(const struct ub_job *job, struct launch *l,
 		const struct ub_array *a = job->args[i].arr;
 		if (!a)
 			continue;
-		size_t bytes = a->n * (size_t)ub_dtypes[a->dt].bits / 8;
+		size_t bytes = ub_karg_bytes(&job->args[i]);
 		CUresult r = CUDA_SUCCESS;
 		if (job->args[i].writable && bytes)
 			r = l->cu->cuMemcpyDtoH_(a->data, l->dptr[b], bytes);

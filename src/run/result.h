@@ -139,6 +139,8 @@ struct ub_row {
 	char launch[64];     /* "block=256,per-thread=1" (ub_geom_format) */
 	const char *note;    /* a line the table prints under the row (a
 				shaped run's atomic-order rows), or NULL */
+	const char *output;  /* the output measured, of an op of several
+				(shaped.h, rowop.h); NULL: the op's one */
 	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
 				(owned; NULL for n/a rows) */

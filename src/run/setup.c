@@ -12,10 +12,19 @@ int ub_load_catalog(const char *path, struct ub_catalog *cat,
 		    struct ub_error *err)
 {
 	char buf[4096];
+	struct ub_catalog rows;
 	if (path)
 		return ub_catalog_load(path, cat, err);
 	int s = ub_data_path("suites/ops.fpcore", buf, sizeof buf, err);
-	return s ? s : ub_catalog_load(buf, cat, err);
+	if (!s)
+		s = ub_catalog_load(buf, cat, err);
+	/* the shipped ops over rows and of several outputs (docs/rowops.md) */
+	if (!s && !(s = ub_data_path("suites/rowops.fpcore", buf, sizeof buf, err)) &&
+	    !(s = ub_catalog_load(buf, &rows, err))) {
+		s = ub_catalog_merge(cat, &rows, err);
+		ub_catalog_free(&rows);
+	}
+	return s;
 }
 
 int ub_find_op(const struct ub_catalog *cat, const char *name,

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define X_FULL(nm, lo, hi, doc) {nm, UB_EXT_FULL, lo, hi, 0, doc}
-#define X_COLS(nm, lo, hi, doc) {nm, UB_EXT_COLS, lo, hi, 0, doc}
+#define X_ARG(nm, e, l, h, r, d) {.name = nm, .ext = e, .lo = l, .hi = h, .role = r, .doc = d}
+#define X_FULL(nm, lo, hi, doc) X_ARG(nm, UB_EXT_FULL, lo, hi, 0, doc)
+#define X_COLS(nm, lo, hi, doc) X_ARG(nm, UB_EXT_COLS, lo, hi, 0, doc)
 /* A forward statistic (float32, rows): its domain is not sampled. */
-#define X_STAT(nm, doc) {nm, UB_EXT_ROWS, 0, 0, UB_ARG_STAT, doc}
+#define X_STAT(nm, doc) X_ARG(nm, UB_EXT_ROWS, 0, 0, UB_ARG_STAT, doc)
 #define X_DOUT X_FULL("dout", -2, 2, "the gradient of the forward's out")
 
 /* Shared pieces of the math: the row maximum and the sums; eps, the
@@ -28,45 +29,45 @@
 const struct ub_shaped_op ub_shaped_ops[] = {
 	{"sum", "sum over the last dimension: out[i] = sum_j x[i,j]", UB_SH_SUM,
 	 1, 1, {X_FULL("x", -1000, 1000, "the rows summed")},
-	 {{"out", UB_EXT_ROWS, 0, 0, 0, "the sum of each row"}}, "ub_rows_sum",
+	 {X_ARG("out", UB_EXT_ROWS, 0, 0, 0, "the sum of each row")}, "ub_rows_sum",
 	 "(FPCore sum ((x R C))\n"
-	 "  (tensor ([i R]) " SUMX "))"},
+	 "  (tensor ([i R]) " SUMX "))", NULL},
 	{"softmax", "softmax over the last dimension", UB_SH_SOFTMAX,
 	 1, 1, {X_FULL("x", -30, 30, "the logits")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "exp(x - max) / sum exp(x - max), per row"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "exp(x - max) / sum exp(x - max), per row")},
 	 "ub_rows_softmax",
 	 "(FPCore softmax ((x R C))\n"
 	 "  (tensor ([i R] [j C])\n"
 	 "    (let ([m " MAXROW "])\n"
-	 "      (/ (exp (- (ref x i j) m)) " SUMEXP "))))"},
+	 "      (/ (exp (- (ref x i j) m)) " SUMEXP "))))", NULL},
 	{"log_softmax", "log_softmax over the last dimension", UB_SH_LOG_SOFTMAX,
 	 1, 1, {X_FULL("x", -30, 30, "the logits")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "x - max - log(sum exp(x - max)), per row"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "x - max - log(sum exp(x - max)), per row")},
 	 "ub_rows_log_softmax",
 	 "(FPCore log_softmax ((x R C))\n"
 	 "  (tensor ([i R] [j C])\n"
 	 "    (let ([m " MAXROW "])\n"
-	 "      (- (- (ref x i j) m) (log " SUMEXP ")))))"},
+	 "      (- (- (ref x i j) m) (log " SUMEXP ")))))", NULL},
 	{"rms_norm", "RMS norm forward over the last dimension (eps = float(1e-5))",
 	 UB_SH_RMS_NORM, 2, 1,
 	 {X_FULL("x", -100, 100, "the rows normalized"),
 	  X_COLS("weight", -2, 2, "the scale, one per column")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "x / sqrt(mean(x^2) + eps) * weight"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "x / sqrt(mean(x^2) + eps) * weight")},
 	 "ub_rows_rms_norm",
 	 "(FPCore rms_norm ((x R C) (weight C))\n"
 	 "  " EPS
 	 "  (tensor ([i R] [j C])\n"
 	 "    (* (ref x i j) (ref weight j)\n"
 	 "       (/ 1 (sqrt (+ (/ (for ([k C]) ([s 0 (+ s (* (ref x i k) (ref x i k)))]) s) C)\n"
-	 "                     eps)))))))"},
+	 "                     eps)))))))", NULL},
 	{"layer_norm", "layer norm forward over the last dimension (eps = float(1e-5))",
 	 UB_SH_LAYER_NORM, 3, 3,
 	 {X_FULL("x", -100, 100, "the rows normalized"),
 	  X_COLS("weight", -2, 2, "the scale, one per column"),
 	  X_COLS("bias", -2, 2, "the shift, one per column")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "(x - mean) * rstd * weight + bias"},
-	  {"mean", UB_EXT_ROWS, 0, 0, 0, "the mean of each row"},
-	  {"rstd", UB_EXT_ROWS, 0, 0, 0, "1 / sqrt(biased variance + eps), per row"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "(x - mean) * rstd * weight + bias"),
+	  X_ARG("mean", UB_EXT_ROWS, 0, 0, 0, "the mean of each row"),
+	  X_ARG("rstd", UB_EXT_ROWS, 0, 0, 0, "1 / sqrt(biased variance + eps), per row")},
 	 "ub_rows_layer_norm",
 	 "(FPCore layer_norm ((x R C) (weight C) (bias C))\n"
 	 "  " EPS
@@ -76,17 +77,17 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 "                                eps))))])\n"
 	 "      (array (tensor ([i R] [j C])\n"
 	 "               (+ (* (- (ref x i j) (ref mean i)) (ref rstd i) (ref weight j)) (ref bias j)))\n"
-	 "             mean rstd)))))"},
+	 "             mean rstd)))))", NULL},
 	{"layer_norm_bwd", "layer norm backward over the last dimension, from the forward's "
 	 "mean and rstd (dx, dweight, dbias)", UB_SH_LAYER_NORM_BWD, 5, 3,
 	 {X_DOUT, X_FULL("x", -100, 100, "the forward's input"),
 	  X_COLS("weight", -2, 2, "the forward's scale, one per column"),
 	  X_STAT("mean", "the forward's mean (float32; default: from x)"),
 	  X_STAT("rstd", "the forward's rstd (float32; default: from x)")},
-	 {{"dx", UB_EXT_FULL, 0, 0, 0, "rstd/C * (C*g - sum g - xhat * sum g*xhat), "
-	   "g = weight*dout, xhat = (x - mean)*rstd"},
-	  {"dweight", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout * xhat"},
-	  {"dbias", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout"}},
+	 {X_ARG("dx", UB_EXT_FULL, 0, 0, 0, "rstd/C * (C*g - sum g - xhat * sum g*xhat), "
+	   "g = weight*dout, xhat = (x - mean)*rstd"),
+	  X_ARG("dweight", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout * xhat"),
+	  X_ARG("dbias", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout")},
 	 "ub_rows_layer_norm_bwd",
 	 "(FPCore layer_norm_bwd ((dout R C) (x R C) (weight C) (mean R) (rstd R))\n"
 	 "  (array\n"
@@ -97,14 +98,14 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 "            (* " XHAT("i", "j") "\n"
 	 "               (for ([k C]) ([s 0 (+ s (* " G("k") " " XHAT("i", "k") "))]) s)))))\n"
 	 "    (tensor ([j C]) (for ([i R]) ([s 0 (+ s (* (ref dout i j) " XHAT("i", "j") "))]) s))\n"
-	 "    (tensor ([j C]) (for ([i R]) ([s 0 (+ s (ref dout i j))]) s))))"},
+	 "    (tensor ([j C]) (for ([i R]) ([s 0 (+ s (ref dout i j))]) s))))", NULL},
 	{"rms_norm_bwd", "RMS norm backward over the last dimension, from the forward's "
 	 "rstd (dx, dweight)", UB_SH_RMS_NORM_BWD, 4, 2,
 	 {X_DOUT, X_FULL("x", -100, 100, "the forward's input"),
 	  X_COLS("weight", -2, 2, "the forward's scale, one per column"),
 	  X_STAT("rstd", "the forward's rstd (float32; default: from x)")},
-	 {{"dx", UB_EXT_FULL, 0, 0, 0, "rstd*g - x * rstd^3/C * sum g*x, g = weight*dout"},
-	  {"dweight", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout * x * rstd"}},
+	 {X_ARG("dx", UB_EXT_FULL, 0, 0, 0, "rstd*g - x * rstd^3/C * sum g*x, g = weight*dout"),
+	  X_ARG("dweight", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout * x * rstd")},
 	 "ub_rows_rms_norm_bwd",
 	 "(FPCore rms_norm_bwd ((dout R C) (x R C) (weight C) (rstd R))\n"
 	 "  (array\n"
@@ -113,18 +114,18 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 "         (* (ref x i j) (/ (pow (ref rstd i) 3) C)\n"
 	 "            (for ([k C]) ([s 0 (+ s (* " G("k") " (ref x i k)))]) s))))\n"
 	 "    (tensor ([j C])\n"
-	 "      (for ([i R]) ([s 0 (+ s (* (ref dout i j) (ref x i j) (ref rstd i)))]) s))))"},
+	 "      (for ([i R]) ([s 0 (+ s (* (ref dout i j) (ref x i j) (ref rstd i)))]) s))))", NULL},
 	{"cross_entropy", "cross-entropy of logits with class-index targets, per row "
 	 "(reduction='none')", UB_SH_CROSS_ENTROPY, 2, 1,
 	 {X_FULL("x", -30, 30, "the logits, classes along the row"),
-	  {"target", UB_EXT_ROWS, 0, 0, UB_ARG_CLASS, "the class of each row (integer; "
-	   "default: seeded uniform in [0, cols))"}},
-	 {{"out", UB_EXT_ROWS, 0, 0, 0, "log(sum exp(x - max)) - (x[target] - max), per row"}},
+	  X_ARG("target", UB_EXT_ROWS, 0, 0, UB_ARG_CLASS, "the class of each row (integer; "
+	   "default: seeded uniform in [0, cols))")},
+	 {X_ARG("out", UB_EXT_ROWS, 0, 0, 0, "log(sum exp(x - max)) - (x[target] - max), per row")},
 	 "ub_rows_cross_entropy",
 	 "(FPCore cross_entropy ((x R C) (target R))\n"
 	 "  (tensor ([i R])\n"
 	 "    (let ([m " MAXROW "])\n"
-	 "      (- (log " SUMEXP ") (- (ref x i (ref target i)) m)))))"},
+	 "      (- (log " SUMEXP ") (- (ref x i (ref target i)) m)))))", NULL},
 };
 const int ub_nshaped_ops = (int)(sizeof ub_shaped_ops / sizeof ub_shaped_ops[0]);
 
@@ -151,14 +152,30 @@ size_t ub_extent_count(enum ub_extent e, size_t rows, size_t cols)
 	return e == UB_EXT_FULL ? rows * cols : e == UB_EXT_ROWS ? rows : cols;
 }
 
+size_t ub_arg_count(const struct ub_shaped_arg *a, size_t rows, size_t cols)
+{
+	return a->ext == UB_EXT_TABLE ? a->trows * cols : ub_extent_count(a->ext, rows, cols);
+}
+
+long long ub_arg_ihi(const struct ub_shaped_arg *a, size_t cols)
+{
+	return a->ihi < 0 ? (long long)cols : a->ihi;
+}
+
 const char *ub_extent_name(enum ub_extent e)
 {
-	return e == UB_EXT_FULL ? "rows, cols" : e == UB_EXT_ROWS ? "rows" : "cols";
+	return e == UB_EXT_FULL ? "rows, cols" : e == UB_EXT_ROWS ? "rows" :
+	       e == UB_EXT_COLS ? "cols" : "table, cols";
 }
 
 enum ub_dtype ub_shaped_in_dtype(const struct ub_shaped_op *op, int k, enum ub_dtype dt)
 {
 	return op->in[k].role != UB_ARG_VALUE ? UB_F32 : dt;
+}
+
+int ub_shaped_is_int(const struct ub_shaped_arg *a)
+{
+	return a->role == UB_ARG_CLASS || a->role == UB_ARG_INT;
 }
 
 int ub_shaped_has_cols_out(const struct ub_shaped_op *op)
