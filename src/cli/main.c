@@ -164,7 +164,8 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	ub_progress_init(&prog, stderr,
 			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	cfg.progress = ub_progress_stage;
-	cfg.stream = !cli->dump; /* it keeps every element */
+	cfg.stream = !cli->dump && !cli->launcher; /* it keeps every element; a
+			launcher's host code runs in this process, one call at a time */
 	/* the page's figures; a part keeps them for the merge's page */
 	cfg.figures = cli->html != NULL || cli->partial != NULL;
 	/* NULL (no explain command on the page) rather than one cut short */

@@ -199,7 +199,8 @@ static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 	if (cli->triton)
 		return triton(cli, si, q, cfg, uk, err);
 	static char flags[UB_NVCC_MAX_FLAGS][4100];
-	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0} };
+	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->launcher,
+				     cli->nflags, {0} };
 	for (int i = 0; i < cli->nflags; i++) {
 		snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i], cli->flag_arg[i]);
 		req.flags[i] = flags[i];

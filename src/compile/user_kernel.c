@@ -10,6 +10,7 @@
 #include "user_kernel.h"
 #include "dag.h"
 #include "kernel_roles.h"
+#include "launcher.h"
 #include "triton.h"
 #include "paths.h"
 
@@ -204,6 +205,13 @@ static const char *how(const struct ub_op *op, const struct ub_kparam *p,
 	return buf;
 }
 
+/* A launcher's cudaStream_t (a pointer to the incomplete CUstream_st). */
+static int stream(const struct ub_kparam *p)
+{
+	return p->kind == UB_KP_OTHER && (p->code >> 8 & 3) == 1 && p->size == 0 &&
+	       (strstr(p->type, "Stream") || strstr(p->type, "stream"));
+}
+
 /* An array of integers takes class indices (and only them): 32 or 64
  * bits, as PyTorch's int64 targets or an int kernel's. */
 static int int_array_fits(const struct ub_user_kernel *uk, const struct ub_op *op,
@@ -259,6 +267,8 @@ static int fits(const struct ub_user_kernel *uk, const struct ub_op *op,
 	uint64_t bits;
 	int s = 0, pk = param_of_op(op, name);
 	const char *at = uk->file;
+	if (uk->is_launcher && stream(p) && !strcmp(name, "0"))
+		return (*arg = strdup("=0")) ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 	if (strchr(name, ':') || (op->nouts && ub_op_output(op, name) >= 0 &&
 				  !(p->is_const && input_of(op, name) >= 0)))
 		return ub_bind_role(uk, op, p, name, arg, err);
@@ -358,6 +368,8 @@ static int complete(struct ub_user_kernel *uk, const struct ub_op *op,
 		const struct ub_kparam *p = &k->params[i];
 		if (!bind[i])
 			bind[i] = by_name(op, p);
+		if (!bind[i] && uk->is_launcher && stream(p))
+			bind[i] = "0";   /* a launcher's stream: the default one */
 		if (!bind[i] && (p->kind == UB_KP_OTHER ||
 				 (p->kind == UB_KP_IARRAY && !op->in_class)))
 			bind[i] = "";   /* fits() says why */
@@ -503,7 +515,9 @@ static int read_kernel(const struct ub_kernel_req *req, const struct ub_config *
 		free(text);
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	}
-	st = ub_kernel_find(uk->unit, uk->src, req->entry, cfg->arch, uk->kf, err);
+	st = req->launcher ? ub_launcher_find(uk->unit, uk->src, req->launcher, cfg->arch,
+					      uk->kf, err)
+			   : ub_kernel_find(uk->unit, uk->src, req->entry, cfg->arch, uk->kf, err);
 	free(text);
 	uk->unit->text = uk->kf->unit;   /* what every mode compiles */
 	return st;
@@ -516,8 +530,11 @@ int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
 	int dt = UB_F32;
 	memset(uk, 0, sizeof *uk);
 	int st = read_kernel(req, cfg, uk, err);
+	uk->is_launcher = req->launcher != NULL;
 	if (!st)
 		st = bind_all(uk, op, cfg, req->args, &dt, err);
+	if (!st && req->launcher)
+		st = ub_launcher_load(uk->unit, req->launcher, &uk->launcher, err);
 	if (st)
 		return st;
 	op->kernel = uk->file;
@@ -529,6 +546,7 @@ int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
 	op->use_saved = uk->use_saved;
 	cfg->kernel_src = uk->src;
 	cfg->kernel_unit = uk->unit;
+	cfg->launcher = uk->launcher;
 	return 0;
 }
 
@@ -546,6 +564,7 @@ void ub_user_kernel_free(struct ub_user_kernel *uk)
 {
 	if (uk->triton)
 		ub_triton_free(uk->triton);
+	ub_launcher_free(uk->launcher);
 	free(uk->triton);
 	free(uk->src);
 	free(uk->file);

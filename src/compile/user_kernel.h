@@ -18,6 +18,7 @@
 /* What the command line (or a suite's run line) asks for. */
 struct ub_kernel_req {
 	const char *file, *entry, *args;  /* --kernel, --entry, --args */
+	const char *launcher;             /* --launcher NAME, or NULL */
 	int nflags;                       /* -I DIR, -D NAME[=VALUE] as */
 	const char *flags[UB_NVCC_MAX_FLAGS]; /* "-IDIR", "-DNAME=VALUE" */
 };
@@ -36,6 +37,9 @@ struct ub_user_kernel {
 	int use_saved;    /* it takes a :saved input (catalog.h) */
 	struct ub_triton *triton; /* --triton's kernel instead (triton.h), or
 				     NULL; freed with the rest */
+	struct ub_launcher *launcher; /* --launcher's host code, loaded
+				     (launcher.h), or NULL */
+	int is_launcher;  /* kf is a --launcher's, not a kernel's */
 };
 
 /* Reads req->file, finds its kernel req->entry (NULL: the only one),

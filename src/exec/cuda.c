@@ -188,6 +188,10 @@ static int cuda_run(const struct ub_job *job, uint64_t *approx,
 	uint64_t vals[MAX_ARGS];
 	CUfunction f;
 	(void)approx; /* the GPU's own bits: nothing modelled */
+	if (job->launcher)
+		return ub_fail(err, UB_USAGE, "%s: --launcher runs on the sim backend "
+			       "(--backend sim): its CUDA runtime is ulpbench's stand-in",
+			       job->name);
 	if (job->nargs > MAX_ARGS)
 		return ub_fail(err, UB_USAGE, "%s: more than %d parameters",
 			       job->entry, MAX_ARGS);

@@ -78,6 +78,9 @@ struct ub_config {
 	const struct ub_nvcc_unit *kernel_unit; /* --kernel: what nvcc
 				   compiles in every mode (nvcc.h); NULL: NVRTC
 				   compiles the source */
+	struct ub_launcher *launcher; /* --launcher: the host function of the
+				   --kernel file that launches its kernels
+				   (launcher.h), or NULL */
 	int figures;         /* give every measured row its figures (row->fig,
 				figures.h), for the HTML page */
 	const char *explain_opts; /* the options an `ulpbench explain` of this

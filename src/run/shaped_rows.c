@@ -27,6 +27,8 @@ struct ub_row *ub_shaped_new_row(struct ub_result *res, const struct ub_shaped_r
 		 "one thread per row and per column" : "one thread per row");
 	if (q->cfg->geom.block || q->cfg->geom.per_block || q->cfg->geom.grid)
 		ub_geom_format(&q->cfg->geom, r->launch, sizeof r->launch);
+	if (q->cfg->launcher && ub_mode_find(mode) >= 0) /* a mode row */
+		snprintf(r->launch, sizeof r->launch, "by --launcher %s", q->entry);
 	if (q->cfg->triton && ub_mode_find(mode) >= 0) /* a mode row, not torch or an order */
 		ub_triton_row(q->cfg->triton, r);
 	return r;

@@ -371,7 +371,7 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
 			      .args = args, .nargs = nargs, .n = threads(op, rows, cols),
 			      .geom = *geom,
-			      .what = what, .exec = cfg->exec };
+			      .what = what, .exec = cfg->exec, .launcher = cfg->launcher };
 	/* one thread per row is little to run: translating it to native code
 	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
 	if (job.exec == UB_EXEC_DEFAULT && !getenv("ULPBENCH_EXEC"))
