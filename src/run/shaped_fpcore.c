@@ -123,13 +123,22 @@ int ub_shaped_fp_ref(const struct ub_shaped_op *op, const struct ub_rowop *ro,
 	struct ub_ro_data d = {rows, cols, get, &f, dt};
 	int s = 0;
 	for (size_t r = 0; !s && r < rows; r++) {
-		struct ub_ro_row *rb;
-		s = ub_ro_row_begin(ro, &d, r, &rb, err);
+		struct ub_ro_row *rb = NULL;
+		s = ro->elementwise ? 0 : ub_ro_row_begin(ro, &d, r, &rb, err);
 		for (int o = 0; !s && o < ro->nout; o++) {
 			size_t n = ro->out[o].ext == UB_RO_FULL ? cols : 1;
-			for (size_t j = 0; !s && j < n; j++)
+			for (size_t j = 0; !s && j < n; j++) {
+				/* an elementwise op's element reads its own inputs
+				 * alone: a row of its own, of a few variables */
+				if (ro->elementwise && (s = ub_ro_row_begin(ro, &d, r, &rb, err)))
+					break;
 				s = element(rb, ro, dt, o, acc[o], j, n == 1 ? r : r * cols + j,
 					    fast, cr, exact, undecided, err);
+				if (ro->elementwise) {
+					ub_ro_row_end(rb);
+					rb = NULL;
+				}
+			}
 		}
 		ub_ro_row_end(rb);
 	}
