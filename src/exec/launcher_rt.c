@@ -171,6 +171,25 @@ cudaError_t __cudaGetKernel(void **kernel, const void *host)
 	return OK;
 }
 
+/* The bytes of one .param declaration from p to its line's end: its
+ * type's width (.u32: 4; the .align, .ptr and state space words are read
+ * past), times N for an array NAME[N]. */
+static int width(const char *p, const char *end)
+{
+	int w = 1;
+	for (p += 6; p < end; p++) {
+		if (p[0] == '.' && strchr("usbf", p[1]) && p[2] >= '0' && p[2] <= '9') {
+			int bits = atoi(p + 2);
+			w = bits == 64 ? 8 : bits == 32 ? 4 : bits == 16 ? 2 : 1;
+		} else if (p[0] == '[') {
+			return w * atoi(p + 1);
+		} else if (p[0] == '.' && !strncmp(p, ".align", 6)) {
+			p += 6;   /* its number is no type */
+		}
+	}
+	return w;
+}
+
 /* The widths of kernel name's parameters, from its .entry in ptx: bytes
  * each into sz (at most max); the count, or -1. */
 static int widths(const char *ptx, const char *name, int *sz, int max)
@@ -181,13 +200,10 @@ static int widths(const char *ptx, const char *name, int *sz, int max)
 	int n = 0;
 	for (p = p ? strstr(p, ".param") : NULL; p && p < end && n < max;
 	     p = strstr(p + 6, ".param")) {
-		const char *line = strchr(p, '\n') ? strchr(p, '\n') : end;
-		const char *br = memchr(p, '[', (size_t)(line - p));
-		int w = strstr(p, "64") && strstr(p, "64") < line ? 8 : strstr(p, "32") &&
-			strstr(p, "32") < line ? 4 : strstr(p, "16") && strstr(p, "16") < line ? 2 : 1;
-		sz[n++] = br ? atoi(br + 1) : w;
+		const char *line = strchr(p, '\n') && strchr(p, '\n') < end ? strchr(p, '\n') : end;
+		sz[n++] = width(p, line);
 	}
-	return p || end ? n : -1;
+	return end ? n : -1;
 }
 
 static cudaError_t launch(const void *host, dim3 grid, dim3 block, void **args,
