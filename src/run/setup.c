@@ -3,6 +3,7 @@
 #include "shaped.h"
 #include "applicable.h"
 #include "paths.h"
+#include "rowop.h"
 #include "triton.h"
 
 #include <stdio.h>
@@ -37,13 +38,21 @@ int ub_find_op(const struct ub_catalog *cat, const char *name,
 	const struct ub_broken *b = ub_catalog_find_broken(cat, name);
 	if (b) /* the core is there but did not read: why */
 		return ub_fail(err, UB_USAGE, "op '%s' did not load: %s", name, b->msg);
+	if (ub_catalog_find_rowop(cat, name))
+		return ub_fail(err, UB_USAGE, "op '%s' is an op over rows (docs/rowops.md): "
+			       "`ulpbench --op %s --shape R,C` runs it; this takes an elementwise "
+			       "op", name, name);
 	for (int i = 0; i < cat->nops; i++)
 		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
 			 i ? ", " : "", cat->ops[i].name);
 	for (int i = 0; i < ub_nshaped_ops; i++) /* those the catalog leaves */
-		if (!ub_catalog_find(cat, ub_shaped_ops[i].name))
+		if (!ub_catalog_find(cat, ub_shaped_ops[i].name) &&
+		    !ub_catalog_find_rowop(cat, ub_shaped_ops[i].name))
 			snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
 				 valid[0] ? ", " : "", ub_shaped_ops[i].name);
+	for (int i = 0; i < cat->nrowops; i++)
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+			 valid[0] ? ", " : "", cat->rowops[i].name);
 	return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", name, valid);
 }
 
