@@ -54,6 +54,8 @@ def _integers(x):
     """x as int32, int64 or uint8 NumPy array (an op's integer input), or
     None when it holds no integers."""
     if hasattr(x, "detach") and hasattr(x, "cpu"):
+        if str(x.dtype) not in ("torch.int32", "torch.int64", "torch.uint8"):
+            return None   # a float tensor (bfloat16 has no NumPy dtype)
         x = x.detach().cpu().numpy()
     if isinstance(x, np.ndarray) and x.dtype in (np.int32, np.int64, np.uint8):
         return np.ascontiguousarray(x.astype(x.dtype.newbyteorder("<"), copy=False))
