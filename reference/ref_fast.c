@@ -96,7 +96,7 @@ static struct fprog *build(const struct ub_dag *d)
 			p->ok = x->var >= 0 && x->var < UB_MAX_INPUTS;
 			if (p->ok && x->var + 1 > p->nvars)
 				p->nvars = x->var + 1;
-			if (p->ok)
+			if (p->ok && x->var < 32)   /* the mask's width */
 				p->used |= 1u << x->var;
 		} else if (x->kind == UB_E_LVAR || ub_prec_rounds(x->prec)) {
 			/* a rounding context (expr.h's prec) is an extra
@@ -328,7 +328,7 @@ static int exact_at(const struct fprog *p, enum ub_dtype dt, const struct ub_arr
 {
 	uint64_t bits[UB_MAX_INPUTS], xcr;
 	for (int k = 0; k < p->nvars; k++)
-		bits[k] = p->used >> k & 1 ? ub_load(dt, in[k].data, i) : 0;
+		bits[k] = k >= 32 || (p->used >> k & 1) ? ub_load(dt, in[k].data, i) : 0;
 	return ub_ref_exact(p->d, dt, bits, p->nvars, &xcr, ex) == 0 && xcr == cr;
 }
 

@@ -34,7 +34,8 @@ struct fprog {
 			      evaluation is asked at a power of two */
 	const struct ub_dag *d;
 	int nvars;         /* 1 + the largest variable used */
-	unsigned used;     /* bit k: variable k is used */
+	unsigned used;     /* bit k: variable k is used (k < 32; the others
+			      are taken as used) */
 	struct fnode node[];
 };
 

@@ -20,7 +20,14 @@ then count one mismatch); with wide, class indices are taken as
 inner and batch are the matrix ops' depth and batch (docs/tensor-cores.md:
 extents (rows, inner), (inner, cols), (cols, inner), (batch, inner, cols);
 an operand of 3 dimensions whose extent is (rows, inner) is (batch,
-rows / batch, inner)).  Prints the --input arguments.
+rows / batch, inner)).  Prints the --input arguments, and --args when an
+output has an input's name (the kernel's parameter for it is o_NAME).
+
+The ops over rows written in FPCore (docs/rowops.md) are read the same
+way, with what their cores say besides: :params (each value rounded to
+float32, as the op's dtypes hold them but f64), and plain arguments (an
+elementwise op of several outputs: every argument a (rows, cols) tensor,
+the body evaluated element by element).
 """
 import random
 import re
@@ -243,6 +250,32 @@ def flat(t):
     return [v for x in t for v in flat(x)] if isinstance(t, list) else [t]
 
 
+def core_params(core, env):
+    """:params ([NAME VALUE] ...): each value as a float32 holds it."""
+    props = core[3:-1]
+    for k in range(len(props) - 1):
+        if props[k] == ':params' and isinstance(props[k + 1], list):
+            for name, val in props[k + 1]:
+                env[name] = mpmath.mpf(struct.unpack('<f', struct.pack('<f', float(Fraction(val))))[0])
+
+
+def elementwise(body, names, env, rows, cols):
+    """A body over plain arguments, element by element: one (rows, cols)
+    tensor per output."""
+    res = None
+    for i in range(rows):
+        for j in range(cols):
+            inner = dict(env)
+            for n in names:
+                inner[n] = env[n][i][j]
+            v = ev(body, inner)
+            v = v if isinstance(v, tuple) else (v,)
+            res = res or tuple([[None] * cols for _ in range(rows)] for _ in v)
+            for o, x in enumerate(v):
+                res[o][i][j] = x
+    return res
+
+
 def main():
     op, rows, cols, dt, seed, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
         sys.argv[4], int(sys.argv[5]), sys.argv[6]
@@ -255,9 +288,11 @@ def main():
     args, body = core[2], core[-1]  # properties (if any) between them
     rng = random.Random(seed)
     env = {}
+    core_params(core, env)
+    plain = [a for a in args if isinstance(a, str)]
     code = FORMATS[dt][3]
     for a in args:  # (name dim ...): the dims bound to the sizes
-        name, dims = a[0], a[1:]
+        name, dims = (a, []) if isinstance(a, str) else (a[0], a[1:])
         _, ext, kind, lo, hi = next(i for i in ins if i[0] == name)
         shape = extent(ext, rows, cols, inner, batch, len(dims))
         for d, n in zip(dims, shape):
@@ -276,8 +311,10 @@ def main():
             write_npy('%s/%s.npy' % (out, name), vals, fshape, dt if kind == 'dtype' else 'f32')
         env[name] = nest(iter(mpmath.mpf(v) for v in vals), shape)
         print('--input %s=%s/%s.npy' % (name, out, name), end=' ')
-    print()
-    res = ev(body, env)
+    names = {i[0] for i in ins}
+    renamed = ['o_%s=%s' % (o[0], o[0]) for o in outs if o[0] in names]
+    print('--args %s' % ','.join(renamed) if renamed else '')
+    res = elementwise(body, plain, env, rows, cols) if plain else ev(body, env)
     res = res if isinstance(res, tuple) else (res,)
     assert len(res) == len(outs), 'the math gives %d outputs, the op %d' % (len(res), len(outs))
     ctype, utype, cast = ('float', 'unsigned int', '__uint_as_float') if dt == 'f32' else \
@@ -285,22 +322,24 @@ def main():
     src = ['#include <cuda_fp16.h>' if dt == 'f16' else '',
            '// the correctly rounded outputs of %s, from the printed math' % op]
     ptype = {'dtype': ctype, 'f32': 'float', 'integer': 'long long' if wide else 'int'}
+    oname = {o[0]: 'o_' + o[0] if o[0] in names else o[0] for o in outs}
     params = ['const %s *%s' % (ptype[i[2]], i[0]) for i in ins] + \
-             ['%s *%s' % (ctype, o[0]) for o in outs] + ['int rows', 'int cols']
+             ['%s *%s' % (ctype, oname[o[0]]) for o in outs] + ['int rows', 'int cols']
     stores = []
     for (name, ext), t in zip(outs, res):
+        arr = oname[name]
         enc = [round_to(v, dt) for v in flat(t)]
         if flip and name == outs[0][0]:
             enc[0] += 1  # one ulp up (a finite, positive-magnitude step)
         src.append('__device__ const %s T_%s[] = {%s};' % (utype, name, ', '.join(map(str, enc))))
         if ext == 'rows, cols':
             stores.append('for (int j = 0; j < cols; j++) %s[r * cols + j] = %s(T_%s[r * cols + j]);'
-                          % (name, cast, name))
+                          % (arr, cast, name))
         elif ext == 'rows':
-            stores.append('%s[r] = %s(T_%s[r]);' % (name, cast, name))
+            stores.append('%s[r] = %s(T_%s[r]);' % (arr, cast, name))
         else:
             stores.append('if (r == 0) for (int j = 0; j < cols; j++) %s[j] = %s(T_%s[j]);'
-                          % (name, cast, name))
+                          % (arr, cast, name))
     src.append('__global__ void table(%s)\n{\n    int r = blockIdx.x * blockDim.x + threadIdx.x;\n'
                '    if (r >= rows)\n        return;\n    %s\n}' % (', '.join(params), '\n    '.join(stores)))
     open('%s/table.cu' % out, 'w').write('\n'.join(src) + '\n')

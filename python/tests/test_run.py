@@ -84,8 +84,11 @@ def test_input_dtype_mismatch_refused():
     with pytest.raises(ValueError, match="input 'x' is f64 but dtype is 'f32'"):
         ulpbench.run(op="atan_bwd", dtype="f32",
                      inputs={"x": np.zeros(4), "g": np.zeros(4, dtype=np.float32)})
-    with pytest.raises(TypeError, match="holds int64"):
-        ulpbench.run(op="atan_bwd", inputs={"x": np.zeros(4, dtype=np.int64)})
+    # integers go to the engine as they are (an op's ids, classes, masks);
+    # an op whose input is not integer refuses them
+    with pytest.raises(ulpbench.UlpbenchError, match="expected dtype <f4, found <i8"):
+        ulpbench.run(op="atan_bwd", inputs={"x": np.zeros(4, dtype=np.int64),
+                                            "g": np.zeros(4, dtype=np.float32)})
 
 
 def test_engine_errors_are_exceptions():
@@ -120,3 +123,21 @@ def test_engine_lookup(monkeypatch, tmp_path):
     assert ulpbench.engine() == str(inst / "ulpbench")
     os.unlink(inst / "ulpbench")
     assert ulpbench.engine() == str(build / "ulpbench")
+
+
+def test_ops_over_rows_shape_params_and_integer_inputs(tmp_path):
+    """An op over rows of several outputs (shape, params: its rows name each
+    output), and one taking class indices as an int64 array: the engine's
+    own CSV of the same run gives the same rows."""
+    res = ulpbench.run(op="adamw", shape=(2, 8), params={"lr": 0.01})
+    assert [r.output for r in res.rows] == ["param", "exp_avg", "exp_avg_sq"]
+    assert all("lr=0.01;" in r.params for r in res.rows)
+    p = np.linspace(0.05, 0.9, 12, dtype=np.float32).reshape(3, 4)
+    t = np.array([0, 3, 1], dtype=np.int64)
+    res = ulpbench.run(op="cross_entropy_probs", inputs={"p": p, "target": t})
+    np.save(tmp_path / "p.npy", p)
+    np.save(tmp_path / "t.npy", t)
+    want = engine_csv("--op", "cross_entropy_probs", "--input", f"p={tmp_path}/p.npy",
+                      "--input", f"target={tmp_path}/t.npy")
+    assert [r.mode for r in res.rows] == [w["mode"] for w in want] == ["torch"]
+    assert res.rows[0].n == 3 and res.rows[0].cr_mismatch == int(want[0]["cr_mismatch"])

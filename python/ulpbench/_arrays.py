@@ -50,6 +50,18 @@ def as_array(name, x):
     return a.astype(NUMPY_DTYPES[dt], copy=False), dt
 
 
+def _integers(x):
+    """x as int32, int64 or uint8 NumPy array (an op's integer input), or
+    None when it holds no integers."""
+    if hasattr(x, "detach") and hasattr(x, "cpu"):
+        if str(x.dtype) not in ("torch.int32", "torch.int64", "torch.uint8"):
+            return None   # a float tensor (bfloat16 has no NumPy dtype)
+        x = x.detach().cpu().numpy()
+    if isinstance(x, np.ndarray) and x.dtype in (np.int32, np.int64, np.uint8):
+        return np.ascontiguousarray(x.astype(x.dtype.newbyteorder("<"), copy=False))
+    return None
+
+
 def write_inputs(inputs, dtype, directory):
     """Writes each input into directory as NAME.npy; returns the --input
     arguments and the dtype they share (checked against dtype when given:
@@ -58,6 +70,12 @@ def write_inputs(inputs, dtype, directory):
     for name, x in inputs.items():
         if isinstance(x, (str, os.PathLike)):
             args.append(f"{name}={os.fspath(x)}")
+            continue
+        ints = _integers(x)
+        if ints is not None:   # ids, class indices, masks: not of the dtype
+            path = os.path.join(directory, f"{name}.npy")
+            np.save(path, ints)
+            args.append(f"{name}={path}")
             continue
         a, dt = as_array(name, x)
         if dtype is not None and dt != dtype:

@@ -147,7 +147,8 @@ def _text_or_path(value, suffix):
     return path
 
 
-def _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore, domain):
+def _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore, domain,
+             launcher=None, shape=None, params=None):
     """The engine's options for these keywords, and those an explain
     command needs."""
     opts = ["--op", op, "-q"]
@@ -163,6 +164,12 @@ def _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore, domain):
     if entry is not None:
         opts += ["--entry", entry]
         explain += ["--entry", entry]
+    if launcher is not None:
+        opts += ["--launcher", launcher]
+    if shape is not None:
+        opts += ["--shape", ",".join(str(int(d)) for d in shape)]
+    for name, v in (params or {}).items():
+        opts += ["--param", f"{name}={_num(v)}"]
     if args is not None:
         a = args if isinstance(args, str) else ",".join(f"{k}={v}" for k, v in args.items())
         opts += ["--args", a]
@@ -205,7 +212,8 @@ def _read_outputs(directory, res, dtypes, op):
 
 
 def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=None,
-        n=None, seed=None, fpcore=None, keep=False, html=None, domain=None):
+        n=None, seed=None, fpcore=None, keep=False, html=None, domain=None,
+        launcher=None, shape=None, params=None):
     """Runs op (under each of modes, default all) and returns a Result.
 
     kernel: your .cu file (or its source text); entry, args: as the
@@ -215,7 +223,13 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
     n samples drawn with seed; fpcore: an FPCore file (or its text, or a
     list) with ops of your own; keep: also read every element's results
     (.outputs) and inputs (.inputs); html: write the HTML report there;
-    domain: {input: (lo, hi)} to sample instead of the op's domain.
+    domain: {input: (lo, hi)} to sample instead of the op's domain;
+    launcher: the host function of kernel that launches its kernels (the
+    engine's --launcher); shape: (rows, cols) of an op over rows; params:
+    {name: value} of the op's :params.  args' roles (in place, scratch,
+    ...) are the engine's: {"g": "out:inplace=g", "tmp": "scratch:size=rows"}.
+    Integer arrays in inputs (int32, int64, uint8) are an op's integer
+    inputs (ids, class indices, masks).
     Errors of the engine raise UlpbenchError with its message and exit
     status."""
     modes = _listify(modes)
@@ -236,7 +250,7 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
         if dtypes is None and in_dt:
             dtypes = [in_dt]
         opts, explain = _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore,
-                                 domain)
+                                 domain, launcher, shape, params)
         for a in in_args:
             opts += ["--input", a]
         report = os.path.join(tmp, "report.json")

@@ -12,6 +12,7 @@
  * other cores still load; only text that is not s-expressions at all
  * fails the file.  Every message is "FILE:LINE:COL: message". */
 #include "catalog_internal.h"
+#include "rowop.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -262,6 +263,7 @@ void ub_catalog_free(struct ub_catalog *cat)
 	}
 	free(cat->ops);
 	free(cat->broken);
+	ub_cat_rowops_free(cat);
 	memset(cat, 0, sizeof *cat);
 }
 
@@ -501,6 +503,20 @@ static int add_broken(const struct ub_cat_ctx *c, struct ub_catalog *cat,
 	return b->name && b->alias && b->file && b->msg ? 0 : ub_cat_oom(c);
 }
 
+/* A row op's form (rowop.h) into cat->rowops, or a broken entry; op is
+ * the slot form() took, given back. */
+static int row_form(const struct ub_cat_ctx *c, const struct ub_sx *f, int k,
+		    unsigned char *used, struct ub_catalog *cat,
+		    const struct cat_text *text, struct ub_op *op, const char *alias)
+{
+	int st = keep_form(c, text, c->forms, k - 1, used, op);
+	cat->nops--;   /* the slot is not an op */
+	if (!st)
+		st = ub_cat_rowop(cat, op->form, c->file, c->err);
+	ub_op_free(op);
+	return st == UB_USAGE ? add_broken(c, cat, f, alias) : st;
+}
+
 /* Form k (from 1) of the file: an op, or a broken entry. */
 static int form(const struct ub_cat_ctx *c0, const struct ub_sx *f, int k,
 		struct ub_catalog *cat, const struct cat_text *text)
@@ -515,6 +531,11 @@ static int form(const struct ub_cat_ctx *c0, const struct ub_sx *f, int k,
 	op->line = f->line;
 	int st = inl.used && (op->file = strdup(c->file)) && (op->alias = strdup(alias))
 		 ? 0 : ub_cat_oom(c);
+	if (!st && ub_rowop_is(f)) {
+		st = row_form(c, f, k, inl.used, cat, text, op, alias);
+		free(inl.used);
+		return st;
+	}
 	if (!st && (f->kind != UB_SX_LIST || f->n == 0 || !ub_sx_is(&f->kids[0], "FPCore")))
 		st = fail_at(c, f, "%s", "expected (FPCore (ARGS...) ... BODY) or "
 			     "(FPCore NAME (ARGS...) ... BODY)");
@@ -552,9 +573,10 @@ int ub_catalog_parse(const char *text, const char *file,
 		return st;
 	cat->ops = calloc((size_t)top.n + 1, sizeof *cat->ops);
 	cat->broken = calloc((size_t)top.n + 1, sizeof *cat->broken);
+	cat->rowops = calloc((size_t)top.n + 1, sizeof *cat->rowops);
 	c.err = &one;
 	c.forms = &top;
-	if (!cat->ops || !cat->broken || cat_text_init(&t, text))
+	if (!cat->ops || !cat->broken || !cat->rowops || cat_text_init(&t, text))
 		st = ub_cat_oom(&c);
 	for (int i = 0; i < top.n && !st; i++)
 		st = form(&c, &top.kids[i], i + 1, cat, &t);

@@ -143,6 +143,10 @@ struct ub_op {
 				  (FPCore () ...)): one hidden input "_", its
 				  domain +0 alone, out of the body's scope;
 				  a run is one element (its value) */
+	int nouts;             /* a stand-in for an op over rows (shaped.h):
+				  its outputs, which --args binds by name
+				  (kernel_roles.h); 0: the one output out */
+	const char *const *out_names;
 };
 
 /* How ub_op_prepare reads an op again. */
@@ -162,11 +166,14 @@ struct ub_broken {
 	int line;
 };
 
+struct ub_rowop;
 struct ub_catalog {
 	int nops;
 	struct ub_op *ops;
 	int nbroken;
 	struct ub_broken *broken;
+	int nrowops;               /* ops over rows (rowop.h) */
+	struct ub_rowop *rowops;
 };
 
 /* Parses FPCore text: every core that reads becomes an op, every other one
@@ -190,6 +197,19 @@ const struct ub_op *ub_catalog_find(const struct ub_catalog *cat,
 /* The broken core called name (its name or FILE#K); NULL if none. */
 const struct ub_broken *ub_catalog_find_broken(const struct ub_catalog *cat,
 					       const char *name);
+
+/* The row op (rowop.h) called name; NULL if none (catalog_rowops.c). */
+const struct ub_rowop *ub_catalog_find_rowop(const struct ub_catalog *cat,
+					     const char *name);
+/* Reads form (a row op's FPCore text, its lines where they were in file)
+ * into cat; UB_USAGE "FILE:LINE:COL: ..." when it does not read or its
+ * name is taken. */
+int ub_cat_rowop(struct ub_catalog *cat, const char *form, const char *file,
+		 struct ub_error *err);
+/* src's row ops moved to dst (ub_catalog_merge), and freeing them. */
+int ub_cat_rowops_merge(struct ub_catalog *dst, struct ub_catalog *src,
+			struct ub_error *err);
+void ub_cat_rowops_free(struct ub_catalog *cat);
 
 /* op read again from its text under env, into *out (free with
  * ub_op_free).  Errors as ub_catalog_parse's (none for an op that was

@@ -50,6 +50,9 @@ int ub_catalog_merge(struct ub_catalog *dst, struct ub_catalog *src,
 				       op->file, op->line, op->name, old->file,
 				       old->line);
 	}
+	int st = ub_cat_rowops_merge(dst, src, err);
+	if (st)
+		return st;
 	struct ub_op *ops = realloc(dst->ops, ((size_t)dst->nops + (size_t)src->nops + 1) *
 				    sizeof *ops);
 	if (ops)
@@ -68,6 +71,7 @@ int ub_catalog_merge(struct ub_catalog *dst, struct ub_catalog *src,
 	dst->nbroken += src->nbroken;
 	free(src->ops);
 	free(src->broken);
+	ub_cat_rowops_free(src);
 	memset(src, 0, sizeof *src);
 	return 0;
 }

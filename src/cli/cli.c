@@ -230,6 +230,8 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->kernel = arg;
 	} else if (!strcmp(name, "entry")) {
 		cli->entry = arg;
+	} else if (!strcmp(name, "launcher")) {
+		cli->launcher = arg;
 	} else if (!strcmp(name, "args")) {
 		cli->args = arg;
 	} else if (!strcmp(name, "shard")) {
@@ -348,10 +350,17 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 		return ub_fail(err, UB_USAGE, "no --op given (see --list-ops, --help)");
 	if (cli->kernel && cli->triton)
 		return ub_fail(err, UB_USAGE, "--kernel and --triton: test one kernel at a time");
-	if (!cli->kernel && (cli->entry || (cli->args && !cli->triton) || cli->nflags))
+	if (!cli->kernel && (cli->entry || (cli->args && !cli->triton) || cli->nflags ||
+			     cli->launcher))
 		return ub_fail(err, UB_USAGE, "%s needs --kernel FILE.cu",
-			       cli->entry ? "--entry" : cli->args ? "--args" :
-			       cli->flag_kind[0] == 'I' ? "-I" : "-D");
+			       cli->entry ? "--entry" : cli->args ? "--args" : cli->launcher ?
+			       "--launcher" : cli->flag_kind[0] == 'I' ? "-I" : "-D");
+	if (cli->launcher && cli->entry)
+		return ub_fail(err, UB_USAGE, "--launcher and --entry: the launcher picks "
+			       "its kernels itself");
+	if (cli->launcher && (cli->nshards || cli->partial))
+		return ub_fail(err, UB_USAGE, "--launcher runs whole, in this process: not "
+			       "in shards (--shard, --partial)");
 	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps || cli->python))
 		return ub_fail(err, UB_USAGE, "--%s needs --triton FILE.py:KERNEL",
 			       cli->constexprs ? "constexpr" : cli->grid ? "grid" :

@@ -63,6 +63,7 @@
 	X("num-warps", 0, 1, "W", RUN, "--triton's num_warps: 32*W threads a program (default: 4)") \
 	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton (default: $ULPBENCH_PYTHON, else python3)") \
 	X("ref-budget", 0, 1, "SECONDS", RUN, "the reference's time for one element, in CPU seconds (default: 0.25; 0: none); an element past it is counted undecided (time)") \
+	X("launcher", 0, 1, "NAME", RUN, "--kernel: run host function NAME of the file, which launches its kernels, as one op on the sim (docs/user-kernels.md)") \
 	X("list-ops", 0, 0, NULL, ACTION, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, ACTION, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, ACTION, "list the dtypes")                      \
@@ -115,6 +116,7 @@ struct ub_cli {
 	const char *fpcore[UB_MAX_FPCORE]; /* --fpcore files, in order */
 	int nfpcore;
 	const char *kernel, *entry, *args; /* --kernel, --entry, --args */
+	const char *launcher;              /* --launcher NAME */
 	int nflags;                        /* -I and -D, in order: */
 	char flag_kind[UB_NVCC_MAX_FLAGS];   /* 'I' or 'D' */
 	const char *flag_arg[UB_NVCC_MAX_FLAGS]; /* DIR or NAME[=VALUE] */

@@ -127,9 +127,6 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	char explain[8192];
 	int s = cli->at ? ub_fail(err, UB_USAGE, "--at belongs to `ulpbench explain` "
 				  "(see ulpbench explain --help)") : 0;
-	if (!s && (cli->shape || cli->orders)) /* shaped ops run elsewhere */
-		s = ub_fail(err, UB_USAGE, "--%s: %s is not a shaped op (docs/reductions.md)",
-			    cli->shape ? "shape" : "orders", cli->op);
 	for (int i = 0; !s && i < cli->ngiven; i++)
 		if (ub_opts[cli->given[i].opt].role == UB_ROLE_SBATCH)
 			s = ub_fail(err, UB_USAGE, "--%s belongs to `ulpbench sbatch` "
@@ -137,6 +134,9 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 				    ub_opts[cli->given[i].opt].name);
 	if (!s)
 		s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
+	if (!s && (cli->shape || cli->orders)) /* shaped ops run elsewhere */
+		s = ub_fail(err, UB_USAGE, "--%s: %s is not a shaped op (docs/reductions.md)",
+			    cli->shape ? "shape" : "orders", cli->op);
 	cfg.shard = cli->shard;
 	cfg.nshards = cli->nshards;
 	if (!s && cli->partial)
@@ -164,7 +164,8 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	ub_progress_init(&prog, stderr,
 			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	cfg.progress = ub_progress_stage;
-	cfg.stream = !cli->dump; /* it keeps every element */
+	cfg.stream = !cli->dump && !cli->launcher; /* it keeps every element; a
+			launcher's host code runs in this process, one call at a time */
 	/* the page's figures; a part keeps them for the merge's page */
 	cfg.figures = cli->html != NULL || cli->partial != NULL;
 	/* NULL (no explain command on the page) rather than one cut short */
@@ -243,9 +244,14 @@ int main(int argc, char **argv)
 		break;
 	}
 	s = ub_load_catalogs(&cli, &cat, &err);
-	/* a shaped op (docs/reductions.md), unless a catalog defines the name */
+	/* a shaped op (docs/reductions.md), unless a catalog defines the name;
+	 * a catalog's row op (docs/rowops.md) first */
+	static struct ub_shaped_op fp;
+	const struct ub_rowop *ro = s || !cli.op ? NULL : ub_catalog_find_rowop(&cat, cli.op);
+	if (ro)
+		ub_shaped_of_rowop(ro, &fp);
 	const struct ub_shaped_op *sop = s || !cli.op || ub_catalog_find(&cat, cli.op) ? NULL
-					 : ub_shaped_find(cli.op);
+					 : ro ? &fp : ub_shaped_find(cli.op);
 	if (sop && cli.action == UB_ACT_LIST_OPS)
 		s = ub_shaped_list(stdout, sop);
 	else if (sop)

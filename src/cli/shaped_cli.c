@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
+#include "rowop.h"
 #include "shaped.h"
 #include "shaped_mm.h"
 #include "triton.h"
@@ -13,19 +14,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Options that mean nothing (yet) for a shaped run: refused, named. */
-static int refuse(const struct ub_cli *cli, struct ub_error *err)
+/* Options that mean nothing (yet) for a shaped run: refused, named
+ * (--param is an FPCore row op's). */
+static int refuse(const struct ub_cli *cli, const struct ub_shaped_op *op,
+		  struct ub_error *err)
 {
 	static const char *const no[] = {"n", "exhaustive", "range", "domain", "param",
 		"html", "shard", "partial", "resume", "sample",
 		"reference", "at", "times", NULL};
 	for (int i = 0; i < cli->ngiven; i++)
 		for (int k = 0; no[k]; k++)
-			if (!strcmp(ub_opts[cli->given[i].opt].name, no[k]))
+			if (!strcmp(ub_opts[cli->given[i].opt].name, no[k]) &&
+			    !(op->kind == UB_SH_FPCORE && !strcmp(no[k], "param")))
 				return ub_fail(err, UB_USAGE, "--%s: not supported for "
 					       "the shaped op %s (docs/reductions.md)%s", no[k],
 					       cli->op, no[k][0] == 'n' && !no[k][1] ?
 					       "; give its size as --shape ROWS,COLS" : "");
+	return 0;
+}
+
+/* --param NAME=V of an FPCore row op: values[k] for its k-th :params. */
+static int row_params(const struct ub_cli *cli, const struct ub_rowop *ro,
+		      const char **values, struct ub_error *err)
+{
+	char valid[256] = "";
+	for (int k = 0; k < ro->nparams; k++)
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+			 k ? ", " : "", ro->param_name[k]);
+	for (int i = 0; i < cli->nparams; i++) {
+		const char *spec = cli->param_spec[i], *eq = strchr(spec, '=');
+		char *end;
+		int k = -1;
+		for (int j = 0; eq && j < ro->nparams; j++)
+			if (strlen(ro->param_name[j]) == (size_t)(eq - spec) &&
+			    !strncmp(ro->param_name[j], spec, (size_t)(eq - spec)))
+				k = j;
+		if (!eq || eq == spec)
+			return ub_fail(err, UB_USAGE, "--param: '%s' is not NAME=VALUE", spec);
+		if (k < 0)
+			return ub_fail(err, UB_USAGE, "--param: %s has no :params '%.*s' "
+				       "(valid: %s)", ro->name, (int)(eq - spec), spec,
+				       ro->nparams ? valid : "none");
+		double v = strtod(eq + 1, &end);
+		if (end == eq + 1 || *end || v != v)
+			return ub_fail(err, UB_USAGE, "--param: '%s': %s is not a number "
+				       "(0.25, 1e-3, 0x1.8p-3)", spec, eq + 1);
+		values[k] = eq + 1;
+	}
 	return 0;
 }
 
@@ -79,8 +114,11 @@ static void describe_inputs(const struct ub_shaped_op *op, const struct ub_shape
  * parameters may bind to (the inputs, the outputs but out as inputs,
  * rows and cols as :params). */
 struct standin {
-	struct ub_op rep, bop;
-	char rowsv[24], colsv[24], sizev[7][24];
+	struct ub_op rep, bop, tbop; /* tbop: --triton's binder, which takes
+					the outputs but out as inputs */
+	/* sizev: a matrix op's 7 sizes (mm_params), or an FPCore row op's */
+	char rowsv[24], colsv[24], nv[24], sizev[UB_RO_MAX_SIZES > 7 ? UB_RO_MAX_SIZES : 7][24];
+	const char *outs[UB_SHAPED_MAX_OUT];
 };
 
 /* A matrix op's sizes as :params too (shaped_mm.h): M, N, K (bmm: and
@@ -100,7 +138,7 @@ static void mm_params(const struct ub_shaped_req *q, size_t rows, size_t cols,
 }
 
 static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
-		     struct standin *s)
+		     const char *const *values, struct standin *s)
 {
 	memset(s, 0, sizeof *s);
 	s->rep.name = (char *)op->name;
@@ -110,20 +148,39 @@ static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
 		s->rep.inputs[k] = (char *)op->in[k].name;
 		s->rep.dom[k] = (struct ub_domain){.lo = op->in[k].lo, .hi = op->in[k].hi};
 		s->rep.in_f32 |= (unsigned)(op->in[k].role == UB_ARG_STAT) << k;
-		s->rep.in_class |= (unsigned)(op->in[k].role == UB_ARG_CLASS) << k;
+		s->rep.in_class |= (unsigned)ub_shaped_is_int(&op->in[k]) << k;
 	}
 	s->rep.kernel = "rows.cu";
 	s->rep.entry = (char *)op->entry;
 	s->rep.precision = -1;
 	s->bop = s->rep;
-	for (int o = 1; o < op->nout; o++) /* out is out; the others as inputs */
-		s->bop.inputs[s->bop.ninputs++] = (char *)op->out[o].name;
-	s->bop.nsampled = s->bop.ninputs;
+	for (int o = 0; o < op->nout; o++) /* by name; out is the first */
+		s->outs[o] = op->out[o].name;
+	s->bop.nouts = op->nout;
+	s->bop.out_names = s->outs;
+	for (int k = 0; op->fp && k < op->fp->nparams && k < UB_MAX_PARAMS; k++)
+		s->rep.params[s->rep.nparams++] = (struct ub_param){op->fp->param_name[k],
+			values && values[k] ? (char *)values[k] : op->fp->param_text[k], 0};
+	s->rep.file = op->fp ? (char *)op->fp->file : NULL;
+	s->tbop = s->rep;
+	s->tbop.nparams = 0;
+	for (int o = 1; o < op->nout; o++)
+		s->tbop.inputs[s->tbop.ninputs++] = (char *)op->out[o].name;
+	s->tbop.nsampled = s->tbop.ninputs;
 	snprintf(s->rowsv, sizeof s->rowsv, "%zu", rows);
 	snprintf(s->colsv, sizeof s->colsv, "%zu", cols);
 	s->bop.nparams = 2;
 	s->bop.params[0] = (struct ub_param){"rows", s->rowsv, (double)rows};
 	s->bop.params[1] = (struct ub_param){"cols", s->colsv, (double)cols};
+	for (int k = 0; op->fp && k < op->fp->nparams && s->bop.nparams < UB_MAX_PARAMS; k++)
+		s->bop.params[s->bop.nparams++] = (struct ub_param){op->fp->param_name[k],
+			values && values[k] ? (char *)values[k] : op->fp->param_text[k], 0};
+	for (int k = 0; op->fp && op->fp->nsizes > 0 && k < op->fp->nsizes &&
+	     s->bop.nparams < UB_MAX_PARAMS; k++) {
+		snprintf(s->sizev[k], sizeof s->sizev[k], "%lld", op->fp->size_val[k]);
+		s->bop.params[s->bop.nparams++] = (struct ub_param){op->fp->size_name[k],
+			s->sizev[k], (double)op->fp->size_val[k]};
+	}
 }
 
 /* --triton FILE.py:KERNEL: one program a row unless --grid says, its
@@ -137,7 +194,9 @@ static int triton(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 		return ub_fail(err, UB_USAGE, "--launch is for --kernel files: a --triton "
 			       "kernel is launched as Triton does (one program a row, "
 			       "--grid, --num-warps)");
-	int s = ub_user_kernel_triton(&req, &si->bop, cfg, uk, err);
+	memcpy(si->tbop.params, si->bop.params, sizeof si->bop.params);
+	si->tbop.nparams = si->bop.nparams;
+	int s = ub_user_kernel_triton(&req, &si->tbop, cfg, uk, err);
 	const struct ub_triton *t = uk->triton;
 	for (int a = 0; !s && a < t->nargs; a++)
 		if (!strcmp(t->args[a], "n"))
@@ -157,40 +216,14 @@ static int triton(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 	return 0;
 }
 
-/* --args for the binder, whose result is "out": an op's first output of
- * another name (dx) as out, in --args (P=dx) or, not bound there, by the
- * parameter's name (dx=out). */
-static const char *first_out(const char *given, const char *first, char *buf, size_t len)
-{
-	size_t used = 0, fl = strlen(first);
-	int bound = 0;
-	buf[0] = '\0';
-	for (const char *p = given; p && *p && used < len;) {
-		const char *comma = strchr(p, ','), *eq = strchr(p, '=');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-		int is_first = eq && eq < p + n && (size_t)(p + n - eq - 1) == fl &&
-			       !strncmp(eq + 1, first, fl);
-		bound |= is_first || (eq && eq < p + n && !strncmp(eq + 1, "out", 3) &&
-				      p + n - eq - 1 == 3);
-		used += (size_t)snprintf(buf + used, len - used, "%s%.*s%s", used ? "," : "",
-					 is_first ? (int)(eq + 1 - p) : (int)n, p,
-					 is_first ? "out" : "");
-		p += n + (comma != NULL);
-	}
-	if (!bound && used < len)
-		snprintf(buf + used, len - used, "%s%s=out", used ? "," : "", first);
-	return buf;
-}
-
 static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *q,
 		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
 {
 	if (cli->triton)
 		return triton(cli, si, q, cfg, uk, err);
-	static char flags[UB_NVCC_MAX_FLAGS][4100], args[4200];
-	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0} };
-	if (strcmp(q->op->out[0].name, "out"))
-		req.args = first_out(cli->args, q->op->out[0].name, args, sizeof args);
+	static char flags[UB_NVCC_MAX_FLAGS][4100];
+	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->launcher,
+				     cli->nflags, {0} };
 	for (int i = 0; i < cli->nflags; i++) {
 		snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i], cli->flag_arg[i]);
 		req.flags[i] = flags[i];
@@ -204,7 +237,8 @@ static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 	q->nargs = si->bop.nargs;
 	for (int a = 0; a < q->nargs; a++) {
 		q->args[a] = si->bop.args[a];
-		q->wide[a] = uk->kf->params[a].kind == UB_KP_IARRAY && uk->kf->params[a].bits == 64;
+		q->iw[a] = uk->kf->params[a].kind == UB_KP_IARRAY ? uk->kf->params[a].bits / 8 : 0;
+		q->esize[a] = uk->kf->params[a].size;
 	}
 	si->rep.kernel = uk->file;
 	si->rep.entry = si->bop.entry;
@@ -220,8 +254,11 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	struct ub_config cfg = cli->cfg;
 	struct ub_user_kernel uk = {0};
 	struct ub_result res = {0};
+	static const char *values[UB_RO_MAX_PARAMS];
 	memset(&q, 0, sizeof q);
+	memset(values, 0, sizeof values);
 	q.op = op;
+	q.param_values = values;
 	q.rows = 64;
 	q.cols = 128;
 	q.batch = 1;
@@ -230,7 +267,7 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.shape_given = cli->shape != NULL;
 	q.orders = cli->orders;
 	q.dump = cli->dump;
-	int s = refuse(cli, err);
+	int s = refuse(cli, op, err);
 	if (!s && q.dump)
 		s = ub_check_dump_dir(q.dump, err);
 	if (!s && cli->orders && op->kind != UB_SH_SUM)
@@ -239,12 +276,14 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	if (!s && cli->shape)
 		s = ub_shaped_is_mm(op) ? ub_mm_shape_parse(op, cli->shape, &q, err)
 					: ub_shape_parse(cli->shape, &q.rows, &q.cols, err);
+	if (!s && op->fp)
+		s = row_params(cli, op->fp, values, err);
 	if (!s)
 		s = files(cli, op, &q, err);
 	size_t rows = 0, cols = 0;
 	if (!s) /* the shape the kernel's rows and cols take */
 		s = ub_shaped_shape(&q, cfg.dtypes[0], &rows, &cols, err);
-	standins(op, rows, cols, &si);
+	standins(op, rows, cols, values, &si);
 	if (ub_shaped_is_mm(op))
 		mm_params(&q, rows, cols, &si);
 	cfg.op = &si.rep;
@@ -272,45 +311,79 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	return s;
 }
 
+/* One line of --list-ops for op. */
+static void list_line(FILE *f, const struct ub_shaped_op *op, const char *kind)
+{
+	fprintf(f, "%-12s (%s)  (", op->name, kind);
+	for (int k = 0; k < op->nin; k++)
+		fprintf(f, "%s%s", k ? " " : "", op->in[k].name);
+	fprintf(f, ") -> (");
+	for (int o = 0; o < op->nout; o++)
+		fprintf(f, "%s%s", o ? " " : "", op->out[o].name);
+	fprintf(f, ")  %s; --list-ops --op %s\n", op->desc, op->name);
+}
+
 void ub_shaped_list_all(FILE *f, const struct ub_catalog *cat)
 {
-	for (int i = 0; i < ub_nshaped_ops; i++) {
-		const struct ub_shaped_op *op = &ub_shaped_ops[i];
-		if (ub_catalog_find(cat, op->name))
-			continue;
-		fprintf(f, "%-12s (shaped)  (", op->name);
-		for (int k = 0; k < op->nin; k++)
-			fprintf(f, "%s%s", k ? " " : "", op->in[k].name);
-		fprintf(f, ") -> (");
-		for (int o = 0; o < op->nout; o++)
-			fprintf(f, "%s%s", o ? " " : "", op->out[o].name);
-		fprintf(f, ")  %s; --list-ops --op %s\n", op->desc, op->name);
+	for (int i = 0; i < ub_nshaped_ops; i++)
+		if (!ub_catalog_find(cat, ub_shaped_ops[i].name) &&
+		    !ub_catalog_find_rowop(cat, ub_shaped_ops[i].name))
+			list_line(f, &ub_shaped_ops[i], "shaped");
+	for (int i = 0; i < cat->nrowops; i++) {
+		struct ub_shaped_op op;
+		ub_shaped_of_rowop(&cat->rowops[i], &op);
+		list_line(f, &op, "rows");
 	}
+}
+
+/* An input's line: its shape, and what it holds. */
+static void list_input(FILE *f, const struct ub_shaped_arg *a)
+{
+	char ext[64];
+	snprintf(ext, sizeof ext, "%s", ub_extent_name(a->ext));
+	if (a->ext == UB_EXT_TABLE)
+		snprintf(ext, sizeof ext, "%zu, cols", a->trows);
+	if (a->role == UB_ARG_CLASS)
+		fprintf(f, "  input %s (%s, integer): %s\n", a->name, ext, a->doc);
+	else if (a->role == UB_ARG_INT && a->ihi < 0)
+		fprintf(f, "  input %s (%s, integer) in [%lld, cols): %s\n", a->name, ext,
+			a->ilo, a->doc);
+	else if (a->role == UB_ARG_INT)
+		fprintf(f, "  input %s (%s, integer) in [%lld, %lld): %s\n", a->name, ext,
+			a->ilo, a->ihi, a->doc);
+	else if (a->role == UB_ARG_STAT)
+		fprintf(f, "  input %s (%s, f32): %s\n", a->name, ext, a->doc);
+	else
+		fprintf(f, "  input %s (%s) in [%g, %g]: %s\n", a->name, ext, a->lo, a->hi,
+			a->doc);
 }
 
 int ub_shaped_list(FILE *f, const struct ub_shaped_op *op)
 {
-	fprintf(f, "%s (shaped)  %s\n", op->name, op->desc);
+	fprintf(f, "%s (%s)  %s\n", op->name, op->fp ? "rows" : "shaped", op->desc);
 	for (int k = 0; k < op->nin; k++)
-		if (op->in[k].role == UB_ARG_CLASS)
-			fprintf(f, "  input %s (%s, integer): %s\n", op->in[k].name,
-				ub_extent_name(op->in[k].ext), op->in[k].doc);
-		else if (op->in[k].role == UB_ARG_STAT)
-			fprintf(f, "  input %s (%s, f32): %s\n", op->in[k].name,
-				ub_extent_name(op->in[k].ext), op->in[k].doc);
-		else
-			fprintf(f, "  input %s (%s) in [%g, %g]: %s\n", op->in[k].name,
-				ub_extent_name(op->in[k].ext), op->in[k].lo, op->in[k].hi,
-				op->in[k].doc);
+		list_input(f, &op->in[k]);
 	for (int o = 0; o < op->nout; o++)
-		fprintf(f, "  output %s (%s): %s\n", op->out[o].name,
-			ub_extent_name(op->out[o].ext), op->out[o].doc);
-	fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: %s\n  math:\n", op->entry,
-		op->kind == UB_SH_SDPA || op->kind == UB_SH_SDPA_CAUSAL ? "not modelled "
-		"(docs/tensor-cores.md)" : ub_shaped_is_mm(op) ? "cuBLAS's contract "
-		"modelled on the host (docs/tensor-cores.md)" : "PyTorch's CUDA kernel "
-		"modelled on the host (docs/reductions.md)");
-	for (const char *p = op->math; *p;) {
+		fprintf(f, "  output %s (%s)%s%s\n", op->out[o].name,
+			ub_extent_name(op->out[o].ext), op->out[o].doc[0] ? ": " : "",
+			op->out[o].doc);
+	for (int k = 0; op->fp && k < op->fp->nparams; k++)
+		fprintf(f, "  param %s = %s\n", op->fp->param_name[k], op->fp->param_text[k]);
+	if (op->fp)
+		fprintf(f, "  kernel: none of its own (test yours: --kernel FILE.cu, "
+			"docs/rowops.md)\n  torch: %s\n  defined at %s:%d\n  math:\n",
+			op->fp->nsteps ? "its :torch, each binding one PyTorch kernel "
+			"(docs/rowops.md)" : "none (no :torch)", op->fp->file, op->fp->line);
+	else
+		fprintf(f, "  kernel: kernels/rows.cu %s\n  torch: %s\n  math:\n", op->entry,
+			op->kind == UB_SH_SDPA || op->kind == UB_SH_SDPA_CAUSAL ? "not modelled "
+			"(docs/tensor-cores.md)" : ub_shaped_is_mm(op) ? "cuBLAS's contract "
+			"modelled on the host (docs/tensor-cores.md)" : "PyTorch's CUDA kernel "
+			"modelled on the host (docs/reductions.md)");
+	const char *p = op->math;
+	while (op->fp && *p == '\n')   /* the form's text starts on its line */
+		p++;
+	while (*p) {
 		const char *nl = strchr(p, '\n');
 		int len = nl ? (int)(nl - p) : (int)strlen(p);
 		fprintf(f, "    %.*s\n", len, p);

@@ -228,7 +228,7 @@ static int choose(const struct entry *e, int n, const struct ub_kdecl *d,
 /* The value of ptx's `.global ... NAME = VALUE;` or NAME[N] = {...} into
  * vals (room for max; bytes of a .b8 array assembled little-endian into
  * 64-bit values); the text of a symbol initializer into sym. */
-static int read_var(const char *ptx, const char *name, uint64_t *vals, int max,
+int ub_ptx_read_var(const char *ptx, const char *name, uint64_t *vals, int max,
 		    char *sym, size_t symlen)
 {
 	char pat[64];
@@ -269,7 +269,7 @@ static int read_var(const char *ptx, const char *name, uint64_t *vals, int max,
 }
 
 /* The parameter from the probe's code c (ulpbench_probe.h). */
-static void decode(uint64_t c, struct ub_kparam *p)
+void ub_kparam_decode(uint64_t c, struct ub_kparam *p)
 {
 	static const int fl[] = { -1, UB_F32, UB_F64, UB_F16, UB_BF16 };
 	static const int bits[] = { 0, 32, 64, 16, 16 };
@@ -303,7 +303,7 @@ static int probe(const struct ub_nvcc_unit *file_unit, const char *arch,
 	struct ub_nvcc_unit u = *file_unit;
 	char *ptx = NULL;
 	size_t n = 0, len = strlen(u.abspath) * 2 + strlen(k->expr) + 256;
-	uint64_t v[33];
+	uint64_t v[33] = {0};
 	if (!(k->unit = malloc(len)))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	snprintf(k->unit, len, "%s#include \"ulpbench_probe.h\"\n"
@@ -313,13 +313,13 @@ static int probe(const struct ub_nvcc_unit *file_unit, const char *arch,
 	int s = ub_nvcc_compile(&u, "", arch, 0, &ptx, &n, err);
 	if (s)
 		return s;
-	if (read_var(ptx, "ulpbench_entry", NULL, 0, k->entry, sizeof k->entry) ||
-	    read_var(ptx, "ulpbench_params", v, 33, NULL, 0) || v[0] > UB_KSIG_MAX_PARAMS)
+	if (ub_ptx_read_var(ptx, "ulpbench_entry", NULL, 0, k->entry, sizeof k->entry) ||
+	    ub_ptx_read_var(ptx, "ulpbench_params", v, 33, NULL, 0) || v[0] > UB_KSIG_MAX_PARAMS)
 		s = ub_fail(err, UB_COMPILE, "%s: the PTX lacks ulpbench_probe.h's "
 			    "variables", u.file);
 	k->nparams = s ? 0 : (int)v[0];
 	for (int i = 0; i < k->nparams; i++)
-		decode(v[i + 1], &k->params[i]);
+		ub_kparam_decode(v[i + 1], &k->params[i]);
 	k->extern_c = strncmp(k->entry, "_Z", 2) != 0;
 	free(ptx);
 	return s;

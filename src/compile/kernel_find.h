@@ -70,6 +70,15 @@ int ub_kernel_find(const struct ub_nvcc_unit *u, const char *src,
 		   struct ub_error *err);
 void ub_kfound_free(struct ub_kfound *k);
 
+/* The value of ptx's `.global ... NAME = VALUE;` or NAME[N] = {...} into
+ * vals (room for max; the bytes of a .b8 array assembled little-endian
+ * into 64-bit values), or (sym not NULL) the text of a symbol initializer
+ * into sym; -1 when there is none. */
+int ub_ptx_read_var(const char *ptx, const char *name, uint64_t *vals, int max,
+		    char *sym, size_t symlen);
+/* A parameter from a probe's code (ulpbench_probe.h). */
+void ub_kparam_decode(uint64_t c, struct ub_kparam *p);
+
 /* The names of k's parameters (and their types as written) from its
  * declaration among d (the file's, nd of them), or in a header the file
  * #includes with "" (kernel_names.c); k->line.  Errors: UB_USAGE. */

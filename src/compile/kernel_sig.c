@@ -343,3 +343,48 @@ int ub_ksig_mentions(const char *src, const char *name)
 	free(v.t);
 	return found;
 }
+
+/* The definition of host function `name` at file scope (outside every
+ * brace but extern "C" { } and namespaces): the identifier followed by
+ * parentheses and then a body, so that calls and prototypes do not count. */
+int ub_ksig_find_function(const char *src, const char *file, const char *name,
+			  struct ub_kdecl *d, struct ub_error *err)
+{
+	struct toks v = {0};
+	int st = tokenize(src, &v) ? ub_fail(err, UB_RUNTIME, "out of memory") : 0, found = 0;
+	memset(d, 0, sizeof *d);
+	for (int i = 0, depth = 0; !st && !found && i + 1 < v.n; i++) {
+		const struct tok *t = &v.t[i];
+		if (is(t, "{")) {   /* namespaces and extern "C" blocks stay open */
+			int open = i >= 1 && (is(&v.t[i - 1], "\"C\"") ||
+					      (i >= 2 && is(&v.t[i - 2], "namespace")) ||
+					      is(&v.t[i - 1], "namespace"));
+			if (!open)
+				i = closing(&v, i);
+			else
+				depth++;
+			continue;
+		}
+		if (is(t, "}") && depth > 0)
+			depth--;
+		if (t->kind != T_ID || !is(t, name) || !is(&v.t[i + 1], "("))
+			continue;
+		int rp = closing(&v, i + 1);
+		if (rp + 1 >= v.n || !is(&v.t[rp + 1], "{"))
+			continue;
+		snprintf(d->name, sizeof d->name, "%s", name);
+		d->line = t->line;
+		d->has_body = 1;
+		prefix(&v, i, &d->extern_c, &d->is_template);
+		if (params(&v, i + 1, rp, d))
+			st = ub_fail(err, UB_USAGE, "%s: %s takes more than %d parameters", file,
+				     name, UB_KSIG_MAX_PARAMS);
+		found = 1;
+	}
+	if (!st && !found)
+		st = ub_fail(err, UB_USAGE, "%s: no host function '%s' defined at file scope "
+			     "(--launcher names the function that launches the kernels)", file,
+			     name);
+	free(v.t);
+	return st;
+}

@@ -42,6 +42,12 @@ struct ub_kdecl {
 int ub_ksig_scan(const char *src, const char *file, struct ub_kdecl *out,
 		 int max, int *n, struct ub_error *err);
 
+/* The definition of host function `name` (a --launcher) at file scope
+ * of src, its parameters' names and types as written, into *d.  Errors:
+ * UB_USAGE "FILE: no host function ..." */
+int ub_ksig_find_function(const char *src, const char *file, const char *name,
+			  struct ub_kdecl *d, struct ub_error *err);
+
 /* Whether src #includes "ulpbench.h" and uses one of its UB_MUL, UB_ADD,
  * UB_SUB, UB_DIV macros: then mode rn means something for it. */
 int ub_ksig_uses_macros(const char *src);

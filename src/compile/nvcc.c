@@ -152,7 +152,15 @@ static int make_argv(const struct ub_nvcc_unit *u, const char *opts,
 	snprintf(inc[1], sizeof inc[1], "-I%s", INCLUDEDIR);
 	snprintf(archopt, sizeof archopt, "-arch=%s", arch);
 	argv[n++] = (char *)ub_nvcc_path();
-	argv[n++] = (char *)(cubin ? "-cubin" : "-ptx");
+	if (cubin == UB_NVCC_SHARED) {   /* host code too: a --launcher's */
+		argv[n++] = (char *)"-shared";
+		argv[n++] = (char *)"-Xcompiler";
+		argv[n++] = (char *)"-fPIC";
+		argv[n++] = (char *)"-cudart";
+		argv[n++] = (char *)"none";
+	} else {
+		argv[n++] = (char *)(cubin ? "-cubin" : "-ptx");
+	}
 	argv[n++] = (char *)"-x";
 	argv[n++] = (char *)"cu";
 	argv[n++] = archopt;

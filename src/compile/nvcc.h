@@ -34,9 +34,15 @@ struct ub_nvcc_unit {
 				  owned) */
 };
 
+/* cubin's value for a shared object of u's host code (device code for
+ * arch embedded), linked against no CUDA runtime: a --launcher's (the
+ * runtime is ulpbench's stand-in, launcher.h); not cached. */
+#define UB_NVCC_SHARED 2
+
 /* Compiles u with the mode's options opts (space-separated) for arch
  * (compute_NN: PTX, *size 0; sm_NN with cubin set: a CUBIN of *size
- * bytes) into *out (malloc'd; NUL-terminated PTX).  Errors: UB_COMPILE
+ * bytes; UB_NVCC_SHARED: a shared object of *size bytes) into *out
+ * (malloc'd; NUL-terminated PTX).  Errors: UB_COMPILE
  * "FILE: compile failed (OPTS): " and nvcc's first error lines, naming
  * the file as given; UB_COMPILE when nvcc cannot be run, saying where it
  * was looked for. */

@@ -9,6 +9,8 @@
  * (f32 by default).  Values are checked where they are read (user_value.c). */
 #include "user_kernel.h"
 #include "dag.h"
+#include "kernel_roles.h"
+#include "launcher.h"
 #include "triton.h"
 #include "paths.h"
 
@@ -41,13 +43,16 @@ static int saved_of(const struct ub_op *op, const char *name)
 	return -1;
 }
 
-/* A name an array may take: an input (saved ones too) or out. */
+/* A name an array may take: an input (saved ones too), out, or one of
+ * the named outputs of an op over rows. */
 static int array_target(const struct ub_op *op, const char *name)
 {
-	return input_of(op, name) >= 0 || saved_of(op, name) >= 0 || !strcmp(name, "out");
+	return input_of(op, name) >= 0 || saved_of(op, name) >= 0 || !strcmp(name, "out") ||
+	       ub_op_output(op, name) >= 0;
 }
 
-/* "x, g, y, out" (an array's targets) or "n" (an integer's). */
+/* "x, g, y, out" (an array's targets) or "n" (an integer's); the named
+ * outputs in out's place. */
 static const char *targets(const struct ub_op *op, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -56,7 +61,18 @@ static const char *targets(const struct ub_op *op, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s, ", op->inputs[i]);
 	for (int i = 0; i < op->nsaved && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s, ", op->saved[i].name);
-	snprintf(buf + used, used < len ? len - used : 0, "out, n");
+	for (int o = 0; o < op->nouts && used < len; o++)
+		if (input_of(op, op->out_names[o]) < 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s, ", op->out_names[o]);
+	snprintf(buf + used, used < len ? len - used : 0, "%sn", op->nouts ? "" : "out, ");
+	return buf;
+}
+
+/* For an op over rows, the roles an array may take besides (messages). */
+static const char *roles_too(const struct ub_op *op, char *buf, size_t len)
+{
+	snprintf(buf, len, op->nouts ? "; or a role: %s (docs/user-kernels.md)" : "",
+		 ub_role_list());
 	return buf;
 }
 
@@ -175,10 +191,10 @@ static const char *by_name(const struct ub_op *op, const struct ub_kparam *p)
 static const char *how(const struct ub_op *op, const struct ub_kparam *p,
 		       char *buf, size_t len)
 {
-	char t[400], q[200];
-	if (p->kind == UB_KP_ARRAY)
-		snprintf(buf, len, "%s=NAME to --args (NAME: %s)", p->name,
-			 targets(op, t, sizeof t));
+	char t[400], q[200], r[200];
+	if (p->kind == UB_KP_ARRAY || (p->kind == UB_KP_IARRAY && op->nouts))
+		snprintf(buf, len, "%s=NAME to --args (NAME: %s)%s", p->name,
+			 targets(op, t, sizeof t), roles_too(op, r, sizeof r));
 	else if (p->kind == UB_KP_INT)
 		snprintf(buf, len, "%s=n (the element count) or %s=VALUE to --args",
 			 p->name, p->name);
@@ -187,6 +203,13 @@ static const char *how(const struct ub_op *op, const struct ub_kparam *p,
 			 op->nparams ? ", or one of the op's :params: " : "",
 			 op->nparams ? param_names_of_op(op, q, sizeof q) : "", "");
 	return buf;
+}
+
+/* A launcher's cudaStream_t (a pointer to the incomplete CUstream_st). */
+static int stream(const struct ub_kparam *p)
+{
+	return p->kind == UB_KP_OTHER && (p->code >> 8 & 3) == 1 && p->size == 0 &&
+	       (strstr(p->type, "Stream") || strstr(p->type, "stream"));
 }
 
 /* An array of integers takes class indices (and only them): 32 or 64
@@ -206,10 +229,12 @@ static int int_array_fits(const struct ub_user_kernel *uk, const struct ub_op *o
 			       "holds class indices: make it an array of integers "
 			       "(const int * or const int64_t *)", uk->file, uk->kf->line,
 			       p->name, p->type, name);
-	if (p->kind == UB_KP_IARRAY && p->bits != 32 && p->bits != 64)
+	if (p->kind == UB_KP_IARRAY && p->bits != 32 && p->bits != 64 &&
+	    !(p->bits == 8 && !p->is_signed && op->nouts))
 		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s): class indices "
-			       "are passed as 32- or 64-bit integers", uk->file,
-			       uk->kf->line, p->name, p->type);
+			       "are passed as 32- or 64-bit integers%s", uk->file,
+			       uk->kf->line, p->name, p->type, op->nouts ?
+			       " (ids and masks also as uint8_t)" : "");
 	return 0;
 }
 
@@ -218,14 +243,14 @@ static int array_fits(const struct ub_user_kernel *uk, const struct ub_op *op,
 		      const struct ub_kparam *p, const char *name,
 		      struct ub_error *err)
 {
-	char valid[512];
+	char valid[512], r[200];
 	if (array_target(op, name) && int_array_fits(uk, op, p, name, err))
 		return UB_USAGE;
 	if (!array_target(op, name))
 		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) is an array: "
-			       "bind it to an input or out (valid: %s), not %s",
+			       "bind it to an input or out (valid: %s), not %s%s",
 			       uk->file, uk->kf->line, p->name, p->type,
-			       targets(op, valid, sizeof valid), name);
+			       targets(op, valid, sizeof valid), name, roles_too(op, r, sizeof r));
 	if (!strcmp(name, "out") && p->is_const)
 		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) is const: it "
 			       "cannot be the output out", uk->file, uk->kf->line,
@@ -242,6 +267,11 @@ static int fits(const struct ub_user_kernel *uk, const struct ub_op *op,
 	uint64_t bits;
 	int s = 0, pk = param_of_op(op, name);
 	const char *at = uk->file;
+	if (uk->is_launcher && stream(p) && !strcmp(name, "0"))
+		return (*arg = strdup("=0")) ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
+	if (strchr(name, ':') || (op->nouts && ub_op_output(op, name) >= 0 &&
+				  !(p->is_const && input_of(op, name) >= 0)))
+		return ub_bind_role(uk, op, p, name, arg, err);
 	if (p->kind == UB_KP_OTHER || (p->kind == UB_KP_IARRAY && !op->in_class))
 		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' of %s has type %s: "
 			       "ulpbench binds arrays of float, double, __half or "
@@ -285,12 +315,45 @@ static int needed(const struct ub_op *op, int use_saved, int v)
 	return 0;
 }
 
+/* Whether some parameter takes input name: bound to it, or starting as
+ * it (OUT:inplace=name, OUT:acc=name). */
+static int takes(const struct ub_user_kernel *uk, const char *name)
+{
+	for (int j = 0; j < uk->nargs; j++) {
+		const char *eq = strchr(uk->args[j], ':') ? strchr(uk->args[j], '=') : NULL;
+		if (!strcmp(uk->args[j], name) || (eq && strncmp(uk->args[j], "scratch:", 8) &&
+						   !strcmp(eq + 1, name)))
+			return 1;
+	}
+	return 0;
+}
+
 /* Whether some parameter is bound to name. */
 static int bound_to(const struct ub_kfound *k, const char **bind, const char *name)
 {
 	for (int j = 0; j < k->nparams; j++)
 		if (!strcmp(bind[j], name))
 			return 1;
+	return 0;
+}
+
+/* An op over rows: each named output taken by exactly one parameter. */
+static int outputs_bound(struct ub_user_kernel *uk, const struct ub_op *op,
+			 struct ub_error *err)
+{
+	for (int o = 0; o < op->nouts; o++) {
+		int n = 0;
+		size_t l = strlen(op->out_names[o]);
+		int in = input_of(op, op->out_names[o]) >= 0; /* "NAME" alone: the input */
+		for (int i = 0; i < uk->nargs; i++)
+			n += !strncmp(uk->args[i], op->out_names[o], l) &&
+			     ((uk->args[i][l] == '\0' && !in) || uk->args[i][l] == ':');
+		if (n != 1)
+			return ub_fail(err, UB_USAGE, "%s: %s: %s parameter is bound to output "
+				       "%s (exactly one must take it: P=%s, or P=%s:inplace=INPUT)",
+				       uk->file, uk->kf->base, n ? "more than one" : "no",
+				       op->out_names[o], op->out_names[o], op->out_names[o]);
+	}
 	return 0;
 }
 
@@ -305,6 +368,8 @@ static int complete(struct ub_user_kernel *uk, const struct ub_op *op,
 		const struct ub_kparam *p = &k->params[i];
 		if (!bind[i])
 			bind[i] = by_name(op, p);
+		if (!bind[i] && uk->is_launcher && stream(p))
+			bind[i] = "0";   /* a launcher's stream: the default one */
 		if (!bind[i] && (p->kind == UB_KP_OTHER ||
 				 (p->kind == UB_KP_IARRAY && !op->in_class)))
 			bind[i] = "";   /* fits() says why */
@@ -316,7 +381,9 @@ static int complete(struct ub_user_kernel *uk, const struct ub_op *op,
 		uk->nargs = st ? i : i + 1;
 		outs += !st && !strcmp(bind[i], "out");
 	}
-	if (!st && outs != 1)
+	if (!st && op->nouts)
+		st = outputs_bound(uk, op, err);
+	else if (!st && outs != 1)
 		st = ub_fail(err, UB_USAGE, "%s: %s: %s parameter is bound to out "
 			     "(exactly one must take the result)", uk->file, k->base,
 			     outs ? "more than one" : "no");
@@ -326,7 +393,7 @@ static int complete(struct ub_user_kernel *uk, const struct ub_op *op,
 	for (int v = 0; v < op->nsampled + op->nsaved && !st; v++) {
 		const char *name = v < op->nsampled ? op->inputs[v]
 						    : op->saved[v - op->nsampled].name;
-		if (needed(op, use_saved, v) && !bound_to(k, bind, name))
+		if (needed(op, use_saved, v) && !takes(uk, name))
 			st = ub_fail(err, UB_USAGE, "%s: %s: input '%s' of %s is bound to "
 				     "no parameter (add PARAM=%s to --args; parameters: %s)",
 				     uk->file, k->base, name, op->name, name,
@@ -346,7 +413,7 @@ static int dtype(const struct ub_user_kernel *uk, const struct ub_op *op,
 	for (int i = 0; i < k->nparams; i++) {
 		const struct ub_kparam *p = &k->params[i];
 		int in = input_of(op, uk->args[i]);
-		if (p->kind != UB_KP_ARRAY)
+		if (p->kind != UB_KP_ARRAY || !strncmp(uk->args[i], "scratch:", 8))
 			continue;
 		if (in >= 0 && (op->in_f32 >> in & 1)) {
 			if (p->dtype != UB_F32)
@@ -448,7 +515,9 @@ static int read_kernel(const struct ub_kernel_req *req, const struct ub_config *
 		free(text);
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	}
-	st = ub_kernel_find(uk->unit, uk->src, req->entry, cfg->arch, uk->kf, err);
+	st = req->launcher ? ub_launcher_find(uk->unit, uk->src, req->launcher, cfg->arch,
+					      uk->kf, err)
+			   : ub_kernel_find(uk->unit, uk->src, req->entry, cfg->arch, uk->kf, err);
 	free(text);
 	uk->unit->text = uk->kf->unit;   /* what every mode compiles */
 	return st;
@@ -461,8 +530,11 @@ int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
 	int dt = UB_F32;
 	memset(uk, 0, sizeof *uk);
 	int st = read_kernel(req, cfg, uk, err);
+	uk->is_launcher = req->launcher != NULL;
 	if (!st)
 		st = bind_all(uk, op, cfg, req->args, &dt, err);
+	if (!st && req->launcher)
+		st = ub_launcher_load(uk->unit, req->launcher, &uk->launcher, err);
 	if (st)
 		return st;
 	op->kernel = uk->file;
@@ -474,6 +546,7 @@ int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
 	op->use_saved = uk->use_saved;
 	cfg->kernel_src = uk->src;
 	cfg->kernel_unit = uk->unit;
+	cfg->launcher = uk->launcher;
 	return 0;
 }
 
@@ -491,6 +564,7 @@ void ub_user_kernel_free(struct ub_user_kernel *uk)
 {
 	if (uk->triton)
 		ub_triton_free(uk->triton);
+	ub_launcher_free(uk->launcher);
 	free(uk->triton);
 	free(uk->src);
 	free(uk->file);

@@ -18,6 +18,7 @@
 /* What the command line (or a suite's run line) asks for. */
 struct ub_kernel_req {
 	const char *file, *entry, *args;  /* --kernel, --entry, --args */
+	const char *launcher;             /* --launcher NAME, or NULL */
 	int nflags;                       /* -I DIR, -D NAME[=VALUE] as */
 	const char *flags[UB_NVCC_MAX_FLAGS]; /* "-IDIR", "-DNAME=VALUE" */
 };
@@ -36,6 +37,9 @@ struct ub_user_kernel {
 	int use_saved;    /* it takes a :saved input (catalog.h) */
 	struct ub_triton *triton; /* --triton's kernel instead (triton.h), or
 				     NULL; freed with the rest */
+	struct ub_launcher *launcher; /* --launcher's host code, loaded
+				     (launcher.h), or NULL */
+	int is_launcher;  /* kf is a --launcher's, not a kernel's */
 };
 
 /* Reads req->file, finds its kernel req->entry (NULL: the only one),
@@ -58,6 +62,17 @@ void ub_user_kernel_free(struct ub_user_kernel *uk);
  * is not one or does not fit. */
 int ub_kparam_value(const struct ub_kparam *p, const char *v, uint64_t *bits,
 		    struct ub_error *err);
+
+/* The index of op's output called name (op->out_names; "out" is the
+ * first), or -1; user_roles.c. */
+int ub_op_output(const struct ub_op *op, const char *name);
+/* Parameter p of uk bound to text, an output of op (op->nouts > 0) or a
+ * role (kernel_roles.h), into *arg, its canonical binding: "OUT",
+ * "OUT:inplace=IN", "OUT:acc=IN" or "scratch:size=EXPR".  UB_USAGE
+ * naming the parameter when it does not fit. */
+int ub_bind_role(const struct ub_user_kernel *uk, const struct ub_op *op,
+		 const struct ub_kparam *p, const char *text, char **arg,
+		 struct ub_error *err);
 
 struct ub_triton_req;
 /* The --triton kernel of req bound to op (ub_triton_bind), held in

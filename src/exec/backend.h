@@ -40,6 +40,10 @@ struct ub_job {
 	const char *what;    /* "mode fma", "torch step 1": for messages */
 	int exec;            /* sim only: enum ub_exec (native.h), how the
 				kernel runs when not traced */
+	struct ub_launcher *launcher; /* sim only: the kernels are launched by
+				this host function of the unit's file
+				(launcher.h), args its parameters; entry,
+				n and geom's grid unused */
 };
 
 struct ub_backend {

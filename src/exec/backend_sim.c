@@ -1,6 +1,7 @@
 /* backend_sim.c — the sim backend: NVRTC to PTX, then the PTX interpreter
  * (sim.h) on the CPU. */
 #include "backend.h"
+#include "launcher.h"
 #include "nvrtc.h"
 
 #include <stdlib.h>
@@ -24,6 +25,17 @@ static int sim_run(const struct ub_job *job, uint64_t *approx,
 	size_t size;
 	struct ptx_run_info info;
 	int s = job->ptx ? 0 : ub_job_compile(job, 0, &ptx, &size, err);
+	if (!s && job->launcher && job->trace)
+		s = ub_fail(err, UB_USAGE, "%s: explain traces one kernel, not a --launcher's",
+			    job->name);
+	if (!s && job->launcher) {  /* the host function launches the kernels */
+		s = ub_launcher_call(job->launcher, job->ptx ? job->ptx : ptx, job->args,
+				     job->nargs, &job->geom, approx, err);
+		if (s)
+			ub_prefix(err, s, "%s: %s: ", job->name, job->what ? job->what : "run");
+		free(ptx);
+		return s;
+	}
 	if (!s && (s = ub_sim_run_exec(job->ptx ? job->ptx : ptx, job->entry,
 				       job->args, job->nargs, job->n, &job->geom,
 				       job->trace, job->exec, &info, err)) == UB_RUNTIME)

@@ -128,7 +128,7 @@ static int bind(const struct ub_job *job, struct launch *l, uint64_t *vals,
 			vals[i] = job->args[i].value;
 			continue;
 		}
-		size_t bytes = a->n * (size_t)ub_dtypes[a->dt].bits / 8;
+		size_t bytes = ub_karg_bytes(&job->args[i]);
 		CUdeviceptr *p = &l->dptr[l->nbufs++];
 		CUresult r = l->cu->cuMemAlloc_(p, bytes ? bytes : 1);
 		if (r != CUDA_SUCCESS) {
@@ -149,7 +149,7 @@ static int copy_back(const struct ub_job *job, struct launch *l,
 		const struct ub_array *a = job->args[i].arr;
 		if (!a)
 			continue;
-		size_t bytes = a->n * (size_t)ub_dtypes[a->dt].bits / 8;
+		size_t bytes = ub_karg_bytes(&job->args[i]);
 		CUresult r = CUDA_SUCCESS;
 		if (job->args[i].writable && bytes)
 			r = l->cu->cuMemcpyDtoH_(a->data, l->dptr[b], bytes);
@@ -188,6 +188,10 @@ static int cuda_run(const struct ub_job *job, uint64_t *approx,
 	uint64_t vals[MAX_ARGS];
 	CUfunction f;
 	(void)approx; /* the GPU's own bits: nothing modelled */
+	if (job->launcher)
+		return ub_fail(err, UB_USAGE, "%s: --launcher runs on the sim backend "
+			       "(--backend sim): its CUDA runtime is ulpbench's stand-in",
+			       job->name);
 	if (job->nargs > MAX_ARGS)
 		return ub_fail(err, UB_USAGE, "%s: more than %d parameters",
 			       job->entry, MAX_ARGS);

@@ -126,7 +126,7 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 			continue;
 		}
 		bufs[nbufs].base = args[i].arr->data;
-		bufs[nbufs].size = args[i].arr->n * (size_t)ub_dtypes[args[i].arr->dt].bits / 8;
+		bufs[nbufs].size = ub_karg_bytes(&args[i]);
 		bufs[nbufs].writable = args[i].writable;
 		snprintf(names[nbufs], sizeof names[nbufs], "%s '%s'",
 			 args[i].writable ? "output" : "input",

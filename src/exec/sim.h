@@ -54,7 +54,16 @@ struct ub_karg {
 	uint64_t value;
 	const char *name;           /* the array's name in the op ("x"), for
 				       messages; NULL: none */
+	size_t bytes;               /* the array's size when it is not
+				       arr->n elements of arr->dt (an array
+				       of bytes held in a wider one); 0: it is */
 };
+
+/* The bytes array argument a spans. */
+static inline size_t ub_karg_bytes(const struct ub_karg *a)
+{
+	return a->bytes ? a->bytes : a->arr->n * (size_t)ub_dtypes[a->arr->dt].bits / 8;
+}
 
 /* Parses ptx, checks that `entry` exists and takes nargs parameters, and
  * runs it over n elements on the interpreter.  Errors: UB_RUNTIME naming

@@ -115,6 +115,7 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 			 sizeof v->text - strlen(v[UB_COL_params].text), "%s%s=%s",
 			 k ? ";" : "", cfg->op->params[k].name, cfg->op->params[k].text);
 	R(max_dot_rel, r->dot_rel);
+	T(output, "%s", r->output ? r->output : "");
 	/* a mode that does not apply to the kernel measured nothing */
 	for (int c = UB_COL_n; r->na && c <= UB_COL_approx; c++)
 		v[c].absent = 1;

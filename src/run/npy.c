@@ -330,14 +330,15 @@ static int check_header(struct hdr *h, const char *path, const char *want,
 {
 	int any_int = !want;
 	if (any_int)
-		want = "<i8 or <i4 (integers)";
+		want = "<i8, <i4 or |u1 (integers)";
 	if (parse_dict(h) != 0 && !h->structured)
 		return ub_fail(err, UB_USAGE, "%s: malformed header: %s", path,
 			       h->why);
 	if (h->structured)
 		return ub_fail(err, UB_USAGE, "%s: expected dtype %s, found a "
 			       "structured dtype", path, want);
-	if (any_int ? !descr_ok(h->descr, "<i8") && !descr_ok(h->descr, "<i4")
+	if (any_int ? !descr_ok(h->descr, "<i8") && !descr_ok(h->descr, "<i4") &&
+		      strcmp(h->descr, "|u1")
 		    : !descr_ok(h->descr, want))
 		return ub_fail(err, UB_USAGE, "%s: expected dtype %s, found %s",
 			       path, want, h->descr);
@@ -545,7 +546,8 @@ void ub_npy_close(struct ub_npy_in *in)
 	ub_array_free(&in->mem);
 }
 
-/* n integers of es bytes after the header, sign-extended into *v. */
+/* n integers of es bytes after the header, sign-extended into *v (one
+ * byte: unsigned, zero-extended). */
 static int read_ints(FILE *f, const char *path, size_t n, size_t es, int64_t **v,
 		     struct ub_error *err)
 {
@@ -588,7 +590,7 @@ int ub_npy_read_int(const char *path, int64_t **v, size_t *n, struct ub_shape *s
 		h.p = text;
 		h.end = text + hlen;
 		rc = check_header(&h, path, NULL, err);
-		es = descr_ok(h.descr, "<i4") ? 4 : 8;
+		es = descr_ok(h.descr, "<i4") ? 4 : !strcmp(h.descr, "|u1") ? 1 : 8;
 	}
 	if (rc == 0 && shape_count(&h.shape, es, n)) {
 		char buf[256];

@@ -1,6 +1,6 @@
 /* npy.h — NumPy .npy files (format versions 1.0 to 3.0), read and written.
  * Accepted: little-endian '<f4' (f32), '<f2' (f16), '<u2' (bf16 bits),
- * '<f8' (f64), C order, any shape (flattened); integers '<i8', '<i4' by
+ * '<f8' (f64), C order, any shape (flattened); integers '<i8', '<i4', '|u1' by
  * ub_npy_read_int. */
 #ifndef UB_NPY_H
 #define UB_NPY_H
@@ -49,8 +49,9 @@ int ub_npy_read_range(const struct ub_npy_in *in, size_t first, size_t count,
 /* Closes in (again: nothing). */
 void ub_npy_close(struct ub_npy_in *in);
 
-/* Reads an integer file ('<i8' or '<i4', class indices) into *v
- * (allocated, *n elements, sign-extended); errors as ub_npy_read's. */
+/* Reads an integer file ('<i8', '<i4' or '|u1': class indices, ids,
+ * masks) into *v (allocated, *n elements, sign-extended; '|u1'
+ * zero-extended); errors as ub_npy_read's. */
 int ub_npy_read_int(const char *path, int64_t **v, size_t *n, struct ub_shape *shape,
 		    struct ub_error *err);
 

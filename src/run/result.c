@@ -188,6 +188,8 @@ void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r)
 	else
 		snprintf(r->toolkit, sizeof r->toolkit, "nvrtc %s", ub_nvrtc_version());
 	ub_geom_format(&g, r->launch, sizeof r->launch);
+	if (!torch && cfg->launcher)   /* the launcher's own launches */
+		snprintf(r->launch, sizeof r->launch, "by --launcher %s", op->entry);
 }
 
 struct ub_row *ub_row_new(struct ub_result *res, const struct ub_data *d,

@@ -80,6 +80,9 @@ struct ub_config {
 	const struct ub_nvcc_unit *kernel_unit; /* --kernel: what nvcc
 				   compiles in every mode (nvcc.h); NULL: NVRTC
 				   compiles the source */
+	struct ub_launcher *launcher; /* --launcher: the host function of the
+				   --kernel file that launches its kernels
+				   (launcher.h), or NULL */
 	int figures;         /* give every measured row its figures (row->fig,
 				figures.h), for the HTML page */
 	const char *explain_opts; /* the options an `ulpbench explain` of this
@@ -142,6 +145,8 @@ struct ub_row {
 	char launch[64];     /* "block=256,per-thread=1" (ub_geom_format) */
 	const char *note;    /* a line the table prints under the row (a
 				shaped run's atomic-order rows), or NULL */
+	const char *output;  /* the output measured, of an op of several
+				(shaped.h, rowop.h); NULL: the op's one */
 	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
 				(owned; NULL for n/a rows) */

@@ -195,7 +195,8 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 	struct ub_job job = { .src = src, .unit = cfg->kernel_unit, .name = op->kernel,
 			      .opts = ub_modes[mode].opts, .entry = op->entry,
 			      .shown = op->entry_shown, .args = args, .nargs = op->nargs,
-			      .n = n, .geom = cfg->geom, .what = what };
+			      .n = n, .geom = cfg->geom, .what = what,
+			      .launcher = cfg->launcher };
 	return run_written(cfg, &job, out, approx, err);
 }
 

@@ -3,6 +3,7 @@
 #include "shaped.h"
 #include "applicable.h"
 #include "paths.h"
+#include "rowop.h"
 #include "triton.h"
 
 #include <stdio.h>
@@ -12,10 +13,19 @@ int ub_load_catalog(const char *path, struct ub_catalog *cat,
 		    struct ub_error *err)
 {
 	char buf[4096];
+	struct ub_catalog rows;
 	if (path)
 		return ub_catalog_load(path, cat, err);
 	int s = ub_data_path("suites/ops.fpcore", buf, sizeof buf, err);
-	return s ? s : ub_catalog_load(buf, cat, err);
+	if (!s)
+		s = ub_catalog_load(buf, cat, err);
+	/* the shipped ops over rows and of several outputs (docs/rowops.md) */
+	if (!s && !(s = ub_data_path("suites/rowops.fpcore", buf, sizeof buf, err)) &&
+	    !(s = ub_catalog_load(buf, &rows, err))) {
+		s = ub_catalog_merge(cat, &rows, err);
+		ub_catalog_free(&rows);
+	}
+	return s;
 }
 
 int ub_find_op(const struct ub_catalog *cat, const char *name,
@@ -28,13 +38,21 @@ int ub_find_op(const struct ub_catalog *cat, const char *name,
 	const struct ub_broken *b = ub_catalog_find_broken(cat, name);
 	if (b) /* the core is there but did not read: why */
 		return ub_fail(err, UB_USAGE, "op '%s' did not load: %s", name, b->msg);
+	if (ub_catalog_find_rowop(cat, name))
+		return ub_fail(err, UB_USAGE, "op '%s' is an op over rows (docs/rowops.md): "
+			       "`ulpbench --op %s --shape R,C` runs it; this takes an elementwise "
+			       "op", name, name);
 	for (int i = 0; i < cat->nops; i++)
 		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
 			 i ? ", " : "", cat->ops[i].name);
 	for (int i = 0; i < ub_nshaped_ops; i++) /* those the catalog leaves */
-		if (!ub_catalog_find(cat, ub_shaped_ops[i].name))
+		if (!ub_catalog_find(cat, ub_shaped_ops[i].name) &&
+		    !ub_catalog_find_rowop(cat, ub_shaped_ops[i].name))
 			snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
 				 valid[0] ? ", " : "", ub_shaped_ops[i].name);
+	for (int i = 0; i < cat->nrowops; i++)
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+			 valid[0] ? ", " : "", cat->rowops[i].name);
 	return ub_fail(err, UB_USAGE, "unknown op '%s' (valid: %s)", name, valid);
 }
 
@@ -152,7 +170,7 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = ub_user_kernel_triton(&req, op, &cli->cfg, uk, err);
 	} else if (cli->kernel) {
 		struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args,
-					     cli->nflags, {0} };
+					     cli->launcher, cli->nflags, {0} };
 		static char flags[UB_NVCC_MAX_FLAGS][4100];  /* copied by the bind */
 		for (int i = 0; i < cli->nflags; i++) {
 			snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i],

@@ -15,17 +15,19 @@
 
 #include "result.h"
 
-#define UB_SHAPED_MAX_IN 5
-#define UB_SHAPED_MAX_OUT 3
+#define UB_SHAPED_MAX_IN 8
+#define UB_SHAPED_MAX_OUT 6
 
 /* The shape of an input or output: the whole (rows, cols), one value a
  * row (rows), or one a column, broadcast along the rows (cols); the
  * matrix ops' operands (shaped_mm.h): (rows, inner), (inner, cols),
- * (cols, inner), (batch, inner, cols). */
+ * (cols, inner), (batch, inner, cols); an FPCore row op's table (trows,
+ * cols), read by index (rowop.h). */
 enum ub_extent { UB_EXT_FULL, UB_EXT_ROWS, UB_EXT_COLS, UB_EXT_MK, UB_EXT_KN,
-		 UB_EXT_NK, UB_EXT_BKN };
-/* What an input holds: values of the dtype, a forward statistic, classes. */
-enum ub_arg_role { UB_ARG_VALUE, UB_ARG_STAT, UB_ARG_CLASS };
+		 UB_EXT_NK, UB_EXT_BKN, UB_EXT_TABLE };
+/* What an input holds: values of the dtype, a forward statistic, classes,
+ * or (FPCore row ops) integers in a range. */
+enum ub_arg_role { UB_ARG_VALUE, UB_ARG_STAT, UB_ARG_CLASS, UB_ARG_INT };
 
 struct ub_shaped_arg {
 	const char *name;
@@ -38,8 +40,12 @@ struct ub_shaped_arg {
 				  UB_ARG_CLASS: class indices (cross_entropy's
 				  target), one integer a row in [0, cols),
 				  held as int32 in an f32-sized array
-				  (ub_shaped_class) */
+				  (ub_shaped_class); UB_ARG_INT: integers
+				  in [ilo, ihi), held alike */
 	const char *doc;
+	size_t trows;          /* UB_EXT_TABLE: its rows */
+	long long ilo, ihi;    /* UB_ARG_INT: the range; ihi < 0: the
+				  columns */
 };
 
 enum ub_shaped_kind {
@@ -47,8 +53,11 @@ enum ub_shaped_kind {
 	UB_SH_LAYER_NORM, UB_SH_LAYER_NORM_BWD, UB_SH_RMS_NORM_BWD,
 	UB_SH_CROSS_ENTROPY,
 	/* the matrix ops (shaped_mm.h, docs/tensor-cores.md) */
-	UB_SH_MATMUL, UB_SH_LINEAR, UB_SH_BMM, UB_SH_SDPA, UB_SH_SDPA_CAUSAL
+	UB_SH_MATMUL, UB_SH_LINEAR, UB_SH_BMM, UB_SH_SDPA, UB_SH_SDPA_CAUSAL,
+	UB_SH_FPCORE           /* an FPCore row op (rowop.h), op->fp */
 };
+
+struct ub_rowop;
 
 struct ub_shaped_op {
 	const char *name, *desc;
@@ -57,6 +66,8 @@ struct ub_shaped_op {
 	struct ub_shaped_arg in[UB_SHAPED_MAX_IN], out[UB_SHAPED_MAX_OUT];
 	const char *entry;     /* its kernel in kernels/rows.cu */
 	const char *math;      /* FPCore 2.0 tensor forms: the specification */
+	const struct ub_rowop *fp; /* UB_SH_FPCORE: the catalog's op (its
+				  params as written, shape unknown) */
 };
 
 extern const struct ub_shaped_op ub_shaped_ops[];
@@ -66,12 +77,19 @@ extern const int ub_nshaped_ops;
 const struct ub_shaped_op *ub_shaped_find(const char *name);
 /* "sum, softmax, ..." into buf. */
 const char *ub_shaped_names(char *buf, size_t len);
-/* Elements of an input or output of extent e in a rows x cols run. */
+/* Elements of an input or output of extent e in a rows x cols run (not a
+ * table: ub_arg_count). */
 size_t ub_extent_count(enum ub_extent e, size_t rows, size_t cols);
+/* Elements of input or output a in a rows x cols run. */
+size_t ub_arg_count(const struct ub_shaped_arg *a, size_t rows, size_t cols);
+/* An integer input's range end in a run of cols columns. */
+long long ub_arg_ihi(const struct ub_shaped_arg *a, size_t cols);
 /* "rows, cols", "rows", "cols". */
 const char *ub_extent_name(enum ub_extent e);
 /* The dtype of input k in a run of dtype dt (float32 for a statistic). */
 enum ub_dtype ub_shaped_in_dtype(const struct ub_shaped_op *op, int k, enum ub_dtype dt);
+/* Whether input a holds integers (classes, or UB_ARG_INT). */
+int ub_shaped_is_int(const struct ub_shaped_arg *a);
 /* Element i of a class-index input (its int32). */
 static inline int64_t ub_shaped_class(const struct ub_array *a, size_t i)
 {
@@ -184,11 +202,15 @@ struct ub_shaped_req {
 	const char *entry;           /* its kernel (NULL: op->entry) */
 	int nargs;                   /* per kernel parameter, what it takes: */
 	const char *args[UB_MAX_KARGS]; /* an input, output, "rows", "cols" */
-	int wide[UB_MAX_KARGS];      /* it takes class indices as 64-bit
-					integers (int64_t, as PyTorch) */
+	int iw[UB_MAX_KARGS];        /* it takes integers of this many bytes
+					(1, 4, 8; 0: 4, Triton's int32) */
+	unsigned esize[UB_MAX_KARGS]; /* sizeof its pointee (scratch) */
 	int orders;                  /* --orders: sum's rows in other orders */
 	size_t inner, batch;         /* a matrix op's K (sdpa: S) and batch
 					(shaped_mm.h); rows is batch * M */
+	const char *const *param_values; /* an FPCore row op's :params from
+					    --param (per entry; NULL: as
+					    written), or NULL */
 	const char *dump;            /* --dump DIR, or NULL */
 	struct ub_shaped_dump *dumped; /* its staged files (ub_shaped_run's) */
 };
@@ -198,6 +220,28 @@ struct ub_shaped_req {
  * they disagree or it is not 1-D or 2-D. */
 int ub_shaped_shape(const struct ub_shaped_req *req, enum ub_dtype dt,
 		    size_t *rows, size_t *cols, struct ub_error *err);
+
+/* An FPCore row op (rowop.h) as a shaped op: names and text point into
+ * ro (shaped_fpcore.c). */
+void ub_shaped_of_rowop(const struct ub_rowop *ro, struct ub_shaped_op *sop);
+/* Its exact reference over the whole run: each output element decided by
+ * the MPFR reference (fast: its double path first), an undecided one
+ * marked and counted in *undecided.  ro is op->fp read for dt and the
+ * shape. */
+int ub_shaped_fp_ref(const struct ub_shaped_op *op, const struct ub_rowop *ro,
+		     enum ub_dtype dt, const struct ub_array *in, size_t rows, size_t cols,
+		     const int *acc, int fast, struct ub_array *cr, struct ub_exact **exact,
+		     size_t *undecided, struct ub_error *err);
+/* For each output (UB_SHAPED_MAX_OUT), the input a kernel parameter
+ * accumulates it from (OUT:acc=IN in q->args), or -1: its reference is
+ * IN + the op's output, its torch row one more add kernel. */
+void ub_shaped_acc_inputs(const struct ub_shaped_req *q, int *acc);
+/* Its torch rows: ro's :torch run (shaped_fptorch.c) into torch[o], or
+ * na[o] saying why there is none; *approx as ub_shaped_torch's. */
+int ub_shaped_fp_torch(const struct ub_shaped_req *q, const struct ub_rowop *ro,
+		       enum ub_dtype dt, const struct ub_array *in, size_t rows, size_t cols,
+		       struct ub_array *torch, char (*na)[256], uint64_t *approx,
+		       struct ub_error *err);
 
 /* Runs req into res (rows and their statistics; per-element arrays are
  * not kept: res->data's arrays are empty).  Free res with

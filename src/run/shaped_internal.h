@@ -5,6 +5,7 @@
 #define UB_SHAPED_INTERNAL_H
 
 #include "shaped.h"
+#include "rowop.h"
 
 /* The arrays of one dtype. */
 struct sdata {
@@ -16,7 +17,6 @@ struct sdata {
 	struct ub_array torch[UB_SHAPED_MAX_OUT]; /* empty: no torch values */
 	uint64_t torch_approx;
 	struct ub_array ord[UB_SHAPED_NORDERS]; /* --orders: sum's other orders */
-	struct ub_array wide[UB_SHAPED_MAX_IN]; /* class inputs as int64 */
 	struct ub_array seed[UB_SHAPED_NSEEDS][UB_SHAPED_MAX_OUT]; /* --orders
 				with a kernel: the first mode's outputs under
 				--atomic-order seed=1.. */
@@ -27,7 +27,27 @@ struct sdata {
 	struct ub_array tf32;   /* f32 matrix ops: the torch row with
 				   allow_tf32 (shaped_mm_torch.c) */
 	uint64_t tf32_approx;
+	struct ub_rowop ro;     /* an FPCore row op read for this dtype and
+				   shape (has_ro) */
+	int has_ro;
 };
+
+/* The arguments of one launch (shaped_bind.c): what the outputs start
+ * as, and the buffers made for it. */
+struct ub_shaped_args {
+	const struct ub_array *pre[UB_SHAPED_MAX_OUT]; /* output o starts as
+				this input (in place, accumulated), or NULL:
+				it must be written whole (written.h) */
+	int acc[UB_SHAPED_MAX_OUT];      /* output o accumulates (:acc) */
+	int nown;
+	struct ub_array own[UB_MAX_KARGS]; /* scratch, integers at a width */
+};
+/* Parameter a of q's kernel (q->args[a]) for the mode's outputs y into
+ * *arg; UB_USAGE when the binding does not fit the run. */
+int ub_shaped_bind(const struct ub_shaped_req *q, struct sdata *d, struct ub_array *y,
+		   int a, size_t rows, size_t cols, struct ub_shaped_args *sa,
+		   struct ub_karg *arg, struct ub_error *err);
+void ub_shaped_args_free(struct ub_shaped_args *sa);
 
 /* The row of output o for results y, of dtype index t: mode index mi's,
  * or (mi < 0) the torch plan's (y NULL) or an order's (--orders: mode its

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define X_FULL(nm, lo, hi, doc) {nm, UB_EXT_FULL, lo, hi, 0, doc}
-#define X_COLS(nm, lo, hi, doc) {nm, UB_EXT_COLS, lo, hi, 0, doc}
+#define X_ARG(nm, e, l, h, r, d) {.name = nm, .ext = e, .lo = l, .hi = h, .role = r, .doc = d}
+#define X_FULL(nm, lo, hi, doc) X_ARG(nm, UB_EXT_FULL, lo, hi, 0, doc)
+#define X_COLS(nm, lo, hi, doc) X_ARG(nm, UB_EXT_COLS, lo, hi, 0, doc)
 /* A forward statistic (float32, rows): its domain is not sampled. */
-#define X_STAT(nm, doc) {nm, UB_EXT_ROWS, 0, 0, UB_ARG_STAT, doc}
+#define X_STAT(nm, doc) X_ARG(nm, UB_EXT_ROWS, 0, 0, UB_ARG_STAT, doc)
 #define X_DOUT X_FULL("dout", -2, 2, "the gradient of the forward's out")
 
 /* Shared pieces of the math: the row maximum and the sums; eps, the
@@ -39,45 +40,45 @@
 const struct ub_shaped_op ub_shaped_ops[] = {
 	{"sum", "sum over the last dimension: out[i] = sum_j x[i,j]", UB_SH_SUM,
 	 1, 1, {X_FULL("x", -1000, 1000, "the rows summed")},
-	 {{"out", UB_EXT_ROWS, 0, 0, 0, "the sum of each row"}}, "ub_rows_sum",
+	 {X_ARG("out", UB_EXT_ROWS, 0, 0, 0, "the sum of each row")}, "ub_rows_sum",
 	 "(FPCore sum ((x R C))\n"
-	 "  (tensor ([i R]) " SUMX "))"},
+	 "  (tensor ([i R]) " SUMX "))", NULL},
 	{"softmax", "softmax over the last dimension", UB_SH_SOFTMAX,
 	 1, 1, {X_FULL("x", -30, 30, "the logits")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "exp(x - max) / sum exp(x - max), per row"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "exp(x - max) / sum exp(x - max), per row")},
 	 "ub_rows_softmax",
 	 "(FPCore softmax ((x R C))\n"
 	 "  (tensor ([i R] [j C])\n"
 	 "    (let ([m " MAXROW "])\n"
-	 "      (/ (exp (- (ref x i j) m)) " SUMEXP "))))"},
+	 "      (/ (exp (- (ref x i j) m)) " SUMEXP "))))", NULL},
 	{"log_softmax", "log_softmax over the last dimension", UB_SH_LOG_SOFTMAX,
 	 1, 1, {X_FULL("x", -30, 30, "the logits")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "x - max - log(sum exp(x - max)), per row"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "x - max - log(sum exp(x - max)), per row")},
 	 "ub_rows_log_softmax",
 	 "(FPCore log_softmax ((x R C))\n"
 	 "  (tensor ([i R] [j C])\n"
 	 "    (let ([m " MAXROW "])\n"
-	 "      (- (- (ref x i j) m) (log " SUMEXP ")))))"},
+	 "      (- (- (ref x i j) m) (log " SUMEXP ")))))", NULL},
 	{"rms_norm", "RMS norm forward over the last dimension (eps = float(1e-5))",
 	 UB_SH_RMS_NORM, 2, 1,
 	 {X_FULL("x", -100, 100, "the rows normalized"),
 	  X_COLS("weight", -2, 2, "the scale, one per column")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "x / sqrt(mean(x^2) + eps) * weight"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "x / sqrt(mean(x^2) + eps) * weight")},
 	 "ub_rows_rms_norm",
 	 "(FPCore rms_norm ((x R C) (weight C))\n"
 	 "  " EPS
 	 "  (tensor ([i R] [j C])\n"
 	 "    (* (ref x i j) (ref weight j)\n"
 	 "       (/ 1 (sqrt (+ (/ (for ([k C]) ([s 0 (+ s (* (ref x i k) (ref x i k)))]) s) C)\n"
-	 "                     eps)))))))"},
+	 "                     eps)))))))", NULL},
 	{"layer_norm", "layer norm forward over the last dimension (eps = float(1e-5))",
 	 UB_SH_LAYER_NORM, 3, 3,
 	 {X_FULL("x", -100, 100, "the rows normalized"),
 	  X_COLS("weight", -2, 2, "the scale, one per column"),
 	  X_COLS("bias", -2, 2, "the shift, one per column")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "(x - mean) * rstd * weight + bias"},
-	  {"mean", UB_EXT_ROWS, 0, 0, 0, "the mean of each row"},
-	  {"rstd", UB_EXT_ROWS, 0, 0, 0, "1 / sqrt(biased variance + eps), per row"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "(x - mean) * rstd * weight + bias"),
+	  X_ARG("mean", UB_EXT_ROWS, 0, 0, 0, "the mean of each row"),
+	  X_ARG("rstd", UB_EXT_ROWS, 0, 0, 0, "1 / sqrt(biased variance + eps), per row")},
 	 "ub_rows_layer_norm",
 	 "(FPCore layer_norm ((x R C) (weight C) (bias C))\n"
 	 "  " EPS
@@ -87,17 +88,17 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 "                                eps))))])\n"
 	 "      (array (tensor ([i R] [j C])\n"
 	 "               (+ (* (- (ref x i j) (ref mean i)) (ref rstd i) (ref weight j)) (ref bias j)))\n"
-	 "             mean rstd)))))"},
+	 "             mean rstd)))))", NULL},
 	{"layer_norm_bwd", "layer norm backward over the last dimension, from the forward's "
 	 "mean and rstd (dx, dweight, dbias)", UB_SH_LAYER_NORM_BWD, 5, 3,
 	 {X_DOUT, X_FULL("x", -100, 100, "the forward's input"),
 	  X_COLS("weight", -2, 2, "the forward's scale, one per column"),
 	  X_STAT("mean", "the forward's mean (float32; default: from x)"),
 	  X_STAT("rstd", "the forward's rstd (float32; default: from x)")},
-	 {{"dx", UB_EXT_FULL, 0, 0, 0, "rstd/C * (C*g - sum g - xhat * sum g*xhat), "
-	   "g = weight*dout, xhat = (x - mean)*rstd"},
-	  {"dweight", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout * xhat"},
-	  {"dbias", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout"}},
+	 {X_ARG("dx", UB_EXT_FULL, 0, 0, 0, "rstd/C * (C*g - sum g - xhat * sum g*xhat), "
+	   "g = weight*dout, xhat = (x - mean)*rstd"),
+	  X_ARG("dweight", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout * xhat"),
+	  X_ARG("dbias", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout")},
 	 "ub_rows_layer_norm_bwd",
 	 "(FPCore layer_norm_bwd ((dout R C) (x R C) (weight C) (mean R) (rstd R))\n"
 	 "  (array\n"
@@ -108,14 +109,14 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 "            (* " XHAT("i", "j") "\n"
 	 "               (for ([k C]) ([s 0 (+ s (* " G("k") " " XHAT("i", "k") "))]) s)))))\n"
 	 "    (tensor ([j C]) (for ([i R]) ([s 0 (+ s (* (ref dout i j) " XHAT("i", "j") "))]) s))\n"
-	 "    (tensor ([j C]) (for ([i R]) ([s 0 (+ s (ref dout i j))]) s))))"},
+	 "    (tensor ([j C]) (for ([i R]) ([s 0 (+ s (ref dout i j))]) s))))", NULL},
 	{"rms_norm_bwd", "RMS norm backward over the last dimension, from the forward's "
 	 "rstd (dx, dweight)", UB_SH_RMS_NORM_BWD, 4, 2,
 	 {X_DOUT, X_FULL("x", -100, 100, "the forward's input"),
 	  X_COLS("weight", -2, 2, "the forward's scale, one per column"),
 	  X_STAT("rstd", "the forward's rstd (float32; default: from x)")},
-	 {{"dx", UB_EXT_FULL, 0, 0, 0, "rstd*g - x * rstd^3/C * sum g*x, g = weight*dout"},
-	  {"dweight", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout * x * rstd"}},
+	 {X_ARG("dx", UB_EXT_FULL, 0, 0, 0, "rstd*g - x * rstd^3/C * sum g*x, g = weight*dout"),
+	  X_ARG("dweight", UB_EXT_COLS, 0, 0, 0, "sum over the rows of dout * x * rstd")},
 	 "ub_rows_rms_norm_bwd",
 	 "(FPCore rms_norm_bwd ((dout R C) (x R C) (weight C) (rstd R))\n"
 	 "  (array\n"
@@ -124,25 +125,25 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 "         (* (ref x i j) (/ (pow (ref rstd i) 3) C)\n"
 	 "            (for ([k C]) ([s 0 (+ s (* " G("k") " (ref x i k)))]) s))))\n"
 	 "    (tensor ([j C])\n"
-	 "      (for ([i R]) ([s 0 (+ s (* (ref dout i j) (ref x i j) (ref rstd i)))]) s))))"},
+	 "      (for ([i R]) ([s 0 (+ s (* (ref dout i j) (ref x i j) (ref rstd i)))]) s))))", NULL},
 	{"cross_entropy", "cross-entropy of logits with class-index targets, per row "
 	 "(reduction='none')", UB_SH_CROSS_ENTROPY, 2, 1,
 	 {X_FULL("x", -30, 30, "the logits, classes along the row"),
-	  {"target", UB_EXT_ROWS, 0, 0, UB_ARG_CLASS, "the class of each row (integer; "
-	   "default: seeded uniform in [0, cols))"}},
-	 {{"out", UB_EXT_ROWS, 0, 0, 0, "log(sum exp(x - max)) - (x[target] - max), per row"}},
+	  X_ARG("target", UB_EXT_ROWS, 0, 0, UB_ARG_CLASS, "the class of each row (integer; "
+	   "default: seeded uniform in [0, cols))")},
+	 {X_ARG("out", UB_EXT_ROWS, 0, 0, 0, "log(sum exp(x - max)) - (x[target] - max), per row")},
 	 "ub_rows_cross_entropy",
 	 "(FPCore cross_entropy ((x R C) (target R))\n"
 	 "  (tensor ([i R])\n"
 	 "    (let ([m " MAXROW "])\n"
-	 "      (- (log " SUMEXP ") (- (ref x i (ref target i)) m)))))"},
+	 "      (- (log " SUMEXP ") (- (ref x i (ref target i)) m)))))", NULL},
 	{"matmul", "matrix product: out = a b (--shape M,N,K)", UB_SH_MATMUL, 2, 1,
 	 {X_MAT("a", UB_EXT_MK, "the left matrix (M, K)"),
 	  X_MAT("b", UB_EXT_KN, "the right matrix (K, N)")},
 	 {{"out", UB_EXT_FULL, 0, 0, 0, "sum over k of a[i,k] b[k,j], (M, N)"}},
 	 "ub_rows_matmul",
 	 "(FPCore matmul ((a M K) (b K N))\n"
-	 "  (tensor ([i M] [j N]) " DOT("(ref a i k)", "(ref b k j)") "))"},
+	 "  (tensor ([i M] [j N]) " DOT("(ref a i k)", "(ref b k j)") "))", NULL},
 	{"linear", "linear layer: out = x weight^T + bias, as torch.nn.functional.linear "
 	 "(--shape M,N,K)", UB_SH_LINEAR, 3, 1,
 	 {X_MAT("x", UB_EXT_MK, "the input (M, K)"),
@@ -152,7 +153,7 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 "ub_rows_linear",
 	 "(FPCore linear ((x M K) (weight N K) (bias N))\n"
 	 "  (tensor ([i M] [j N])\n"
-	 "    (+ " DOT("(ref x i k)", "(ref weight j k)") " (ref bias j))))"},
+	 "    (+ " DOT("(ref x i k)", "(ref weight j k)") " (ref bias j))))", NULL},
 	{"bmm", "batched matrix product: out[h] = a[h] b[h] (--shape B,M,N,K)", UB_SH_BMM,
 	 2, 1,
 	 {X_MAT("a", UB_EXT_MK, "the left matrices (B, M, K), as (B*M, K)"),
@@ -161,7 +162,7 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	   "as (B*M, N)"}},
 	 "ub_rows_bmm",
 	 "(FPCore bmm ((a B M K) (b B K N))\n"
-	 "  (tensor ([h B] [i M] [j N]) " DOT("(ref a h i k)", "(ref b h k j)") "))"},
+	 "  (tensor ([h B] [i M] [j N]) " DOT("(ref a h i k)", "(ref b h k j)") "))", NULL},
 	{"sdpa", "scaled-dot-product attention forward: softmax(q k^T / sqrt(D)) v "
 	 "(--shape L,S,D)", UB_SH_SDPA, 3, 1,
 	 {{"q", UB_EXT_FULL, -3, 3, 0, "the queries (L, D)"},
@@ -169,14 +170,14 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	  X_MAT("v", UB_EXT_KN, "the values (S, D)")},
 	 {{"out", UB_EXT_FULL, 0, 0, 0, "sum over t of softmax_t(q[i] . k[t] / sqrt(D)) "
 	   "v[t,c], (L, D)"}},
-	 "ub_rows_sdpa", SDPA_MATH("sdpa", "TRUE")},
+	 "ub_rows_sdpa", SDPA_MATH("sdpa", "TRUE"), NULL},
 	{"sdpa_causal", "causal scaled-dot-product attention forward: key t <= query i "
 	 "(torch's is_causal) (--shape L,S,D)", UB_SH_SDPA_CAUSAL, 3, 1,
 	 {{"q", UB_EXT_FULL, -3, 3, 0, "the queries (L, D)"},
 	  {"k", UB_EXT_KN, -3, 3, 0, "the keys (S, D)"},
 	  X_MAT("v", UB_EXT_KN, "the values (S, D)")},
 	 {{"out", UB_EXT_FULL, 0, 0, 0, "as sdpa over the keys t <= i"}},
-	 "ub_rows_sdpa_causal", SDPA_MATH("sdpa_causal", "(<= t i)")},
+	 "ub_rows_sdpa_causal", SDPA_MATH("sdpa_causal", "(<= t i)"), NULL},
 };
 const int ub_nshaped_ops = (int)(sizeof ub_shaped_ops / sizeof ub_shaped_ops[0]);
 
@@ -203,17 +204,32 @@ size_t ub_extent_count(enum ub_extent e, size_t rows, size_t cols)
 	return e == UB_EXT_FULL ? rows * cols : e == UB_EXT_ROWS ? rows : cols;
 }
 
+size_t ub_arg_count(const struct ub_shaped_arg *a, size_t rows, size_t cols)
+{
+	return a->ext == UB_EXT_TABLE ? a->trows * cols : ub_extent_count(a->ext, rows, cols);
+}
+
+long long ub_arg_ihi(const struct ub_shaped_arg *a, size_t cols)
+{
+	return a->ihi < 0 ? (long long)cols : a->ihi;
+}
+
 const char *ub_extent_name(enum ub_extent e)
 {
 	static const char *const names[] = { "rows, cols", "rows", "cols", "rows, inner",
 					     "inner, cols", "cols, inner",
-					     "batch, inner, cols" };
+					     "batch, inner, cols", "table, cols" };
 	return names[e];
 }
 
 enum ub_dtype ub_shaped_in_dtype(const struct ub_shaped_op *op, int k, enum ub_dtype dt)
 {
 	return op->in[k].role != UB_ARG_VALUE ? UB_F32 : dt;
+}
+
+int ub_shaped_is_int(const struct ub_shaped_arg *a)
+{
+	return a->role == UB_ARG_CLASS || a->role == UB_ARG_INT;
 }
 
 int ub_shaped_has_cols_out(const struct ub_shaped_op *op)

@@ -20,13 +20,17 @@ struct ub_row *ub_shaped_new_row(struct ub_result *res, const struct ub_shaped_r
 	snprintf(label, sizeof label, q->op->nout > 1 ? "%s:%s" : "%s", q->op->name,
 		 q->op->out[o].name);
 	r->op = strdup(label);
+	r->output = q->op->nout > 1 ? q->op->out[o].name : NULL;
 	r->nin = 0;
 	enum ub_extent e = q->op->out[o].ext;
 	r->coords = e == UB_EXT_FULL ? 2 : e == UB_EXT_ROWS ? 1 : 3;
-	snprintf(r->launch, sizeof r->launch, ub_shaped_has_cols_out(q->op) ?
+	snprintf(r->launch, sizeof r->launch, q->op->fp && q->op->fp->elementwise ?
+		 "one thread per element" : ub_shaped_has_cols_out(q->op) ?
 		 "one thread per row and per column" : "one thread per row");
 	if (q->cfg->geom.block || q->cfg->geom.per_block || q->cfg->geom.grid)
 		ub_geom_format(&q->cfg->geom, r->launch, sizeof r->launch);
+	if (q->cfg->launcher && ub_mode_find(mode) >= 0) /* a mode row */
+		snprintf(r->launch, sizeof r->launch, "by --launcher %s", q->entry);
 	if (q->cfg->triton && ub_mode_find(mode) >= 0) /* a mode row, not torch or an order */
 		ub_triton_row(q->cfg->triton, r);
 	return r;
@@ -149,11 +153,13 @@ int ub_shaped_dump_dtype(const struct ub_shaped_req *q, const struct sdata *d,
 	for (int k = 0; !s && k < op->nin; k++) {
 		enum ub_extent e = op->in[k].ext;
 		size_t r = rows, c = cols;
-		if (e >= UB_EXT_MK) /* a matrix op's operand: 2-D (shaped_mm.h) */
+		if (e == UB_EXT_TABLE)   /* (trows, cols) */
+			r = op->in[k].trows, e = UB_EXT_FULL;
+		else if (e >= UB_EXT_MK) /* a matrix op's operand: 2-D (shaped_mm.h) */
 			ub_mm_dims(q, e, rows, cols, &r, &c), e = UB_EXT_FULL;
 		snprintf(what, sizeof what, "input.%s", op->in[k].name);
 		s = ub_shaped_dump_stage(q->dumped, op->name, d->dt, what, &d->in[k], e, r, c,
-					 op->in[k].role == UB_ARG_CLASS ? "<i4" : NULL, err);
+					 ub_shaped_is_int(&op->in[k]) ? "<i4" : NULL, err);
 	}
 	for (int o = 0; !s && o < op->nout; o++) {
 		const char *on = op->out[o].name;

@@ -8,6 +8,7 @@
 #include "modes.h"
 #include "native.h"
 #include "paths.h"
+#include "rowop.h"
 #include "triton.h"
 #include "written.h"
 
@@ -22,10 +23,10 @@ static char torch_na[UB_NDTYPES][UB_SHAPED_MAX_OUT][256];
 
 static void sdata_free(struct sdata *d)
 {
-	for (int k = 0; k < UB_SHAPED_MAX_IN; k++) {
+	if (d->has_ro)
+		ub_rowop_free(&d->ro);
+	for (int k = 0; k < UB_SHAPED_MAX_IN; k++)
 		ub_array_free(&d->in[k]);
-		ub_array_free(&d->wide[k]);
-	}
 	for (int k = 0; k < UB_SHAPED_NORDERS; k++)
 		ub_array_free(&d->ord[k]);
 	for (int k = 0; k < UB_SHAPED_NSEEDS; k++)
@@ -50,7 +51,8 @@ static int read_input(const struct ub_shaped_req *q, int k, struct sdata *d,
 	const struct ub_shaped_arg *a = &q->op->in[k];
 	struct ub_shape sh;
 	int s = ub_npy_read(q->files[k], d->in[k].dt, &d->in[k], &sh, err);
-	size_t want = ub_mm_count(q, a->ext, rows, cols);
+	size_t want = ub_shaped_is_mm(q->op) ? ub_mm_count(q, a->ext, rows, cols)
+					    : ub_arg_count(a, rows, cols);
 	char shape[96];
 	if (ub_shaped_is_mm(q->op))
 		ub_mm_shape_text(q, rows, cols, shape, sizeof shape);
@@ -159,6 +161,36 @@ static int classes(const struct ub_shaped_req *q, int k, struct sdata *d, size_t
 	return s;
 }
 
+/* Integer input k of an FPCore row op: its file's integers (as many as
+ * the input has elements, each in its range [lo, hi)), else seeded
+ * uniform in the range (as classes() draws). */
+static int ints(const struct ub_shaped_req *q, int k, struct sdata *d, size_t rows,
+		size_t cols, struct ub_error *err)
+{
+	const struct ub_shaped_arg *a = &q->op->in[k];
+	const char *file = q->files[k];
+	long long lo = a->ilo, hi = ub_arg_ihi(a, cols);
+	size_t want = ub_arg_count(a, rows, cols), n = want;
+	int64_t *v = NULL;
+	uint64_t seed = q->cfg->seed + (uint64_t)k;
+	int s = file ? ub_npy_read_int(file, &v, &n, NULL, err) : 0;
+	if (!s && n != want)
+		s = ub_fail(err, UB_USAGE, "%s: input %s has %zu elements: the run's shape "
+			    "%zu,%zu needs %zu (%s)", file, a->name, n, rows, cols, want,
+			    ub_extent_name(a->ext));
+	for (size_t i = 0; !s && file && i < n; i++)
+		if (v[i] < lo || v[i] >= hi)
+			s = ub_fail(err, UB_USAGE, "%s: %s %lld of element %zu is not in "
+				    "[%lld, %lld)", file, a->name, (long long)v[i], i, lo, hi);
+	if (!s && ub_array_alloc(&d->in[k], UB_F32, want))
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
+	for (size_t i = 0; !s && i < want; i++)
+		ub_array_set(&d->in[k], i, (uint32_t)(file ? v[i] : lo + (long long)(mix(&seed) %
+						      (uint64_t)(hi - lo))));
+	free(v);
+	return s;
+}
+
 static int inputs(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
 		  size_t cols, struct ub_error *err)
 {
@@ -169,10 +201,14 @@ static int inputs(const struct ub_shaped_req *q, struct sdata *d, size_t rows,
 		stat |= a->role == UB_ARG_STAT;
 		if (a->role == UB_ARG_CLASS)
 			s = classes(q, k, d, rows, cols, err);
+		else if (a->role == UB_ARG_INT)
+			s = ints(q, k, d, rows, cols, err);
 		else if (q->files[k])
 			s = read_input(q, k, d, rows, cols, err);
 		else if (a->role == UB_ARG_VALUE) /* input k: seed + k (docs/reductions.md) */
-			s = ub_inputs_generate(d->dt, 1, &dom, ub_mm_count(q, a->ext, rows, cols),
+			s = ub_inputs_generate(d->dt, 1, &dom, ub_shaped_is_mm(q->op) ?
+					       ub_mm_count(q, a->ext, rows, cols) :
+					       ub_arg_count(a, rows, cols),
 					       q->cfg->seed + (uint64_t)k, &d->in[k], err);
 	}
 	return s || !stat ? s : stats(q, d, rows, cols, err);
@@ -194,6 +230,11 @@ static int reference(const struct ub_shaped_req *q, struct sdata *d, size_t rows
 		return ub_mm_ref(q, d->dt, d->in, rows, cols, &d->cr[0], d->exact[0],
 				 d->dotabs, &d->undecided, err);
 	}
+	int acc[UB_SHAPED_MAX_OUT];
+	ub_shaped_acc_inputs(q, acc);
+	if (!s && q->op->kind == UB_SH_FPCORE)
+		return ub_shaped_fp_ref(q->op, &d->ro, d->dt, d->in, rows, cols, acc,
+					!q->cfg->ref_mpfr, d->cr, d->exact, &d->undecided, err);
 	for (size_t r = 0; !s && r < rows; r++)
 		s = ub_shaped_ref_row(q->op, d->dt, d->in, rows, cols, r, d->cr, d->exact,
 				      &d->undecided, err);
@@ -210,6 +251,7 @@ struct launch {
 	struct ub_array *y; /* the mode's outputs */
 	uint64_t *approx;
 	int o;              /* the output this level checks */
+	const struct ub_shaped_args *sa; /* what outputs start as */
 };
 
 /* "output element 4 of 6 (the first of 2) was never written; the launch:
@@ -243,6 +285,11 @@ static int run_level(void *ctx, struct ub_error *err)
 	struct launch in = *l;
 	in.o++;
 	size_t first, count;
+	const struct ub_array *pre = l->sa ? l->sa->pre[l->o] : NULL;
+	if (pre) { /* in place or accumulated: it starts as the input, written */
+		memcpy(l->y[l->o].data, pre->data, pre->n * (size_t)ub_dtypes[pre->dt].bits / 8);
+		return run_level(&in, err);
+	}
 	int s = ub_run_written(&l->y[l->o], run_level, &in, &first, &count, err);
 	if (!s && count) {
 		unwritten(err, first, count, l->y[l->o].n, l->job);
@@ -253,55 +300,11 @@ static int run_level(void *ctx, struct ub_error *err)
 	return s;
 }
 
-/* What kernel parameter named nm takes. */
-static struct ub_karg bind(const struct ub_shaped_req *q, struct sdata *d,
-			   struct ub_array *y, const char *nm, size_t rows, size_t cols)
-{
-	const struct ub_shaped_op *op = q->op;
-	if (!strcmp(nm, "rows") || !strcmp(nm, "cols"))
-		return (struct ub_karg){.value = nm[0] == 'r' ? rows : cols};
-	/* a matrix op's sizes (shaped_mm.h): inner = K (sdpa: S), batch;
-	 * M N K, and sdpa's L S D */
-	static const char *const sizes[] = { "inner", "batch", "M", "N", "K", "L", "S", "D" };
-	size_t v[] = { q->inner, q->batch, rows / (q->batch ? q->batch : 1), cols, q->inner,
-		       rows, q->inner, cols };
-	for (size_t z = 0; ub_shaped_is_mm(op) && z < sizeof sizes / sizeof *sizes; z++)
-		if (!strcmp(nm, sizes[z]))
-			return (struct ub_karg){.value = v[z]};
-	if (nm[0] == '=')
-		return (struct ub_karg){.value = strtoull(nm + 1, NULL, 16)};
-	for (int k = 0; k < op->nin; k++)
-		if (!strcmp(nm, op->in[k].name))
-			return (struct ub_karg){.arr = &d->in[k], .name = op->in[k].name};
-	for (int o = 0; o < op->nout; o++) /* the binder's "out" is output 0 */
-		if (!strcmp(nm, op->out[o].name) || (!o && !strcmp(nm, "out")))
-			return (struct ub_karg){.arr = &y[o], .writable = 1,
-						.name = op->out[o].name};
-	return (struct ub_karg){0};
-}
-
-/* A class input's argument as 64-bit integers (each class sign-extended
- * from its int32), kept in d until the run ends. */
-static int widen(const struct ub_shaped_req *q, struct sdata *d,
-		 struct ub_karg *a, struct ub_error *err)
-{
-	int k = (int)(a->arr - d->in);
-	if (k < 0 || k >= q->op->nin)
-		return 0; /* not an input (the binder lets only classes here) */
-	if (!d->wide[k].data) {
-		if (ub_array_alloc(&d->wide[k], UB_F64, d->in[k].n))
-			return ub_fail(err, UB_RUNTIME, "out of memory");
-		for (size_t i = 0; i < d->in[k].n; i++)
-			ub_array_set(&d->wide[k], i, (uint64_t)(int64_t)(int32_t)
-				     ub_array_get(&d->in[k], i));
-	}
-	a->arr = &d->wide[k];
-	return 0;
-}
-
 /* One thread per row, and per column for the sums over the rows. */
 static size_t threads(const struct ub_shaped_op *op, size_t rows, size_t cols)
 {
+	if (op->fp && op->fp->elementwise) /* an elementwise op: one per element */
+		return rows * cols;
 	return ub_shaped_has_cols_out(op) && cols > rows ? cols : rows;
 }
 
@@ -311,7 +314,7 @@ static size_t threads(const struct ub_shaped_op *op, size_t rows, size_t cols)
  * row unless --grid says; the metadata's dynamic .shared bytes). */
 static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
 		      struct ub_array *y, int mi, const struct ub_geom *geom,
-		      struct ub_karg *args, int nargs,
+		      struct ub_karg *args, int nargs, const struct ub_shaped_args *sa,
 		      size_t rows, uint64_t *approx, struct ub_error *err)
 {
 	const struct ub_triton *t = q->cfg->triton;
@@ -329,11 +332,31 @@ static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
 	job.ptx = p.ptx;
 	job.geom.atomic_seeded = geom->atomic_seeded;
 	job.geom.atomic_seed = geom->atomic_seed;
-	struct launch l = { q, &job, y, approx, 0 };
+	struct launch l = { q, &job, y, approx, 0, sa };
 	if (!s)
 		s = run_level(&l, err);
 	free(p.ptx);
 	return s;
+}
+
+/* The catalog kernel's parameters (kernels/rows.cu): the inputs, the
+ * outputs, rows and cols; a matrix op's inner, and bmm's batch. */
+static int catalog_args(const struct ub_shaped_req *q, struct sdata *d, struct ub_array *y,
+			size_t rows, size_t cols, struct ub_karg *args)
+{
+	const struct ub_shaped_op *op = q->op;
+	int n = 0;
+	for (int k = 0; k < op->nin; k++)
+		args[n++] = (struct ub_karg){.arr = &d->in[k], .name = op->in[k].name};
+	for (int o = 0; o < op->nout; o++)
+		args[n++] = (struct ub_karg){.arr = &y[o], .writable = 1, .name = op->out[o].name};
+	args[n++] = (struct ub_karg){.value = rows};
+	args[n++] = (struct ub_karg){.value = cols};
+	if (ub_shaped_is_mm(op))
+		args[n++] = (struct ub_karg){.value = q->inner};
+	if (op->kind == UB_SH_BMM)
+		args[n++] = (struct ub_karg){.value = q->batch};
+	return n;
 }
 
 /* Mode mi's kernel into y (the mode's outputs), launched as geom says
@@ -346,48 +369,40 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	const struct ub_shaped_op *op = q->op;
 	const struct ub_config *cfg = q->cfg;
 	struct ub_karg args[UB_MAX_KARGS + 8];
+	struct ub_shaped_args sa;
 	int nargs = 0, s = 0;
 	char what[48];
+	memset(&sa, 0, sizeof sa);
 	for (int o = 0; !s && o < op->nout; o++) {
 		ub_array_free(&y[o]);
 		s = ub_array_alloc(&y[o], d->dt, ub_extent_count(op->out[o].ext, rows, cols));
 	}
-	if (q->kernel) {
-		for (int a = 0; a < q->nargs && !s; a++) {
-			args[nargs] = bind(q, d, y, q->args[a], rows, cols);
-			if (q->wide[a])
-				s = widen(q, d, &args[nargs], err);
-			nargs++;
-		}
-	} else {
-		for (int k = 0; k < op->nin; k++)
-			args[nargs++] = bind(q, d, y, op->in[k].name, rows, cols);
-		for (int o = 0; o < op->nout; o++)
-			args[nargs++] = bind(q, d, y, op->out[o].name, rows, cols);
-		args[nargs++] = bind(q, d, y, "rows", rows, cols);
-		args[nargs++] = bind(q, d, y, "cols", rows, cols);
-		if (ub_shaped_is_mm(op))
-			args[nargs++] = bind(q, d, y, "inner", rows, cols);
-		if (op->kind == UB_SH_BMM)
-			args[nargs++] = bind(q, d, y, "batch", rows, cols);
-	}
+	for (int a = 0; q->kernel && a < q->nargs && !s; a++)
+		s = ub_shaped_bind(q, d, y, a, rows, cols, &sa, &args[nargs++], err);
+	if (!q->kernel)
+		nargs = catalog_args(q, d, y, rows, cols, args);
 	snprintf(what, sizeof what, "mode %s", ub_modes[m].name);
-	if (cfg->triton)
-		return s ? s : run_triton(q, d, y, mi, geom, args, nargs, rows, approx, err);
+	if (cfg->triton) {
+		s = s ? s : run_triton(q, d, y, mi, geom, args, nargs, &sa, rows, approx, err);
+		ub_shaped_args_free(&sa);
+		return s;
+	}
 	const struct ub_backend *be = ub_config_backend(cfg);
 	struct ub_job job = { .src = src, .unit = cfg->kernel_unit,
 			      .name = q->kernel ? q->kernel : "rows.cu", .opts = ub_modes[m].opts,
 			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
 			      .args = args, .nargs = nargs, .n = threads(op, rows, cols),
 			      .geom = *geom,
-			      .what = what, .exec = cfg->exec };
+			      .what = what, .exec = cfg->exec, .launcher = cfg->launcher };
 	/* one thread per row is little to run: translating it to native code
 	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
 	if (job.exec == UB_EXEC_DEFAULT && !getenv("ULPBENCH_EXEC"))
 		job.exec = UB_EXEC_INTERP;
 	job.arch = be->arch(cfg->arch, cfg->arch_set);
-	struct launch l = { q, &job, y, approx, 0 };
-	return s ? s : run_level(&l, err);
+	struct launch l = { q, &job, y, approx, 0, &sa };
+	s = s ? s : run_level(&l, err);
+	ub_shaped_args_free(&sa);
+	return s;
 }
 
 /* The catalog kernel's source for dt: kernels/rows.cu after the dtype's
@@ -432,6 +447,9 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	size_t rows, cols;
 	char *src = NULL;
 	int s = ub_shaped_shape(q, d.dt, &rows, &cols, err);
+	if (!s && q->op->kind == UB_SH_FPCORE) /* its params and sizes for this run */
+		d.has_ro = !(s = ub_rowop_parse(q->op->fp->text, q->op->fp->file, d.dt,
+						q->param_values, rows, cols, &d.ro, err));
 	if (!s)
 		s = inputs(q, &d, rows, cols, err);
 	if (!s)
@@ -442,6 +460,10 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		if (!s && d.dt == UB_F32)   /* and with allow_tf32 */
 			s = ub_mm_torch(q, d.dt, d.in, rows, cols, 1, &d.tf32, torch_na[t][0],
 					sizeof torch_na[t][0], &d.tf32_approx, err);
+	} else if (!s) {
+	} else if (!s && q->op->kind == UB_SH_FPCORE) {
+		s = ub_shaped_fp_torch(q, &d.ro, d.dt, d.in, rows, cols, d.torch, torch_na[t],
+				       &d.torch_approx, err);
 	} else if (!s) {
 		s = ub_shaped_torch(q->op, d.dt, d.in, rows, cols, d.torch, torch_na[t],
 				    &d.torch_approx, err);
@@ -458,8 +480,10 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 	const char *na[UB_NMODES] = {0};
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
 		if (!ub_mode_applies(cfg->modes[m], d.dt) ||
-		    (cfg->triton && ub_triton_mode_na(cfg->modes[m])))
-			continue; /* no row, as elementwise runs do; Triton: fma, nofma */
+		    (cfg->triton && ub_triton_mode_na(cfg->modes[m])) ||
+		    (q->op->kind == UB_SH_FPCORE && !q->kernel))
+			continue; /* no row, as elementwise runs do; Triton: fma, nofma;
+				     an FPCore row op without a kernel: torch alone */
 		/* a user's kernel without what the mode changes: an n/a row */
 		if (q->kernel && !cfg->triton &&
 		    (na[m] = ub_kernel_mode_na(cfg->modes[m], src)))
@@ -504,8 +528,10 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		struct ub_row *r = s ? NULL : ub_shaped_new_row(res, q, t, o, "torch", UB_TORCH_OPTS);
 		if (r && !r->op)
 			s = ub_fail(err, UB_RUNTIME, "out of memory");
-		else if (r)
+		else if (r) {
 			r->na = torch_na[t][o];
+			r->st.n = d.cr[o].n;   /* the header's; nothing measured */
+		}
 	}
 	if (!s && q->dumped)
 		s = ub_shaped_dump_dtype(q, &d, ran, rows, cols, err);

@@ -67,6 +67,9 @@ static enum tp_status model(const struct ub_shaped_op *op, const struct tp_tenso
 		free(t);
 		return st;
 	}
+	case UB_SH_FPCORE: /* its own :torch (shaped_fptorch.c) */
+		snprintf(why->msg, sizeof why->msg, "the op's :torch runs elsewhere");
+		return TP_NA;
 	case UB_SH_RMS_NORM_BWD:
 		snprintf(why->msg, sizeof why->msg, "no torch plan for rms_norm_bwd: PyTorch "
 			 "has no fused rms_norm kernel in the modelled versions; its backward "

@@ -6,11 +6,14 @@
  * from getopt's initial state, so that what one input finds does not
  * depend on the inputs run before it in the same process.  A line that parses
  * is then set up against the shipped catalog as a run would be (the op,
- * dtypes, --domain, --input names, modes; no file is read), and a shaped
- * op's --shape parsed (a matrix op's M,N,K and its kin). */
+ * dtypes, --domain, --input names, modes; no file is read), a shaped
+ * op's --shape parsed (a matrix op's M,N,K and its kin), and its --args
+ * bindings read as the binder reads each (kernel_roles.h: the role, a
+ * scratch buffer's size expression). */
 #include "fuzz.h"
 #include "cli.h"
 #include "inputs.h"
+#include "kernel_roles.h"
 #include "setup.h"
 #include "shaped_mm.h"
 
@@ -39,6 +42,16 @@ static void command_line(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 	struct ub_cli cli;
 	int parsed = ub_cli_parse(argc, argv, &cli, &err) == 0;
+	char *args = parsed && cli.args ? strdup(cli.args) : NULL;
+	for (char *save, *it = args ? strtok_r(args, ",", &save) : NULL; it;
+	     it = strtok_r(NULL, ",", &save)) {
+		struct ub_role r;
+		unsigned long long v;
+		char *eq = strchr(it, '=');
+		if (eq && ub_role_parse("p", eq + 1, &r, &err) == 0 && r.role == UB_RL_SIZE)
+			ub_role_size(r.arg, 1000, 8, 125, &v, &err);
+	}
+	free(args);
 	if (parsed && cli.action == UB_ACT_RUN && cli.op && have_cat) {
 		struct ub_op op;
 		struct ub_config cfg;

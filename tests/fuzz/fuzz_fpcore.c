@@ -2,11 +2,16 @@
  * expressions it builds): the input is an --fpcore file; every op it
  * defines then has its kernel and torch plan generated in every dtype, as
  * a run would (codegen.c), and its reference evaluated at a few inputs
- * (reference/: the fast path, Ziv's loop, the exact evaluation). */
+ * (reference/: the fast path, Ziv's loop, the exact evaluation).  Every op
+ * over rows it defines (rowop.h) is read again as a run reads it, for a
+ * 2 x 3 shape in f32 and f16, and each element of its outputs unrolled
+ * (rowop_build.c) and decided by the reference, its inputs 0 and small
+ * numbers, its integers the ends of their ranges. */
 #include "fuzz.h"
 #include "catalog.h"
 #include "codegen.h"
 #include "reference.h"
+#include "rowop.h"
 #include "sexp.h"
 
 #include <stdlib.h>
@@ -45,6 +50,52 @@ static void reference(const struct ub_op *op)
 	}
 }
 
+/* Input k's element i: an integer input's range ends, else a few f32 or
+ * f16 values by position. */
+struct rows { const struct ub_rowop *op; int dt; };
+
+static uint64_t element(void *ctx, int k, size_t i)
+{
+	const struct rows *r = ctx;
+	static const uint64_t f32[] = {0, 0x3f800000, 0xc0400000, 0x00000001};
+	static const uint64_t f16[] = {0, 0x3c00, 0xc200, 0x0001};
+	const struct ub_ro_in *a = &r->op->in[k];
+	if (a->is_int)
+		return (uint64_t)(i % 2 ? ub_rowop_ihi(r->op, k, 3) - 1 : a->ilo);
+	return r->dt == UB_F16 ? f16[(i + (size_t)k) % 4] : f32[(i + (size_t)k) % 4];
+}
+
+static void rows(const struct ub_rowop *cat_op)
+{
+	for (int t = 0; t < 2; t++) {
+		struct ub_rowop op;
+		struct ub_error err;
+		int dt = t ? UB_F16 : UB_F32;
+		if (ub_rowop_parse(cat_op->text, cat_op->file, dt, NULL, 2, 3, &op, &err) == 0) {
+			struct rows ctx = {&op, dt};
+			struct ub_ro_data d = {2, 3, element, &ctx, dt};
+			for (size_t r = 0; r < 2; r++) {
+				struct ub_ro_row *rb;
+				int s = ub_ro_row_begin(&op, &d, r, &rb, &err);
+				for (int o = 0; !s && o < op.nout; o++)
+					for (size_t j = 0; !s && j < (op.out[o].ext == UB_RO_FULL ? 3u : 1u); j++) {
+						struct ub_expr *e;
+						int nv;
+						uint64_t cr;
+						struct ub_exact x;
+						if ((s = ub_ro_row_elem(rb, o, j, &e, &err)))
+							break;
+						const uint64_t *v = ub_ro_row_vars(rb, &nv);
+						ub_ref_eval_auto(e, (enum ub_dtype)dt, v, nv, 1, &cr, &x, &err);
+						ub_expr_free(e);
+					}
+				ub_ro_row_end(rb);
+			}
+		}
+		ub_rowop_free(&op);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
@@ -56,7 +107,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ub_sx_free(&top);
 	struct ub_catalog cat = {0};
 	if (ub_catalog_parse(text, "in.fpcore", &cat, &err) == 0)
-		for (int i = 0; i < cat.nops; i++) {
+		for (int i = 0; i < cat.nops + cat.nrowops; i++) {
+			if (i >= cat.nops) {
+				rows(&cat.rowops[i - cat.nops]);
+				continue;
+			}
 			generate(&cat.ops[i]);
 			reference(&cat.ops[i]);
 		}
