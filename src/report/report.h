@@ -23,8 +23,7 @@ void ub_report_table(FILE *f, const struct ub_result *res);
 	X(options, TEXT) X(domain, TEXT) X(catalog, TEXT)                  \
 	X(ulpbench_version, TEXT) X(status, TEXT) X(undecided, INT)        \
 	X(rejected, INT) X(kernel, TEXT) X(launch, TEXT) X(params, TEXT)   \
-	X(max_dot_rel, REAL)
-	X(output, TEXT)
+	X(max_dot_rel, REAL) X(output, TEXT)
 
 enum ub_col {
 #define X(name, kind) UB_COL_##name,
