@@ -89,6 +89,9 @@ struct ub_config {
 				   compiled by ub_triton_compile; NULL: CUDA */
 	int times;           /* --times: each stage's CPU time (a streamed
 				run) into the data's cpu[] */
+	const char *ptx;     /* NULL; else the kernel under test runs from
+				this PTX text instead of its compile (sim
+				only; `ulpbench why`'s variants, why.h) */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
