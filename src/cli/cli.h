@@ -62,6 +62,8 @@
 	X("grid", 0, 1, "N|n/NAME", RUN, "--triton's programs: N, or ceil(n / constexpr NAME) (default: the constexpr named like BLOCK)") \
 	X("num-warps", 0, 1, "W", RUN, "--triton's num_warps: 32*W threads a program (default: 4)") \
 	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton (default: $ULPBENCH_PYTHON, else python3)") \
+	X("why", 0, 0, NULL, REPORT, "for each mode that differs: the instructions and source lines responsible, the fix verified by a rerun, where accuracy is lost (docs/why.md)") \
+	X("fix-dir", 0, 1, "DIR", REPORT, "why: save the fixed copy of the kernel's source for each mode in DIR") \
 	X("list-ops", 0, 0, NULL, ACTION, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, ACTION, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, ACTION, "list the dtypes")                      \
@@ -133,6 +135,9 @@ struct ub_cli {
 	int dtypes_given;                  /* --dtype was given */
 	const char *shape;                 /* --shape R,C (shaped ops) */
 	int orders;                        /* --orders (the shaped sum) */
+	int why;                           /* --why (docs/why.md); 2: the
+					      `ulpbench why` report too */
+	const char *fix_dir;               /* --fix-dir DIR */
 };
 
 /* The options of cli of role `role`, as arguments ("--mode", "fma,rn",

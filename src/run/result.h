@@ -18,6 +18,7 @@ struct ub_nvcc_unit;
 
 struct ptx_trace;
 struct ub_triton;
+struct ub_why_row;
 
 /* The stages of a streamed run whose CPU time --times reports, declared
  * once: the inputs (generated or read), the reference, the kernels (every
@@ -145,6 +146,8 @@ struct ub_row {
 	uint64_t rejected;   /* candidate inputs :pre rejected (the data's) */
 	struct ub_figs *fig; /* cfg->figures: what the HTML page draws of it
 				(owned; NULL for n/a rows) */
+	const struct ub_why_row *why; /* --why: the analysis of the row
+				(why.h; not owned), or NULL */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */
