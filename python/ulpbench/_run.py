@@ -205,7 +205,7 @@ def _read_outputs(directory, res, dtypes, op):
 
 
 def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=None,
-        n=None, seed=None, fpcore=None, keep=False, html=None, domain=None):
+        n=None, seed=None, fpcore=None, keep=False, html=None, domain=None, why=False):
     """Runs op (under each of modes, default all) and returns a Result.
 
     kernel: your .cu file (or its source text); entry, args: as the
@@ -215,7 +215,10 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
     n samples drawn with seed; fpcore: an FPCore file (or its text, or a
     list) with ops of your own; keep: also read every element's results
     (.outputs) and inputs (.inputs); html: write the HTML report there;
-    domain: {input: (lo, hi)} to sample instead of the op's domain.
+    domain: {input: (lo, hi)} to sample instead of the op's domain;
+    why: for each mode that differs, which instructions and source lines
+    explain it and the fix, verified (the rows' why_* and fixed_*
+    attributes, docs/why.md).
     Errors of the engine raise UlpbenchError with its message and exit
     status."""
     modes = _listify(modes)
@@ -245,6 +248,8 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
             opts += ["--dump", os.path.join(tmp, "out")]
         if html is not None:
             opts += ["--html", os.fspath(html)]
+        if why:
+            opts += ["--why"]
         exe = engine()
         run_engine(opts)
         with open(report) as f:
