@@ -101,8 +101,9 @@ static struct ub_why_cand *add(struct ub_why_cand *c, int *n, int max, int kind,
 }
 
 /* The instruction lines of t and their mnemonics, mul/add/sub without
- * ".rn" (the nofma compile marks what the fma one leaves unmarked). */
-static int mnemonics(const struct ub_ptxtext *t, uint32_t **line, char (**mn)[32])
+ * ".rn" (the nofma compile marks what the fma one leaves unmarked), with
+ * their source operands: registers as "%", immediates as written. */
+static int mnemonics(const struct ub_ptxtext *t, uint32_t **line, char (**mn)[96])
 {
 	int n = 0;
 	struct ub_pinsn in;
@@ -116,7 +117,12 @@ static int mnemonics(const struct ub_ptxtext *t, uint32_t **line, char (**mn)[32
 		char *r = strstr(in.mn, ".rn.");
 		if (r && (starts(in.mn, "mul.") || starts(in.mn, "add.") || starts(in.mn, "sub.")))
 			memmove(r, r + 3, strlen(r + 3) + 1);
-		snprintf((*mn)[n], sizeof (*mn)[n], "%.31s", in.mn);
+		/* the immediates too: an fma of the source's with a constant
+		 * pairs with its twin, not with a contraction of registers */
+		size_t used = (size_t)snprintf((*mn)[n], sizeof (*mn)[n], "%.31s", in.mn);
+		for (int o = 1; o < in.nops && used < sizeof (*mn)[n]; o++)
+			used += (size_t)snprintf((*mn)[n] + used, sizeof (*mn)[n] - used, " %s",
+						 in.op[o][0] == '%' ? "%" : in.op[o]);
 		(*line)[n++] = k;
 	}
 	return n;
@@ -131,7 +137,7 @@ static unsigned char *explicit_fmas(const struct ub_ptxtext *t,
 				    const struct ub_ptxtext *nofma)
 {
 	uint32_t *la = NULL, *lb = NULL;
-	char (*ma)[32] = NULL, (*mb)[32] = NULL;
+	char (*ma)[96] = NULL, (*mb)[96] = NULL;
 	unsigned char *ex = NULL;
 	uint16_t *L = NULL;
 	int n = nofma ? mnemonics(t, &la, &ma) : -1, m = n < 0 ? -1 : mnemonics(nofma, &lb, &mb);
@@ -165,16 +171,22 @@ static unsigned char *explicit_fmas(const struct ub_ptxtext *t,
 }
 
 /* A split candidate for the fma at line k unless it is the source's own:
- * paired with an fma of the nofma compile (ex), or, without that, when
- * the nofma compile has as many fma at its place. */
+ * as a trace showed (verdict), else paired with an fma of the nofma
+ * compile (ex), else when the nofma compile has as many fma at its
+ * place. */
 static void split_cand(const struct ub_ptxtext *t, const struct ub_ptxtext *nofma,
-		       const unsigned char *ex, uint32_t k, const struct ub_pinsn *in,
-		       struct ub_why_cand *c, int *n, int max)
+		       const unsigned char *ex, const unsigned char *verdict, uint32_t k,
+		       const struct ub_pinsn *in, struct ub_why_cand *c, int *n, int max)
 {
 	const struct ub_loc *loc = &t->lines[k].loc;
 	char to[96], ty[16];
 	snprintf(ty, sizeof ty, "%s", ub_mn_ftype(in->mn));
 	snprintf(to, sizeof to, "mul.rn.%s + add.rn.%s", ty, ty);
+	if (verdict && verdict[k] != UB_FMA_UNKNOWN) {
+		if (verdict[k] == UB_FMA_CONTRACTED)
+			add(c, n, max, UB_EDIT_SPLIT, k, in, to, loc);
+		return;
+	}
 	if (ex) {
 		if (!ex[k])
 			add(c, n, max, UB_EDIT_SPLIT, k, in, to, loc);
@@ -199,7 +211,7 @@ static int is_fused_mul(uint32_t k, const uint32_t *fused, int nfused)
 }
 
 int ub_why_candidates(const struct ub_ptxtext *t, const struct ub_ptxtext *nofma,
-		      const uint32_t *fused, int nfused,
+		      const unsigned char *verdict, const uint32_t *fused, int nfused,
 		      struct ub_why_cand *c, int max)
 {
 	int n = 0, ftz = 0;
@@ -212,7 +224,7 @@ int ub_why_candidates(const struct ub_ptxtext *t, const struct ub_ptxtext *nofma
 			continue;
 		ftz |= ub_mn_has(in.mn, "ftz");
 		if (is_fma(&in))
-			split_cand(t, nofma, ex, k, &in, c, &n, max);
+			split_cand(t, nofma, ex, verdict, k, &in, c, &n, max);
 		else if (!ieee_of(&in, to, sizeof to))
 			add(c, &n, max, UB_EDIT_IEEE, k, &in, to, &t->lines[k].loc);
 		else if (starts(in.mn, "mul.") && !ub_mn_has(in.mn, "rn") &&

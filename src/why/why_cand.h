@@ -60,14 +60,21 @@ struct ub_why_cand {
 				  place too, so it may be an fmaf */
 };
 
+/* Whether an fma of t is the source's own (UB_FMA_EXPLICIT) or a
+ * contraction (UB_FMA_CONTRACTED), when a trace told (its operands and
+ * result computed by an fma of the -fmad=false compile too, or not);
+ * UB_FMA_UNKNOWN: the pairing of the two texts decides. */
+enum { UB_FMA_UNKNOWN, UB_FMA_EXPLICIT, UB_FMA_CONTRACTED };
+
 /* The candidates of t (a kernel compiled in one mode, with line
  * information when t->has_loc), given nofma (the same compile with
  * -fmad=false, or NULL when there is none: then every fma is taken as
- * contracted when the mode contracts at all, maybe_explicit set) and the
- * lines of the muls the ptxas model fuses (fused, nfused).  At most max;
- * returns how many. */
+ * contracted when the mode contracts at all, maybe_explicit set), the
+ * verdicts on its fma per line of t (NULL: none) and the lines of the
+ * muls the ptxas model fuses (fused, nfused).  At most max; returns how
+ * many. */
 int ub_why_candidates(const struct ub_ptxtext *t, const struct ub_ptxtext *nofma,
-		      const uint32_t *fused, int nfused,
+		      const unsigned char *verdict, const uint32_t *fused, int nfused,
 		      struct ub_why_cand *c, int max);
 
 /* The text of t with candidates c[k] edited where on[k] (n of them),

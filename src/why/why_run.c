@@ -55,6 +55,61 @@ static int texts(struct ub_why_ctx *x, struct ub_why_row *wr, struct ub_error *e
 	return s;
 }
 
+/* The fma a traced run executed: line, operands, result. */
+struct fmas {
+	size_t n, cap;
+	struct { uint32_t line; uint64_t a, b, c, d; } *v;
+};
+
+static void on_fma(void *user, const struct ptx_trace_event *ev)
+{
+	struct fmas *f = user;
+	if (ev->thread != 0 || strncmp(ev->text, "fma.rn.", 7) || ev->nsrc != 3)
+		return;
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 64;
+		void *v = realloc(f->v, cap * sizeof *f->v);
+		if (!v)
+			return;
+		f->v = v;
+		f->cap = cap;
+	}
+	f->v[f->n].line = ev->line;
+	f->v[f->n].a = ev->src[0];
+	f->v[f->n].b = ev->src[1];
+	f->v[f->n].c = ev->src[2];
+	f->v[f->n++].d = ev->dst;
+}
+
+/* The verdict on each fma of the lined text that a differing element's
+ * trace executes: the source's own when the -fmad=false compile computes
+ * an fma of the same operands and result there, else a contraction (its
+ * product and sum round apart there); NULL when not traced. */
+static unsigned char *verdicts(struct ub_why_ctx *x)
+{
+	struct fmas a = {0}, b = {0};
+	struct ptx_trace ta = { on_fma, &a }, tb = { on_fma, &b };
+	struct ub_error err;
+	uint64_t r;
+	unsigned char *v = NULL;
+	const struct ub_why_set *s = x->sub.n ? &x->sub : &x->all;
+	if (x->nofma && s->n && !ub_why_trace(x, x->lined, s, 0, &ta, &r, &err) &&
+	    !ub_why_trace(x, x->nofma, s, 0, &tb, &r, &err) &&
+	    (v = calloc(x->t.nlines + 1u, 1)))
+		for (size_t i = 0; i < a.n; i++) {
+			int same = 0;
+			for (size_t j = 0; j < b.n && !same; j++)
+				same = b.v[j].c == a.v[i].c && b.v[j].d == a.v[i].d &&
+				       ((b.v[j].a == a.v[i].a && b.v[j].b == a.v[i].b) ||
+					(b.v[j].a == a.v[i].b && b.v[j].b == a.v[i].a));
+			if (a.v[i].line <= x->t.nlines && v[a.v[i].line] != UB_FMA_CONTRACTED)
+				v[a.v[i].line] = same ? UB_FMA_EXPLICIT : UB_FMA_CONTRACTED;
+		}
+	free(a.v);
+	free(b.v);
+	return v;
+}
+
 /* The candidates of the lined text (the ptxas model's fused muls from
  * the interpreter's own reading of it). */
 static int candidates(struct ub_why_ctx *x, struct ub_error *err)
@@ -65,9 +120,11 @@ static int candidates(struct ub_why_ctx *x, struct ub_error *err)
 	if (!s)
 		nf = ptx_fused_mul_lines(m, fused, UB_WHY_MAX_CANDS);
 	ptx_free(m);
+	unsigned char *v = s ? NULL : verdicts(x);
 	if (!s)
-		x->ncand = ub_why_candidates(&x->t, x->nofma ? &x->tn : NULL, fused, nf,
+		x->ncand = ub_why_candidates(&x->t, x->nofma ? &x->tn : NULL, v, fused, nf,
 					     x->cand, UB_WHY_MAX_CANDS);
+	free(v);
 	return s;
 }
 

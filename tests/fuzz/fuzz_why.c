@@ -33,7 +33,11 @@ static void ptx_part(const char *ptx, const char *other)
 	ub_ptxtext_align(&t, ptx);
 	if (!ub_ptxtext_read(other, &u, &err)) {
 		ub_ptxtext_align(&u, ptx);
-		int n = ub_why_candidates(&t, &u, fused, 4, c, UB_WHY_MAX_CANDS);
+		unsigned char *verdict = calloc(t.nlines + 1u, 1);
+		for (uint32_t k = 0; verdict && k <= t.nlines; k++)
+			verdict[k] = (unsigned char)(k % 3);
+		int n = ub_why_candidates(&t, &u, verdict, fused, 4, c, UB_WHY_MAX_CANDS);
+		free(verdict);
 		ub_ptxtext_free(&u);
 		memset(on, 1, sizeof on);
 		if (!ub_why_variant(&t, c, on, n, &v, &err)) {
