@@ -44,10 +44,18 @@ int ub_why_blame(struct ub_why_ctx *x, struct ub_why_row *wr, struct ub_error *e
 	for (int k = 0; !st && k < n; k++) {
 		struct ub_shadow *sh = ub_shadow_new();
 		struct ptx_trace tr = { ub_shadow_event, sh };
+		struct ub_error terr;
 		uint64_t r;
 		if (!sh)
 			return ub_fail(err, UB_RUNTIME, "out of memory");
-		st = ub_why_trace(x, x->lined, s, idx[k], &tr, &r, err);
+		if (ub_why_trace(x, x->lined, s, idx[k], &tr, &r, &terr)) {
+			/* a kernel the trace cannot follow (block-level): no blame */
+			snprintf(wr->blame.note, sizeof wr->blame.note, "%.150s",
+				 strstr(terr.msg, "block-level") ? "a block-level kernel: "
+				 "the trace follows one thread at a time" : terr.msg);
+			ub_shadow_free(sh);
+			return 0;
+		}
 		ub_shadow_worst(sh, &w[k]);
 		ub_shadow_free(sh);
 	}

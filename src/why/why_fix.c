@@ -125,9 +125,44 @@ static void on_event(void *user, const struct ptx_trace_event *ev)
 	}
 }
 
+/* Line k of the nofma text is in the file of candidate c: its source
+ * line, else 0. */
+static unsigned nofma_line(const struct ub_why_ctx *x, const struct ub_why_cand *c,
+			   uint32_t k)
+{
+	const struct ub_loc *l = k && k <= x->tn.nlines ? &x->tn.lines[k].loc : NULL;
+	const char *file = l ? ub_ptxtext_file(&x->tn, l->file) : NULL;
+	const char *mine = ub_ptxtext_file(&x->t, c->loc.file);
+	return file && mine && !strcmp(file, mine) ? l->line : 0;
+}
+
+/* The same read from the text (for a kernel the trace does not follow):
+ * an add.rn or sub.rn of the nofma text at c's source line, one of whose
+ * operands the last instruction writing it before is a mul.rn: that
+ * mul's line. */
+static unsigned mul_line_static(const struct ub_why_ctx *x, const struct ub_why_cand *c)
+{
+	struct ub_pinsn a, m;
+	for (uint32_t k = 1; k <= x->tn.nlines; k++) {
+		if (ub_pinsn_line(&x->tn, k, &a) || nofma_line(x, c, k) != c->loc.line ||
+		    (strncmp(a.mn, "add.rn.", 7) && strncmp(a.mn, "sub.rn.", 7)))
+			continue;
+		for (int o = 1; o < a.nops; o++)
+			for (uint32_t j = k - 1; j >= 1; j--) {
+				if (ub_pinsn_line(&x->tn, j, &m) || !m.nops ||
+				    strcmp(m.op[0], a.op[o]))
+					continue;
+				if (!strncmp(m.mn, "mul.rn.", 7) && nofma_line(x, c, j))
+					return nofma_line(x, c, j);
+				break;
+			}
+	}
+	return 0;
+}
+
 /* The source line of the multiply that -fmad=false leaves rounded where
  * candidate c fuses it: its operands traced in both compiles on the
- * first differing element; 0 when not found. */
+ * first differing element (else read from the text); 0 when not found. */
 static unsigned mul_line(struct fix *f, const struct ub_why_cand *c)
 {
 	struct ub_why_ctx *x = f->x;
@@ -135,17 +170,14 @@ static unsigned mul_line(struct fix *f, const struct ub_why_cand *c)
 	struct ptx_trace tr = { on_event, &e };
 	struct ub_error err;
 	uint64_t r;
-	if (!x->nofma || !c->nlines || !f->s->n ||
-	    ub_why_trace(x, x->lined, f->s, 0, &tr, &r, &err) || !e.got)
+	if (!x->nofma || !c->nlines)
 		return 0;
+	if (!f->s->n || ub_why_trace(x, x->lined, f->s, 0, &tr, &r, &err) || !e.got)
+		return mul_line_static(x, c);
 	e.line = 0;
-	if (ub_why_trace(x, x->nofma, f->s, 0, &tr, &r, &err) || !e.found ||
-	    e.found > x->tn.nlines)
-		return 0;
-	const struct ub_loc *l = &x->tn.lines[e.found].loc;
-	const char *file = ub_ptxtext_file(&x->tn, l->file);
-	const char *mine = ub_ptxtext_file(&x->t, c->loc.file);
-	return file && mine && !strcmp(file, mine) ? l->line : 0;
+	if (ub_why_trace(x, x->nofma, f->s, 0, &tr, &r, &err) || !e.found)
+		return mul_line_static(x, c);
+	return nofma_line(x, c, e.found);
 }
 
 /* The function that replaces operator op ('*', '/', 's' sqrt) for type ty

@@ -221,6 +221,8 @@ static void print_blame(FILE *f, const struct ub_result *res, const struct ub_ro
 			const struct ub_why_blame *b)
 {
 	char in[512], at[32];
+	if (!b->done && b->note[0])
+		fprintf(f, "  accuracy: not traced (%s)\n", b->note);
 	if (!b->done)
 		return;
 	ub_format_inputs(r->dt, r->in_names, b->in, r->nin, in, sizeof in);
