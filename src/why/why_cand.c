@@ -300,19 +300,20 @@ static int rewrite(char **b, size_t *len, size_t *cap, uint32_t k,
 		const char *ty = ub_mn_ftype(in.mn);
 		int ftz = ub_mn_has(in.mn, "ftz") && !noftz;
 		int sat = ub_mn_has(in.mn, "sat");
-		return put(b, len, cap, "\t.reg %s %%ubw%u; %s%smul.rn%s.%s %%ubw%u, %s, %s; "
-			   "%s%sadd.rn%s%s.%s %s, %%ubw%u, %s;", reg_type(ty), k,
-			   in.guard, g, ftz ? ".ftz" : "", ty, k, in.op[1], in.op[2],
-			   in.guard, g, ftz ? ".ftz" : "", sat ? ".sat" : "", ty,
-			   in.op[0], k, in.op[3]);
+		return put(b, len, cap, "\t%s.reg %s %%ubw%u; %s%smul.rn%s.%s %%ubw%u, %s, %s; "
+			   "%s%sadd.rn%s%s.%s %s, %%ubw%u, %s;%s", in.open ? "{ " : "",
+			   reg_type(ty), k, in.guard, g, ftz ? ".ftz" : "", ty, k, in.op[1],
+			   in.op[2], in.guard, g, ftz ? ".ftz" : "", sat ? ".sat" : "", ty,
+			   in.op[0], k, in.op[3], in.close ? " }" : "");
 	}
 	if (c)   /* round and ieee: another mnemonic, the same operands */
 		snprintf(in.mn, sizeof in.mn, "%.63s", c->to);
 	if (noftz)
 		drop_ftz(in.mn);
-	if (put(b, len, cap, "\t%s%s%s", in.guard, g, in.mn))
+	if (put(b, len, cap, "\t%s%s%s%s", in.open ? "{ " : "", in.guard, g, in.mn) ||
+	    put_ops(b, len, cap, &in, 0))
 		return -1;
-	return put_ops(b, len, cap, &in, 0);
+	return in.close ? put(b, len, cap, " }") : 0;
 }
 
 int ub_why_variant(const struct ub_ptxtext *t, const struct ub_why_cand *c,

@@ -30,7 +30,7 @@
 /* X(ID, name, what the variant does) */
 #define UB_WHY_EDITS(X)                                                     \
 	X(UB_EDIT_SPLIT, "split", "computed as a separately rounded multiply and add") \
-	X(UB_EDIT_ROUND, "round", "its multiply rounded on its own (not fused by ptxas)") \
+	X(UB_EDIT_ROUND, "round", "rounded on its own, not fused into its add by ptxas") \
 	X(UB_EDIT_IEEE, "ieee", "replaced by the IEEE form (div.rn, rcp.rn, sqrt.rn)") \
 	X(UB_EDIT_NOFTZ, "noftz", "removed (-ftz=false)")
 

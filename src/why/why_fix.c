@@ -282,10 +282,11 @@ static int fix_item(struct fix *f, int k, struct ub_error *err)
 			s = -r;
 		if (r != 1)
 			continue;
-		snprintf(f->what[f->nsite++], sizeof f->what[0], "%s %s %s", cand[i].to,
+		snprintf(f->what[f->nsite++], sizeof f->what[0], "%s %s %s%s", cand[i].to,
 			 c->kind == UB_EDIT_IEEE ? "instead of the approximate"
 			 : c->kind == UB_EDIT_SPLIT ? "for the multiply of the contracted"
-			 : "for the multiply ptxas fuses into", c->mn);
+			 : "for the", c->mn, c->kind == UB_EDIT_ROUND ?
+			 " that ptxas fuses into its add" : "");
 		unsigned char g[UB_WHY_MAX_CANDS];
 		group(f, k, g);
 		for (int j = 0; j < UB_WHY_MAX_CANDS; j++)

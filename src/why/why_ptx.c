@@ -92,8 +92,28 @@ static void read_loc(const char *s, size_t len, struct ub_loc *loc)
 	}
 }
 
+/* s[0..*len) without a '{' before and a '}' after (inline assembly's
+ * braces around an instruction), said in open and close. */
+static const char *unbrace(const char *s, size_t *len, int *open, int *close)
+{
+	*open = *close = 0;
+	if (*len && s[0] == '{') {
+		*open = 1;
+		for (s++, (*len)--; *len && isspace((unsigned char)*s); s++, (*len)--)
+			;
+	}
+	if (*len && s[*len - 1] == '}') {
+		*close = 1;
+		for ((*len)--; *len && isspace((unsigned char)s[*len - 1]); (*len)--)
+			;
+	}
+	return s;
+}
+
 static int is_insn(const char *s, size_t len)
 {
+	int open, close;
+	s = unbrace(s, &len, &open, &close);
 	return len > 1 && s[len - 1] == ';' && s[0] != '.' && s[0] != '{' &&
 	       s[0] != '}';
 }
@@ -271,9 +291,12 @@ static int word(const char **p, const char *e, char *out, size_t cap)
 int ub_pinsn_parse(const char *s, size_t len, struct ub_pinsn *in)
 {
 	trim(&s, &len);
-	const char *p = s, *e = s + len;
 	memset(in, 0, sizeof *in);
-	if (!is_insn(s, len) || memchr(s, ';', len - 1))
+	if (!is_insn(s, len))
+		return -1;
+	s = unbrace(s, &len, &in->open, &in->close);
+	const char *p = s, *e = s + len;
+	if (memchr(s, ';', len - 1))
 		return -1; /* not one instruction alone */
 	if (*p == '@' && word(&p, e, in->guard, sizeof in->guard))
 		return -1;

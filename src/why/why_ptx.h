@@ -69,6 +69,8 @@ int ub_ptxtext_align(struct ub_ptxtext *t, const char *plain);
 /* One instruction: guard, mnemonic, operands. */
 #define UB_PINSN_MAX_OPS 8
 struct ub_pinsn {
+	int open, close;       /* a '{' before it, a '}' after it on its line
+				  (inline assembly: "{mul.f16 %rs5,%rs6,%rs6;") */
 	char guard[48];        /* "@%p1", "@!%p2", or "" */
 	char mn[64];           /* "fma.rn.f32" */
 	int nops;
