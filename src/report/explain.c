@@ -235,7 +235,8 @@ static void usage(FILE *f)
 static int check_cli(const struct ub_cli *cli, struct ub_error *err)
 {
 	const char *unused = cli->csv ? "--csv" : cli->dump ? "--dump" :
-			     cli->html ? "--html" : NULL;
+			     cli->html ? "--html" : cli->why ? "--why" :
+			     cli->fix_dir ? "--fix-dir" : NULL;
 	if (unused)
 		return ub_fail(err, UB_USAGE, "explain: %s is not used by explain "
 			       "(see ulpbench explain --help)", unused);
