@@ -81,6 +81,9 @@ struct ub_why_row {
 	size_t torch_left, cr_left;      /* with the chosen sets */
 	size_t torch_left_all, cr_left_all; /* with every candidate */
 	char search_torch[96], search_cr[96]; /* which search found the sets */
+	char noieee[64];       /* an approximate instruction of the kernel with
+				  no IEEE form in PTX (ex2.approx.f32, ...),
+				  which no candidate stands for; "" none */
 	struct ub_why_figs chosen;       /* the torch set on every element */
 	/* the fix */
 	int nedits;

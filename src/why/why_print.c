@@ -169,6 +169,9 @@ static void print_set(FILE *f, const struct ub_why_row *wr, int torch)
 	if (!any) {
 		fprintf(f, "  %s: none of the %zu differences goes away with any "
 			"candidate%s\n", what, n, wr->nitems ? ", alone or together" : "");
+		if (wr->noieee[0])
+			fprintf(f, "    the kernel runs %s, which has no IEEE form in PTX (the "
+				"fix tries the source change that avoids it)\n", wr->noieee);
 		return;
 	}
 	fprintf(f, "  %s: %zu of %zu differences go away when\n", what, n - left, n);
@@ -180,7 +183,11 @@ static void print_set(FILE *f, const struct ub_why_row *wr, int torch)
 				ub_edit_what[it->c.kind]);
 	}
 	fprintf(f, "    (%s)\n", torch ? wr->search_torch : wr->search_cr);
-	if (left)
+	if (left && wr->noieee[0])
+		fprintf(f, "    %zu remain%s: no candidate explains them; the kernel also runs "
+			"%s, which has no IEEE form in PTX (the fix tries the source change "
+			"that avoids it)\n", left, left == 1 ? "s" : "", wr->noieee);
+	else if (left)
 		fprintf(f, "    %zu remain%s: %s\n", left, left == 1 ? "s" : "",
 			left_all < left ? "fewer with every candidate"
 			: "no contraction or approximate instruction explains them");

@@ -171,6 +171,22 @@ static int chosen_figs(struct ub_why_ctx *x, struct ub_why_row *wr,
 	return s;
 }
 
+/* The first approximate instruction with no IEEE form in PTX (the
+ * fix's second phase deals with them at the source). */
+static void noieee(const struct ub_why_ctx *x, struct ub_why_row *wr)
+{
+	static const char *const kinds[] = { "ex2.approx", "lg2.approx", "sin.approx",
+					     "cos.approx", "tanh.approx", "rsqrt.approx" };
+	struct ub_pinsn in;
+	for (uint32_t k = 1; k <= x->t.nlines && !wr->noieee[0]; k++) {
+		if (ub_pinsn_line(&x->t, k, &in))
+			continue;
+		for (size_t j = 0; j < sizeof kinds / sizeof kinds[0]; j++)
+			if (!strncmp(in.mn, kinds[j], strlen(kinds[j])))
+				snprintf(wr->noieee, sizeof wr->noieee, "%s", in.mn);
+	}
+}
+
 static void ctx_free(struct ub_why_ctx *x)
 {
 	ub_why_set_free(&x->sub);
@@ -205,6 +221,8 @@ static int analyse(const struct ub_result *res, int r, const char *fix_dir,
 		s = check_base(&x, wr, err);
 	for (int k = 0; !s && k < x.ncand; k++)
 		item_of(&x, k, &wr->item[k]);
+	if (!s)
+		noieee(&x, wr);
 	wr->nitems = s ? 0 : x.ncand;
 	if (!s && !wr->na[0])
 		s = ub_why_attribute(&x, wr, err);
