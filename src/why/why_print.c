@@ -92,6 +92,9 @@ const char *ub_why_set_text(const struct ub_why_row *wr, int torch, char *buf,
 		used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used > 12 ? " | " : ": ",
 					 insn(it, s, sizeof s), ub_edit_names[it->c.kind]);
 	}
+	if (left && left <= n && wr->noieee[0] && used < len)
+		snprintf(buf + used, len - used, "%s%zu left beside %s (no IEEE form in PTX)",
+			 used > 12 ? " | " : ": ", left, wr->noieee);
 	return buf;
 }
 
