@@ -41,6 +41,14 @@ static void set(FILE *f, const struct ub_why_row *w, int torch)
 			fprintf(f, "</code>");
 		}
 	}
+	if (left && left <= n && w->noieee[0]) {
+		snprintf(buf, sizeof buf, "%zu left beside %s (no IEEE form in PTX)", left,
+			 w->noieee);
+		fprintf(f, "%s<br>&nbsp;&nbsp;", any ? ";" : ": none, alone or together;");
+		text(f, buf);
+		fprintf(f, "</p>\n");
+		return;
+	}
 	fprintf(f, "%s</p>\n", any ? "" : ": none, alone or together");
 }
 
