@@ -33,6 +33,22 @@ def test_matches_torch_fails_for_fma_with_the_element():
     out = subprocess.run(shlex.split(cmd), check=True, stdout=subprocess.PIPE, text=True).stdout
     x = re.search(r"x = (0x[0-9a-f]{8})", msg).group(1)
     assert f"  x = {x}" in out and f"0x{fma}" in out and f"0x{torch}" in out
+    # the cause: every difference goes to the contracted fma of the kernel's
+    # one line (kernels/atan_bwd.cu); the fix there, compiled and run, gives
+    # the torch plan's three roundings: no difference left
+    n = row.torch_mismatch
+    assert re.search(rf"  cause \(f32\): {n}/{n}: 5 fma\.rn\.f32 at ptx:[0-9,]+ "
+                     rf"\(atan_bwd\.cu:\d+\) split", msg), msg
+    assert "__fmul_rn(in[i], in[i])" in msg
+    assert "verified: the fixed kernel gives torch_mismatch 0 " in msg
+
+
+def test_run_why():
+    row = ulpbench.run(op="atan_bwd", modes="fma", n=20000, why=True).row("fma")
+    assert row.why_torch.startswith(f"{row.torch_mismatch}/{row.torch_mismatch}: ")
+    assert row.fixed_torch_mismatch == 0 and "__fmul_rn" in row.why_fix
+    plain = ulpbench.run(op="atan_bwd", modes="fma", n=2000).row("fma")
+    assert plain.why_torch is None and plain.fixed_torch_mismatch is None
 
 
 def test_max_ulp():

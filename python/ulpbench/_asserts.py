@@ -88,11 +88,30 @@ def _replay(res, lines):
     lines.append(f"  replay: seed={res.seed}: {res.replay_command()}")
 
 
-def assert_matches_torch(op, mode, **run_keywords):
+def _why(op, mode, kw, lines):
+    """The same run with why=True (docs/why.md): the instructions and
+    source lines that explain mode's differences, and the fix with the
+    figures it gives when ulpbench compiled and ran it."""
+    try:
+        res = run(op=op, **dict(kw, modes=[mode], keep=False, why=True))
+    except Exception as e:  # the assertion's message matters more
+        lines.append(f"  why: not known ({e})")
+        return
+    for row in (r for r in res.rows if r.mode == mode and r.why_torch):
+        lines.append(f"  cause ({row.dtype}): {row.why_torch}")
+        if row.why_fix:
+            lines.append(f"  fix: {row.why_fix}")
+            lines.append(f"    verified: the fixed kernel gives torch_mismatch "
+                         f"{row.fixed_torch_mismatch} (cr_mismatch {row.fixed_cr_mismatch})")
+
+
+def assert_matches_torch(op, mode, why=True, **run_keywords):
     """Asserts that mode's results equal the torch plan's bit for bit (any
     NaN equals any NaN), in every dtype of the run; returns the Result.
     Takes every keyword of ulpbench.run (kernel, entry, args, dtype,
-    inputs, n, seed, fpcore, html)."""
+    inputs, n, seed, fpcore, html).  On failure, with why (the default),
+    the message also names the instructions and source lines responsible
+    and the fix, from a second run with why=True (docs/why.md)."""
     __tracebackhide__ = True  # pytest shows the message, not this code
     res = run(op=op, **_mode_kw(mode, run_keywords))
     lines = []
@@ -117,6 +136,8 @@ def assert_matches_torch(op, mode, **run_keywords):
         lines.append("  the largest difference, "
                      + ("NaN against a number" if d == float("inf") else f"{int(d)} units,"))
         _element(res, dt, i, mode, lines)
+    if lines and why:
+        _why(op, mode, run_keywords, lines)
     if lines:
         _replay(res, lines)
         raise AssertionError("\n".join(lines))

@@ -213,7 +213,7 @@ def _read_outputs(directory, res, dtypes, op):
 
 def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=None,
         n=None, seed=None, fpcore=None, keep=False, html=None, domain=None,
-        launcher=None, shape=None, params=None):
+        launcher=None, shape=None, params=None, why=False):
     """Runs op (under each of modes, default all) and returns a Result.
 
     kernel: your .cu file (or its source text); entry, args: as the
@@ -230,6 +230,9 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
     ...) are the engine's: {"g": "out:inplace=g", "tmp": "scratch:size=rows"}.
     Integer arrays in inputs (int32, int64, uint8) are an op's integer
     inputs (ids, class indices, masks).
+    why: for each mode that differs, which instructions and source lines
+    explain it and the fix, verified (the rows' why_* and fixed_*
+    attributes, docs/why.md).
     Errors of the engine raise UlpbenchError with its message and exit
     status."""
     modes = _listify(modes)
@@ -259,6 +262,8 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
             opts += ["--dump", os.path.join(tmp, "out")]
         if html is not None:
             opts += ["--html", os.fspath(html)]
+        if why:
+            opts += ["--why"]
         exe = engine()
         run_engine(opts)
         with open(report) as f:

@@ -211,6 +211,10 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		cli->shape = arg;
 	} else if (!strcmp(name, "orders")) {
 		cli->orders = 1;
+	} else if (!strcmp(name, "why")) {
+		cli->why = cli->why ? cli->why : 1;
+	} else if (!strcmp(name, "fix-dir")) {
+		cli->fix_dir = arg;
 	} else if (!strcmp(name, "at")) {
 		cli->at = arg;
 	} else if (!strcmp(name, "backend")) {
@@ -382,6 +386,8 @@ int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err)
 	if (c->exhaustive && (cli->ninputs || cli->ndomains))
 		return ub_fail(err, UB_USAGE, "--exhaustive takes every encoding: "
 			       "it goes with neither --input nor --domain");
+	if (cli->fix_dir && !cli->why)
+		return ub_fail(err, UB_USAGE, "--fix-dir goes with --why (or `ulpbench why`)");
 	return ub_cli_check_shard(cli, err);
 }
 

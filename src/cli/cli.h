@@ -64,6 +64,8 @@
 	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton (default: $ULPBENCH_PYTHON, else python3)") \
 	X("ref-budget", 0, 1, "SECONDS", RUN, "the reference's time for one element, in CPU seconds (default: 0.25; 0: none); an element past it is counted undecided (time)") \
 	X("launcher", 0, 1, "NAME", RUN, "--kernel: run host function NAME of the file, which launches its kernels, as one op on the sim (docs/user-kernels.md)") \
+	X("why", 0, 0, NULL, REPORT, "for each mode that differs: the instructions and source lines responsible, the fix verified by a rerun, where accuracy is lost (docs/why.md)") \
+	X("fix-dir", 0, 1, "DIR", REPORT, "why: save the fixed copy of the kernel's source for each mode in DIR") \
 	X("list-ops", 0, 0, NULL, ACTION, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, ACTION, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, ACTION, "list the dtypes")                      \
@@ -136,6 +138,9 @@ struct ub_cli {
 	int dtypes_given;                  /* --dtype was given */
 	const char *shape;                 /* --shape R,C (shaped ops) */
 	int orders;                        /* --orders (the shaped sum) */
+	int why;                           /* --why (docs/why.md); 2: the
+					      `ulpbench why` report too */
+	const char *fix_dir;               /* --fix-dir DIR */
 };
 
 /* The options of cli of role `role`, as arguments ("--mode", "fma,rn",

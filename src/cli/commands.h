@@ -11,6 +11,7 @@
 #define UB_COMMANDS(X) \
 	X("suite", ub_cmd_suite, "run accuracy suites and check their expectations") \
 	X("explain", ub_cmd_explain, "trace each mode and the torch plan on one input (--at)") \
+	X("why", ub_cmd_why, "which instructions and source lines make each mode differ, and the fix, verified") \
 	X("selftest", ub_cmd_selftest, "the sim against the GPU, bit for bit, on every op and mode") \
 	X("capture-approx", ub_cmd_capture_approx, "record the GPU's approximate instructions into a file") \
 	X("merge", ub_cmd_merge, "add the partial files of a sharded run into its reports") \
@@ -35,6 +36,11 @@ struct ub_shaped_op;
 int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 		   struct ub_error *err);
 int ub_shaped_list(FILE *f, const struct ub_shaped_op *op);
+/* `ulpbench --op NAME ...` (main.c): runs the op as cli says and writes
+ * its reports; `ulpbench why` is this with cli->why 2. */
+struct ub_cli;
+int ub_run_command(struct ub_cli *cli, const struct ub_catalog *cat,
+		   struct ub_error *err);
 /* --dump DIR: fails before any work if DIR cannot be written or is not a
  * directory (main.c; made when missing). */
 int ub_check_dump_dir(const char *dir, struct ub_error *err);

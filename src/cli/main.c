@@ -20,6 +20,7 @@
 #include "shaped.h"
 #include "tmpfiles.h"
 #include "user_kernel.h"
+#include "why.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -114,8 +115,20 @@ static int partial_done(const struct ub_cli *cli, const struct ub_run_id *id)
 	return done;
 }
 
-static int run(struct ub_cli *cli, const struct ub_catalog *cat,
+/* --why: the analysis of each row that differs (why.h), attached to the
+ * rows for the reports. */
+static int why(const struct ub_cli *cli, struct ub_result *res, struct ub_why *w,
 	       struct ub_error *err)
+{
+	w->fix_dir = cli->fix_dir;
+	int s = ub_why_run(res, w, err);
+	for (int k = 0; !s && k < w->nrows; k++)
+		res->rows[w->rows[k].row].why = &w->rows[k];
+	return s;
+}
+
+int ub_run_command(struct ub_cli *cli, const struct ub_catalog *cat,
+		   struct ub_error *err)
 {
 	struct ub_op op;
 	struct ub_outputs out;
@@ -155,6 +168,11 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 			    "every element is not timed by stage)");
 	if (!s && cli->dump)
 		s = ub_check_dump_dir(cli->dump, err);
+	if (!s && cli->fix_dir)
+		s = ub_why_check_dir(cli->fix_dir, err);
+	if (!s && cli->why && cli->cfg.times)
+		s = ub_fail(err, UB_USAGE, "--times: not with --why (a run that keeps "
+			    "every element is not timed by stage)");
 	if (!s)
 		s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, cli->html, err);
 	if (s) {
@@ -164,8 +182,11 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	ub_progress_init(&prog, stderr,
 			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
 	cfg.progress = ub_progress_stage;
-	cfg.stream = !cli->dump && !cli->launcher; /* it keeps every element; a
-			launcher's host code runs in this process, one call at a time */
+	cfg.stream = !cli->dump && !cli->launcher && !cli->why; /* they keep every
+			element; a launcher's host code runs in this process, one
+			call at a time */
+	if (cli->why && cfg.exec == UB_EXEC_DEFAULT && !getenv("ULPBENCH_EXEC"))
+		cfg.exec = UB_EXEC_INTERP; /* its kernels run once: no native build */
 	/* the page's figures; a part keeps them for the merge's page */
 	cfg.figures = cli->html != NULL || cli->partial != NULL;
 	/* NULL (no explain command on the page) rather than one cut short */
@@ -173,16 +194,22 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	cfg.progress_ctx = &prog;
 	s = ub_run(&cfg, &res, err);
 	ub_progress_end(&prog);
+	struct ub_why w = {0};
+	if (!s && cli->why)
+		s = why(cli, &res, &w, err);
 	if (!s && cfg.times)
 		print_times(stderr, &res);
 	if (!s && cli->partial) /* a part of the run: its figures go there */
 		s = write_partial(cli, &res, &id, err);
 	else if (!s && !ub_outputs_on_stdout(&out))
 		ub_report_table(stdout, &res);
+	if (!s && cli->why == 2 && !ub_outputs_on_stdout(&out))
+		ub_why_print(stdout, &res, &w);
 	if (!s && cli->dump)
 		s = ub_report_dump(cli->dump, &res, err);
 	s = ub_outputs_finish(&out, s, &res, err);
 	ub_result_free(&res);
+	ub_why_free(&w);
 	ub_user_kernel_free(&uk);
 	return s;
 }
@@ -252,7 +279,10 @@ int main(int argc, char **argv)
 		ub_shaped_of_rowop(ro, &fp);
 	const struct ub_shaped_op *sop = s || !cli.op || ub_catalog_find(&cat, cli.op) ? NULL
 					 : ro ? &fp : ub_shaped_find(cli.op);
-	if (sop && cli.action == UB_ACT_LIST_OPS)
+	if (sop && cli.why && cli.action != UB_ACT_LIST_OPS)
+		s = ub_fail(&err, UB_USAGE, "--why: %s is an op over rows; why explains "
+			    "elementwise ops (docs/why.md)", cli.op);
+	else if (sop && cli.action == UB_ACT_LIST_OPS)
 		s = ub_shaped_list(stdout, sop);
 	else if (sop)
 		s = ub_shaped_main(&cli, sop, &err);
@@ -262,7 +292,7 @@ int main(int argc, char **argv)
 			ub_shaped_list_all(stdout, &cat);
 	}
 	else if (!s)
-		s = run(&cli, &cat, &err);
+		s = ub_run_command(&cli, &cat, &err);
 	ub_catalog_free(&cat);
 	if (getenv("ULPBENCH_CACHE_DEBUG")) { /* nvrtc_cache.h; for the tests */
 		int hits, misses;

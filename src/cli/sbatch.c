@@ -246,7 +246,10 @@ static int check_run(struct ub_cli *cli, struct ub_run_id *id, struct ub_error *
 			"what it gives each task") :
 		cli->dump || cli->append || cli->ninputs ?
 		ub_fail(err, UB_USAGE, "sbatch: --dump, --append and --input do not "
-			"go with shards") : 0;
+			"go with shards") :
+		cli->why || cli->fix_dir ?
+		ub_fail(err, UB_USAGE, "sbatch: --why needs every element in one process "
+			"(run ulpbench why on the run, or on a smaller one)") : 0;
 	if (!s)
 		s = ub_load_catalogs(cli, &cat, err);
 	if (!s)

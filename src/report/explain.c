@@ -79,6 +79,9 @@ static int run_modes(struct ub_explain *x, struct ub_config *c,
 		if (!s && !e->na)
 			e->result = ub_array_get(&out, 0);
 		ub_array_free(&out);
+		struct ub_error perr; /* source places are a gloss: none on failure */
+		if (!s && !e->na)
+			ub_why_places(x->cfg, x->dt, x->cfg->modes[m], &e->places, &perr);
 	}
 	return s;
 }
@@ -122,8 +125,10 @@ void ub_explain_free(struct ub_explain *x)
 {
 	for (int k = 0; x->steps && k < x->cfg->op->nsteps; k++)
 		free(x->steps[k].log.v);
-	for (int m = 0; m < x->cfg->nmodes; m++)
+	for (int m = 0; m < x->cfg->nmodes; m++) {
 		free(x->modes[m].log.v);
+		ub_why_places_free(&x->modes[m].places);
+	}
 	free(x->steps);
 	x->steps = NULL;
 }
@@ -232,7 +237,8 @@ static void usage(FILE *f)
 static int check_cli(const struct ub_cli *cli, struct ub_error *err)
 {
 	const char *unused = cli->csv ? "--csv" : cli->dump ? "--dump" :
-			     cli->html ? "--html" : NULL;
+			     cli->html ? "--html" : cli->why ? "--why" :
+			     cli->fix_dir ? "--fix-dir" : NULL;
 	if (unused)
 		return ub_fail(err, UB_USAGE, "explain: %s is not used by explain "
 			       "(see ulpbench explain --help)", unused);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "run.h"
+#include "why.h"
 
 /* One floating-point instruction thread 0 executed (ptx.h's event). */
 struct ub_trace_line {
@@ -35,6 +36,8 @@ struct ub_explained {
 	uint64_t approx;   /* approximate instructions executed (ptx.h) */
 	const char *na;    /* a mode that does not apply to the kernel: why
 			      (nothing ran; the run's row says n/a too) */
+	struct ub_why_places places; /* a mode's: the source place of each
+			      PTX line (why.h; empty when not known) */
 };
 
 struct ub_explain {

@@ -62,7 +62,8 @@ static void opd(FILE *f, uint64_t v, unsigned bits)
 		fprintf(f, " 0x%0*llx", (int)(bits + 3) / 4, (unsigned long long)v);
 }
 
-static void print_log(FILE *f, const struct ub_trace_log *log, const char *indent)
+static void print_log(FILE *f, const struct ub_trace_log *log,
+		      const struct ub_why_places *pl, const char *indent)
 {
 	for (size_t i = 0; i < log->n; i++) {
 		const struct ub_trace_line *l = &log->v[i];
@@ -79,6 +80,8 @@ static void print_log(FILE *f, const struct ub_trace_log *log, const char *inden
 			fprintf(f, "   [measured sm_90]");
 		else if (strstr(l->text, ".approx") || strstr(l->text, ".full"))
 			fprintf(f, "   [modelled]");
+		if (pl && l->line < pl->n && pl->place[l->line][0])
+			fprintf(f, "   %s", pl->place[l->line]);
 		fprintf(f, "\n");
 	}
 	if (!log->n)
@@ -86,6 +89,27 @@ static void print_log(FILE *f, const struct ub_trace_log *log, const char *inden
 	if (log->dropped)
 		fprintf(f, "%s... and %zu more instructions (not kept)\n", indent,
 			log->dropped);
+}
+
+/* The source lines the traced instructions come from, each once, in the
+ * order first met. */
+static void print_sources(FILE *f, const struct ub_trace_log *log,
+			  const struct ub_why_places *pl)
+{
+	int any = 0;
+	for (size_t i = 0; pl->n && i < log->n; i++) {
+		uint32_t k = log->v[i].line;
+		int seen = 0;
+		if (k >= pl->n || !pl->code[k][0])
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = log->v[j].line < pl->n &&
+			       !strcmp(pl->place[log->v[j].line], pl->place[k]) &&
+			       pl->code[log->v[j].line][0];
+		if (!seen)
+			fprintf(f, "%s  %s  %s\n", any++ ? "        " : "  source:", pl->place[k],
+				pl->code[k]);
+	}
 }
 
 static int has_torch(const struct ub_explain *x)
@@ -194,7 +218,8 @@ static void print_modes(FILE *f, const struct ub_explain *x)
 			fprintf(f, "  n/a (%s)\n", e->na);
 			continue;
 		}
-		print_log(f, &e->log, "  ");
+		print_log(f, &e->log, &e->places, "  ");
+		print_sources(f, &e->log, &e->places);
 		print_result(f, x, e->result, 0);
 		print_approx(f, e->approx);
 		if (has_torch(x) && !ub_same(x->dt, e->result, torch_result(x)))
@@ -221,7 +246,7 @@ static void print_torch(FILE *f, const struct ub_explain *x)
 		const struct ub_explained *e = &x->steps[k];
 		ub_expr_print(op->torch[k].e, names, buf, sizeof buf);
 		fprintf(f, "  step %s = R%s\n", op->torch[k].name, buf);
-		print_log(f, &e->log, "    ");
+		print_log(f, &e->log, NULL, "    ");
 		if (k + 1 < op->nsteps)
 			fprintf(f, "    %s = %s\n", op->torch[k].name,
 				value(x->dt, e->result, buf, sizeof buf));

@@ -86,6 +86,8 @@ void ub_html_dist(FILE *f, const struct ub_hsec *sec);
 void ub_html_map(FILE *f, const struct ub_hsec *sec, int k);
 void ub_html_panels(FILE *f, const struct ub_hsec *sec, int k, int torch);
 void ub_html_worst(FILE *f, const struct ub_hsec *sec);
+/* --why: each differing mode's explanation, fix and blame (html_why.c) */
+void ub_html_why(FILE *f, const struct ub_hsec *sec);
 
 /* The page's stylesheet and script, inline. */
 void ub_html_style(FILE *f);

@@ -23,7 +23,10 @@ void ub_report_table(FILE *f, const struct ub_result *res);
 	X(options, TEXT) X(domain, TEXT) X(catalog, TEXT)                  \
 	X(ulpbench_version, TEXT) X(status, TEXT) X(undecided, INT)        \
 	X(rejected, INT) X(kernel, TEXT) X(launch, TEXT) X(params, TEXT)   \
-	X(max_dot_rel, REAL) X(output, TEXT)
+	X(max_dot_rel, REAL) X(output, TEXT)                               \
+	X(why_torch, TEXT) X(why_cr, TEXT) X(why_fix, TEXT)                \
+	X(fixed_torch_mismatch, INT) X(fixed_cr_mismatch, INT)             \
+	X(fixed_max_ulp, REAL) X(why_blame, TEXT)
 
 enum ub_col {
 #define X(name, kind) UB_COL_##name,

@@ -5,6 +5,7 @@
 
 #include "nvrtc.h"
 #include "report.h"
+#include "why.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -73,6 +74,32 @@ int ub_col_vs_reference(enum ub_col c)
 	       c == UB_COL_cr_mismatch || c == UB_COL_nan_mismatch;
 }
 
+/* --why (why.h): what explains the row, its fix and the fixed kernel's
+ * figures, its blame; absent for a row without the analysis (or without
+ * a fix: the fixed_* columns). */
+static void why_values(const struct ub_why_row *w, struct ub_value *v)
+{
+	const struct ub_why_figs *g = w ? &w->fixed : NULL;
+	for (int c = UB_COL_why_torch; c <= UB_COL_why_blame; c++)
+		v[c].absent = !w || (c >= UB_COL_fixed_torch_mismatch &&
+				     c <= UB_COL_fixed_max_ulp && !g->done);
+	if (!w)
+		return;
+	if (w->na[0]) {
+		snprintf(v[UB_COL_why_torch].text, sizeof v->text, "%s", w->na);
+		return;
+	}
+	if (w->torch_n)
+		ub_why_set_text(w, 1, v[UB_COL_why_torch].text, sizeof v->text);
+	if (w->cr_n)
+		ub_why_set_text(w, 0, v[UB_COL_why_cr].text, sizeof v->text);
+	ub_why_fix_text(w, v[UB_COL_why_fix].text, sizeof v->text);
+	v[UB_COL_fixed_torch_mismatch].i = g->torch_mismatch;
+	v[UB_COL_fixed_cr_mismatch].i = g->cr_mismatch;
+	v[UB_COL_fixed_max_ulp].r = g->max_ulp;
+	ub_why_blame_text(w, v[UB_COL_why_blame].text, sizeof v->text);
+}
+
 void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 		   struct ub_value *v)
 {
@@ -121,6 +148,7 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 		v[c].absent = 1;
 	v[UB_COL_undecided].absent = r->na != NULL;
 	v[UB_COL_max_dot_rel].absent = r->na || !r->has_dot_rel;
+	why_values(r->why, v);
 #undef T
 #undef I
 #undef R

@@ -162,6 +162,7 @@ static void section_body(FILE *f, const struct ub_hsec *sec)
 			ub_html_panels(f, sec, k, 1);
 		ub_html_worst(f, sec);
 	}
+	ub_html_why(f, sec);
 	fprintf(f, "</section>\n");
 }
 

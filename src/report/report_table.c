@@ -3,6 +3,7 @@
 #include "triton.h"
 #include "nvrtc.h"
 #include "ptx.h"
+#include "why.h"
 
 #include <string.h>
 
@@ -167,6 +168,10 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 				approx);
 		if (r->note)
 			fprintf(f, "%-10s (%s)\n", "", r->note);
+		if (r->why) {
+			char line[4096];
+			fprintf(f, "%-10s %s\n", "", ub_why_line(r->why, line, sizeof line));
+		}
 	}
 	if (noted)
 		undecided_note(f, noted);

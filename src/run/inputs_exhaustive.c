@@ -216,7 +216,7 @@ int ub_inputs_exhaustive(enum ub_dtype dt, int nin, const struct ub_range *r,
 		return s;
 	if (sw.count > UB_EXHAUSTIVE_KEEP_MAX)
 		return ub_fail(err, UB_USAGE, "--exhaustive: %llu %s inputs are too "
-			       "many to keep every element (--dump, explain); "
+			       "many to keep every element (--dump, --why, explain); "
 			       "give a --range of at most 2^26 %s",
 			       (unsigned long long)sw.count, ub_dtypes[dt].name,
 			       sw.pairs ? "pairs" : "encodings");

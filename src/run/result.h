@@ -18,6 +18,7 @@ struct ub_nvcc_unit;
 
 struct ptx_trace;
 struct ub_triton;
+struct ub_why_row;
 
 /* The stages of a streamed run whose CPU time --times reports, declared
  * once: the inputs (generated or read), the reference, the kernels (every
@@ -94,6 +95,9 @@ struct ub_config {
 				   compiled by ub_triton_compile; NULL: CUDA */
 	int times;           /* --times: each stage's CPU time (a streamed
 				run) into the data's cpu[] */
+	const char *ptx;     /* NULL; else the kernel under test runs from
+				this PTX text instead of its compile (sim
+				only; `ulpbench why`'s variants, why.h) */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -152,6 +156,8 @@ struct ub_row {
 				(owned; NULL for n/a rows) */
 	int has_dot_rel;     /* a matrix op's row (shaped_mm.h): */
 	double dot_rel;      /* the largest |y - exact| / sum |a_k b_k| */
+	const struct ub_why_row *why; /* --why: the analysis of the row
+				(why.h; not owned), or NULL */
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */

@@ -154,7 +154,7 @@ static int run_triton(const struct ub_config *cfg, enum ub_mode mode,
 	for (int a = 0; !s && a < t->nargs; a++)
 		args[a] = named_arg(cfg->op, t->args[a], d, out);
 	job.nargs = t->nargs + p.hidden;
-	job.ptx = p.ptx;
+	job.ptx = cfg->ptx ? cfg->ptx : p.ptx;
 	if (!s)   /* every element written, as a kernel file must */
 		s = run_written(cfg, &job, out, approx, err);
 	free(p.ptx);
@@ -184,7 +184,7 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 		struct ub_job job = { .src = src, .name = ub_kernel_name(cfg, name, sizeof name),
 				      .opts = ub_modes[mode].opts, .entry = UB_KERNEL_ENTRY,
 				      .args = args, .nargs = op->ninputs + 2, .n = n,
-				      .what = what };
+				      .what = what, .ptx = cfg->ptx };
 		return run_written(cfg, &job, out, approx, err);
 	}
 	for (int a = 0; !s && a < op->nargs && a < UB_MAX_KARGS; a++)
@@ -196,7 +196,7 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 			      .opts = ub_modes[mode].opts, .entry = op->entry,
 			      .shown = op->entry_shown, .args = args, .nargs = op->nargs,
 			      .n = n, .geom = cfg->geom, .what = what,
-			      .launcher = cfg->launcher };
+			      .launcher = cfg->launcher, .ptx = cfg->ptx };
 	return run_written(cfg, &job, out, approx, err);
 }
 

@@ -109,6 +109,13 @@ struct ptx_trace_event {
 	unsigned dst_bits;
 	int measured;          /* an approximate instruction run through its
 				  model measured on an sm_90 GPU (mufu.h) */
+	/* where the operands live: the function running (its frame's
+	 * registers) and the register of each source and of the result, so
+	 * that a reader can follow values from one instruction to the next
+	 * (`ulpbench why`'s accuracy blame); an immediate is a register no
+	 * instruction writes */
+	const void *func;
+	uint32_t src_reg[3], dst_reg;
 };
 
 struct ptx_trace {
@@ -182,6 +189,9 @@ uint64_t ptx_budget(const struct ptx_module *m);
 /* How many add/sub instructions of the module the ptxas model fuses with
  * a mul (statically; 0: ptxas is predicted to change nothing). */
 int ptx_fusions(const struct ptx_module *m);
+/* The PTX lines of the muls the ptxas model fuses into their adds (at
+ * most max of them, in function and code order); how many. */
+int ptx_fused_mul_lines(const struct ptx_module *m, uint32_t *lines, int max);
 
 /* Runs kernel `entry` over the whole grid, every thread once (in batches
  * of 64 lanes, or one thread after another: the results are the same).

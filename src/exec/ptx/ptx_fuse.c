@@ -231,3 +231,13 @@ uint64_t ptx_fused(const struct ptx_insn *in, uint64_t a, uint64_t b, uint64_t c
 	h.op = PTX_FMA_H;
 	return ptx_half_op(&h, na ? a ^ sign : a, b, nc ? c ^ sign : c);
 }
+
+int ptx_fused_mul_lines(const struct ptx_module *m, uint32_t *lines, int max)
+{
+	int n = 0;
+	for (int i = 0; i < m->nfuncs; i++)
+		for (uint32_t k = 0; k < m->funcs[i].ncode; k++)
+			if (m->funcs[i].code[k].op == PTX_HOLD && n < max)
+				lines[n++] = m->funcs[i].lines[k];
+	return n;
+}

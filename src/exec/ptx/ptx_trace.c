@@ -58,9 +58,12 @@ void ptx_trace_before(const struct ptx_func *f, const struct ptx_insn *in,
 	ev->line = f->lines[pc];
 	ev->nsrc = nsrc_of(shapes[in->op]);
 	ev->measured = ptx_measured_op(in->op) && in->cmp;
+	ev->func = f;
+	ev->dst_reg = in->dst;
 	for (int k = 0; k < ev->nsrc; k++) {
 		ev->src[k] = R[in->src[k]];
 		ev->src_bits[k] = f->width[in->src[k]];
+		ev->src_reg[k] = in->src[k];
 	}
 }
 
