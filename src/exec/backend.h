@@ -40,6 +40,8 @@ struct ub_job {
 	const char *what;    /* "mode fma", "torch step 1": for messages */
 	int exec;            /* sim only: enum ub_exec (native.h), how the
 				kernel runs when not traced */
+	struct ub_checks *checks; /* sim only: what the checks saw is folded
+				in (NULL: nobody; the GPU leaves it) */
 };
 
 struct ub_backend {

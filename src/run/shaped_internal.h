@@ -22,6 +22,9 @@ struct sdata {
 				--atomic-order seed=1.. */
 	int seed_mode;          /* that mode's index, -1: none ran */
 	size_t undecided;
+	struct ub_checks chk[UB_NMODES];   /* what each mode's checks saw */
+	struct ub_stats sched[UB_NMODES][UB_SHAPED_MAX_OUT]; /* its schedules
+				(schedules, sched_diff, sched_dist) */
 };
 
 /* The row of output o for results y, of dtype index t: mode index mi's,

@@ -3,6 +3,7 @@
  * (dtype, output, mode). */
 #include "shaped.h"
 #include "shaped_internal.h"
+#include "schedules.h"
 #include "backend.h"
 #include "modes.h"
 #include "native.h"
@@ -229,7 +230,8 @@ static int run_level(void *ctx, struct ub_error *err)
 	struct launch in = *l;
 	in.o++;
 	size_t first, count;
-	int s = ub_run_written(&l->y[l->o], run_level, &in, &first, &count, err);
+	int s = ub_run_written(&l->y[l->o], 0, NULL, run_level, &in, &first, &count,
+			       err);
 	if (!s && count) {
 		unwritten(err, first, count, l->y[l->o].n, l->job);
 		s = ub_prefix(err, UB_RUNTIME, "%s: kernel %s, %s: output %s: ",
@@ -289,15 +291,16 @@ static size_t threads(const struct ub_shaped_op *op, size_t rows, size_t cols)
  * row unless --grid says; the metadata's dynamic .shared bytes). */
 static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
 		      struct ub_array *y, int mi, const struct ub_geom *geom,
-		      struct ub_karg *args, int nargs,
-		      size_t rows, uint64_t *approx, struct ub_error *err)
+		      struct ub_karg *args, int nargs, size_t rows, uint64_t *approx,
+		      struct ub_checks *chk, struct ub_error *err)
 {
 	const struct ub_triton *t = q->cfg->triton;
 	struct ub_triton_ptx p;
 	char what[48];
 	snprintf(what, sizeof what, "mode %s", ub_modes[q->cfg->modes[mi]].name);
 	struct ub_job job = { .name = t->file, .entry = t->kernel, .args = args,
-			      .n = rows, .what = what, .exec = q->cfg->exec };
+			      .n = rows, .what = what, .exec = q->cfg->exec,
+			      .checks = chk };
 	int s = ub_triton_compile(t, q->cfg->modes[mi], d->dt, 0, &p, err);
 	if (!s)
 		s = ub_triton_geom(t, &p, rows, &job.geom, err);
@@ -318,7 +321,8 @@ static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
  * (the run's, or another atomic order's). */
 static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 		    struct ub_array *y, const struct ub_geom *geom, const char *src,
-		    size_t rows, size_t cols, uint64_t *approx, struct ub_error *err)
+		    size_t rows, size_t cols, uint64_t *approx, struct ub_checks *chk,
+		    struct ub_error *err)
 {
 	enum ub_mode m = q->cfg->modes[mi];
 	const struct ub_shaped_op *op = q->op;
@@ -347,14 +351,15 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	}
 	snprintf(what, sizeof what, "mode %s", ub_modes[m].name);
 	if (cfg->triton)
-		return s ? s : run_triton(q, d, y, mi, geom, args, nargs, rows, approx, err);
+		return s ? s : run_triton(q, d, y, mi, geom, args, nargs, rows, approx,
+					  chk, err);
 	const struct ub_backend *be = ub_config_backend(cfg);
 	struct ub_job job = { .src = src, .unit = cfg->kernel_unit,
 			      .name = q->kernel ? q->kernel : "rows.cu", .opts = ub_modes[m].opts,
 			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
 			      .args = args, .nargs = nargs, .n = threads(op, rows, cols),
 			      .geom = *geom,
-			      .what = what, .exec = cfg->exec };
+			      .what = what, .exec = cfg->exec, .checks = chk };
 	/* one thread per row is little to run: translating it to native code
 	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
 	if (job.exec == UB_EXEC_DEFAULT && !getenv("ULPBENCH_EXEC"))
@@ -362,6 +367,37 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	job.arch = be->arch(cfg->arch, cfg->arch_set);
 	struct launch l = { q, &job, y, approx, 0 };
 	return s ? s : run_level(&l, err);
+}
+
+/* Mode mi under its other schedules (schedules.h), each output compared
+ * across them into d->sched[mi]. */
+static int schedules(const struct ub_shaped_req *q, struct sdata *d, int mi,
+		     const char *src, size_t rows, size_t cols, struct ub_error *err)
+{
+	const struct ub_config *cfg = q->cfg;
+	int k = ub_schedules_for(cfg->schedules, &d->chk[mi]), nout = q->op->nout, s = 0;
+	struct ub_sched sc[UB_SHAPED_MAX_OUT] = { { 0 } };
+	struct ub_array y[UB_SHAPED_MAX_OUT] = { { 0 } };
+	for (int o = 0; o < nout; o++)
+		d->sched[mi][o].schedules = ub_checks_kind(&d->chk[mi]) ? (uint64_t)k : 0;
+	for (int o = 0; !s && k > 1 && o < nout; o++)
+		s = ub_sched_init(&sc[o], &d->y[mi][o], err);
+	for (int i = 1; !s && i < k; i++) {
+		struct ub_geom g = cfg->geom;
+		struct ub_checks c = { 0 };
+		uint64_t ap = 0;
+		g.atomic_seeded = 1;
+		g.atomic_seed = (cfg->geom.atomic_seeded ? cfg->geom.atomic_seed : 0) +
+				(uint64_t)i;
+		s = run_mode(q, d, mi, y, &g, src, rows, cols, &ap, &c, err);
+		for (int o = 0; !s && o < nout; o++)
+			ub_sched_fold(&sc[o], &y[o]);
+	}
+	for (int o = 0; o < nout; o++) {
+		ub_sched_end(&sc[o], &d->sched[mi][o].sched_diff, &d->sched[mi][o].sched_dist);
+		ub_array_free(&y[o]);
+	}
+	return s;
 }
 
 /* The catalog kernel's source for dt: kernels/rows.cu after the dtype's
@@ -381,6 +417,18 @@ static int catalog_source(enum ub_dtype dt, char **src, struct ub_error *err)
 		strcat(strcpy(*src, def), text);
 	free(text);
 	return *src ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
+}
+
+/* A mode's row: what its checks and schedules found. */
+static void checked_row(struct ub_row *r, const struct ub_checks *c,
+			const struct ub_stats *sched)
+{
+	r->st.checks = (uint64_t)ub_checks_kind(c);
+	r->st.hazards = c->hazards;
+	r->st.schedules = sched->schedules;
+	r->st.sched_diff = sched->sched_diff;
+	r->st.sched_dist = sched->sched_dist;
+	snprintf(r->hazard, sizeof r->hazard, "%s", c->hazard);
 }
 
 static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t,
@@ -412,7 +460,10 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		if (!ub_mode_applies(cfg->modes[m], d.dt) ||
 		    (cfg->triton && ub_triton_mode_na(cfg->modes[m])))
 			continue; /* no row, as elementwise runs do; Triton: fma, nofma */
-		s = run_mode(q, &d, m, d.y[m], &cfg->geom, src, rows, cols, &approx[m], err);
+		s = run_mode(q, &d, m, d.y[m], &cfg->geom, src, rows, cols, &approx[m],
+			     &d.chk[m], err);
+		if (!s)
+			s = schedules(q, &d, m, src, rows, cols, err);
 		ran[m] = !s;
 		if (!s && d.seed_mode < 0)
 			d.seed_mode = m;
@@ -424,12 +475,17 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		uint64_t ap;
 		g.atomic_seeded = 1;
 		g.atomic_seed = (unsigned long long)k + 1;
-		s = run_mode(q, &d, d.seed_mode, d.seed[k], &g, src, rows, cols, &ap, err);
+		struct ub_checks c = { 0 };
+		s = run_mode(q, &d, d.seed_mode, d.seed[k], &g, src, rows, cols, &ap, &c,
+			     err);
 	}
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		for (int m = 0; !s && m < cfg->nmodes; m++)
 			if (ran[m] && ub_shaped_measure(res, q, t, o, m, NULL, NULL, &d, approx[m], cols))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
+			else if (ran[m])
+				checked_row(&res->rows[res->nrows - 1], &d.chk[m],
+					    &d.sched[m][o]);
 		for (int k = 0; !s && q->orders && k < UB_SHAPED_NORDERS; k++) {
 			s = ub_shaped_order_sum(k, &d.in[0], rows, cols, &d.ord[k], err);
 			if (!s && ub_shaped_measure(res, q, t, o, -1, ub_shaped_orders[k], &d.ord[k], &d,
