@@ -147,10 +147,15 @@ def _text_or_path(value, suffix):
     return path
 
 
-def _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore, domain):
+def _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore, domain,
+             launch=None, schedules=None):
     """The engine's options for these keywords, and those an explain
     command needs."""
     opts = ["--op", op, "-q"]
+    if launch is not None:
+        opts += ["--launch", launch]
+    if schedules is not None:
+        opts += ["--schedules", str(int(schedules))]
     explain = []
     for f in fpcore or []:
         path = _text_or_path(f, ".fpcore")
@@ -205,7 +210,8 @@ def _read_outputs(directory, res, dtypes, op):
 
 
 def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=None,
-        n=None, seed=None, fpcore=None, keep=False, html=None, domain=None):
+        n=None, seed=None, fpcore=None, keep=False, html=None, domain=None,
+        launch=None, schedules=None):
     """Runs op (under each of modes, default all) and returns a Result.
 
     kernel: your .cu file (or its source text); entry, args: as the
@@ -215,9 +221,11 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
     n samples drawn with seed; fpcore: an FPCore file (or its text, or a
     list) with ops of your own; keep: also read every element's results
     (.outputs) and inputs (.inputs); html: write the HTML report there;
-    domain: {input: (lo, hi)} to sample instead of the op's domain.
-    Errors of the engine raise UlpbenchError with its message and exit
-    status."""
+    domain: {input: (lo, hi)} to sample instead of the op's domain;
+    launch: the engine's --launch ("block=128,per-block=1"); schedules:
+    its --schedules K (the kernel under K schedules: each row's
+    schedule_diff and schedule_dist).  Errors of the engine raise
+    UlpbenchError with its message and exit status."""
     modes = _listify(modes)
     dtypes = _listify(dtype)
     if isinstance(fpcore, (str, os.PathLike)):
@@ -236,7 +244,7 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
         if dtypes is None and in_dt:
             dtypes = [in_dt]
         opts, explain = _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore,
-                                 domain)
+                                 domain, launch, schedules)
         for a in in_args:
             opts += ["--input", a]
         report = os.path.join(tmp, "report.json")
