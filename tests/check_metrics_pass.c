@@ -75,6 +75,9 @@ static void plain(const struct ub_array *y, const struct ub_array *cr,
 			st->worst = i;
 		}
 		st->ncomparable++;
+		/* a number against a number: both finite (the definition of
+		   nfinite, by the encodings' exponent fields) */
+		st->nfinite += ub_bits_isfinite_i(dt, a) && ub_bits_isfinite_i(dt, c);
 		ub_xsum_add(&st->sum_ulp, e);
 		int b = 0;
 		while (b < UB_HIST_BINS - 1 && e > upper[b])
@@ -230,6 +233,8 @@ static void same_stats(const struct ub_stats *a, const struct ub_stats *b, const
 	ck_assert_msg(a->n == b->n && a->ncomparable == b->ncomparable,
 		      "%s: n %zu/%zu comparable %zu/%zu", what, a->n, b->n,
 		      a->ncomparable, b->ncomparable);
+	ck_assert_msg(a->nfinite == b->nfinite, "%s: finite %zu/%zu", what,
+		      a->nfinite, b->nfinite);
 	ck_assert_msg(a->cr_mismatch == b->cr_mismatch && a->nan_mismatch == b->nan_mismatch,
 		      "%s: mismatches %zu/%zu nan %zu/%zu", what, a->cr_mismatch,
 		      b->cr_mismatch, a->nan_mismatch, b->nan_mismatch);

@@ -16,8 +16,10 @@ static const char atom_ptx[] =
 	".version 9.0\n.target sm_90\n.address_size 64\n"
 	".visible .entry atoms(.param .u64 p0)\n{\n"
 	".shared .align 4 .b8 sh[8];\n"
-	".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n.reg .f64 %fd<2>;\n"
+	".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n.reg .f64 %fd<2>;\n.reg .pred %p<2>;\n"
 	"ld.param.u64 %rd1, [p0];\nmov.u32 %r1, %tid.x;\n"
+	"setp.eq.u32 %p1, %r1, 0;\n"                    /* .shared starts unwritten */
+	"@%p1 st.shared.u32 [sh], 0;\nbar.sync 0;\n"
 	"atom.global.add.u32 %r2, [%rd1], 1;\n"          /* w0 = 64 */
 	"sub.s32 %r3, %r1, 10;\n"
 	"atom.global.max.s32 %r2, [%rd1+4], %r3;\n"      /* w1 = max(0, 53) = 53 */

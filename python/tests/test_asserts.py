@@ -1,5 +1,6 @@
 """assert_matches_torch and assert_max_ulp: pass when they should, and
 fail with a message a person can act on."""
+import pathlib
 import re
 import shlex
 import subprocess
@@ -67,3 +68,23 @@ def test_max_ulp():
 def test_modes_keyword_refused():
     with pytest.raises(TypeError, match="mode="):
         ulpbench.assert_matches_torch(op="atan_bwd", mode="fma", modes="fma,nofma")
+
+
+# A block sum without __syncthreads() between its steps (tests/data/checks/
+# race_sum.cu): racecheck finds hazards, and an assertion fails on them,
+# naming the first, unless told that hazards are allowed.
+RACE = dict(op="sum", kernel=str(pathlib.Path(__file__).resolve().parents[2] /
+                                 "tests/data/checks/race_sum.cu"),
+            args="x=x,out=out,rows=rows,cols=cols", launch="block=128,per-block=1")
+
+
+def test_hazard_fails_an_assertion():
+    with pytest.raises(AssertionError) as e:
+        ulpbench.assert_max_ulp(mode="fma", bound=1e30, **RACE)
+    msg = str(e.value)
+    assert re.match(r"sum f32, mode fma: racecheck found \d+ hazard\(s\) "
+                    r"\(allow_hazards=True to compare anyway\); the first: .*"
+                    r"hazard on element \d+ of __shared__ 'part'.*race_sum\.cu:2[23]", msg), msg
+    res = ulpbench.assert_max_ulp(mode="fma", bound=1e30, allow_hazards=True, **RACE)
+    row = res.row("fma")
+    assert row.racecheck >= 1 and row.initcheck == "tracked" and row.schedules == 4

@@ -53,16 +53,23 @@ def _enc(bits, dt):
 def _mode_kw(mode, kw):
     if "modes" in kw:
         raise TypeError("give the one mode to check as mode=..., not modes=")
-    return dict(kw, modes=[mode], keep=True)
+    kw = dict(kw, modes=[mode], keep=True)
+    kw.pop("allow_hazards", None)
+    return kw
 
 
-def _mode_rows(res, op, mode):
+def _mode_rows(res, op, mode, allow_hazards=False):
     """The rows of mode, one per dtype; a mode that does not apply to the
-    kernel (an n/a row) fails the assertion."""
+    kernel (an n/a row) fails the assertion, and so does a racecheck
+    hazard (docs/block-kernels.md) unless allow_hazards."""
     for row in (r for r in res.rows if r.mode == mode):
         if row.status == "n/a":
             raise AssertionError(f"{op} {row.dtype}, mode {mode}: does not apply "
                                  f"to this kernel")
+        if row.racecheck and not allow_hazards:
+            raise AssertionError(f"{op} {row.dtype}, mode {mode}: racecheck found "
+                                 f"{row.racecheck} hazard(s) (allow_hazards=True to "
+                                 f"compare anyway); the first: {row.hazard}")
         yield row
 
 
@@ -107,15 +114,17 @@ def _why(op, mode, kw, lines):
 
 def assert_matches_torch(op, mode, why=True, **run_keywords):
     """Asserts that mode's results equal the torch plan's bit for bit (any
-    NaN equals any NaN), in every dtype of the run; returns the Result.
-    Takes every keyword of ulpbench.run (kernel, entry, args, dtype,
-    inputs, n, seed, fpcore, html).  On failure, with why (the default),
-    the message also names the instructions and source lines responsible
-    and the fix, from a second run with why=True (docs/why.md)."""
+    NaN equals any NaN), in every dtype of the run, and that racecheck
+    found no hazard (allow_hazards=True: whatever it found); returns the
+    Result.  Takes every keyword of ulpbench.run (kernel, entry, args,
+    dtype, inputs, n, seed, fpcore, html, launch, schedules).  On failure,
+    with why (the default), the message also names the instructions and
+    source lines responsible and the fix, from a second run with why=True
+    (docs/why.md)."""
     __tracebackhide__ = True  # pytest shows the message, not this code
     res = run(op=op, **_mode_kw(mode, run_keywords))
     lines = []
-    for row in _mode_rows(res, op, mode):
+    for row in _mode_rows(res, op, mode, run_keywords.get("allow_hazards", False)):
         if row.torch_mismatch is None:
             raise AssertionError(f"{op} has no torch plan to compare with")
         if not row.torch_mismatch:
@@ -147,17 +156,23 @@ def assert_matches_torch(op, mode, why=True, **run_keywords):
 def assert_max_ulp(op, mode, bound, **run_keywords):
     """Asserts that mode's max_ulp is at most bound and that it has no
     NaN/inf disagreement with the correctly rounded result (which max_ulp
-    leaves out), in every dtype of the run; returns the Result.  Takes
-    every keyword of ulpbench.run."""
+    leaves out), in every dtype of the run, and that racecheck found no
+    hazard (allow_hazards=True: whatever it found); returns the Result.
+    Takes every keyword of ulpbench.run."""
     __tracebackhide__ = True
     res = run(op=op, **_mode_kw(mode, run_keywords))
     lines = []
-    for row in _mode_rows(res, op, mode):
-        if row.max_ulp <= bound and not row.nan_mismatch:
+    for row in _mode_rows(res, op, mode, run_keywords.get("allow_hazards", False)):
+        # status nan-results: no finite result to measure, max_ulp None
+        none = row.max_ulp is None
+        if not none and row.max_ulp <= bound and not row.nan_mismatch:
             continue
         dt = row.dtype
         what = []
-        if row.max_ulp > bound:
+        if none:
+            what.append("no number to measure (every result is NaN or inf where "
+                        "the exact value is finite)")
+        elif row.max_ulp > bound:
             what.append(f"max_ulp {row.max_ulp:.6g} > {bound}")
         if row.nan_mismatch:
             what.append(f"{row.nan_mismatch} NaN/inf disagreements")
@@ -168,7 +183,7 @@ def assert_max_ulp(op, mode, bound, **run_keywords):
         if i is not None:
             lines.append(f"  the worst, {row.max_ulp:.6g} ulp,")
             _element(res, dt, i, mode, lines)
-        if row.nan_mismatch and row.max_ulp <= bound:
+        if row.nan_mismatch and (none or row.max_ulp <= bound):
             y, c = _bits(res.outputs[(dt, mode)], dt), _bits(res.outputs[(dt, "ref")], dt)
             yn, cn = _isnan(y, dt), _isnan(c, dt)
             bad = np.nonzero(yn != cn)[0]

@@ -148,10 +148,14 @@ def _text_or_path(value, suffix):
 
 
 def _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore, domain,
-             launcher=None, shape=None, params=None):
+             launcher=None, shape=None, params=None, launch=None, schedules=None):
     """The engine's options for these keywords, and those an explain
     command needs."""
     opts = ["--op", op, "-q"]
+    if launch is not None:
+        opts += ["--launch", launch]
+    if schedules is not None:
+        opts += ["--schedules", str(int(schedules))]
     explain = []
     for f in fpcore or []:
         path = _text_or_path(f, ".fpcore")
@@ -213,7 +217,8 @@ def _read_outputs(directory, res, dtypes, op):
 
 def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=None,
         n=None, seed=None, fpcore=None, keep=False, html=None, domain=None,
-        launcher=None, shape=None, params=None, why=False):
+        launcher=None, shape=None, params=None, why=False, launch=None,
+        schedules=None):
     """Runs op (under each of modes, default all) and returns a Result.
 
     kernel: your .cu file (or its source text); entry, args: as the
@@ -233,8 +238,10 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
     why: for each mode that differs, which instructions and source lines
     explain it and the fix, verified (the rows' why_* and fixed_*
     attributes, docs/why.md).
-    Errors of the engine raise UlpbenchError with its message and exit
-    status."""
+    launch: the engine's --launch ("block=128,per-block=1"); schedules:
+    its --schedules K (the kernel under K schedules: each row's
+    schedule_diff and schedule_dist).  Errors of the engine raise
+    UlpbenchError with its message and exit status."""
     modes = _listify(modes)
     dtypes = _listify(dtype)
     if isinstance(fpcore, (str, os.PathLike)):
@@ -253,7 +260,7 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
         if dtypes is None and in_dt:
             dtypes = [in_dt]
         opts, explain = _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore,
-                                 domain, launcher, shape, params)
+                                 domain, launcher, shape, params, launch, schedules)
         for a in in_args:
             opts += ["--input", a]
         report = os.path.join(tmp, "report.json")

@@ -121,9 +121,12 @@ struct ub_op {
 	unsigned kernel_dtypes; /* bit dt: the kernel is written for dtype dt
 				   (:dtypes, default f32 only) */
 	int nargs;             /* kernel parameters, in order: an input name,
-				  "out", "n", or "=HEX": a value (the bits a
+				  "out" ("out:acc": bound with :acc, sim.h),
+				  "n", or "=HEX": a value (the bits a
 				  --kernel's scalar parameter takes) */
 	char **args;
+	const char *const *arg_params; /* a --kernel's parameter names, in
+				  order, for messages; NULL: none */
 	char *file;            /* where it was defined, for messages */
 	int line;
 	int nparams;           /* :params */

@@ -259,6 +259,9 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		s = ub_geom_parse("--launch", arg, &c->geom, err);
 	} else if (!strcmp(name, "atomic-order")) {
 		s = ub_atomic_order_parse(arg, &c->geom, err);
+	} else if (!strcmp(name, "schedules")) {
+		s = ub_subopt_count("schedules", arg, 1, 64, &v, err);
+		c->schedules = (int)v;
 	} else if (!strcmp(name, "include-path") || !strcmp(name, "define-macro")) {
 		if (cli->nflags == UB_NVCC_MAX_FLAGS)
 			return ub_fail(err, UB_USAGE, "-I/-D: at most %d", UB_NVCC_MAX_FLAGS);

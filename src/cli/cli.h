@@ -56,6 +56,7 @@
 	X("include-path", 'I', 1, "DIR", RUN, "--kernel: nvcc's -I DIR (repeatable)") \
 	X("launch", 0, 1, "block=B,per-thread=K", RUN, "launch the kernel file in blocks of B threads, each doing K elements: ceil(n/K) threads; or per-block=E elements a block, or grid=G blocks; shared=BYTES of dynamic shared memory a block (default: block=256,per-thread=1)") \
 	X("atomic-order", 0, 1, "seed=S", RUN, "--kernel: run the atomics in another order a GPU may give, picked by S (default: blocks, warps and lanes in order; docs/block-kernels.md)") \
+	X("schedules", 0, 1, "K", RUN, "run a kernel whose memory the simulator tracks (shared memory, atomics, an output it reads) under K legal schedules and report how far its bits move (default: 4 when a float atomic add ran or racecheck found a hazard, else 1; docs/block-kernels.md)") \
 	X("define-macro", 'D', 1, "NAME[=VALUE]", RUN, "--kernel: nvcc's -D NAME[=VALUE] (repeatable)") \
 	X("triton", 0, 1, "FILE.py:KERNEL", RUN, "test your own @triton.jit kernel instead (compiled by your Triton, run on sim; docs/triton.md)") \
 	X("constexpr", 0, 1, "NAME=V,...", RUN, "values of the --triton kernel's tl.constexpr parameters (default: their defaults)") \

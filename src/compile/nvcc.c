@@ -1,7 +1,9 @@
 /* nvcc.c — compile a translation unit with the toolkit's nvcc (nvcc.h).
  *
  * nvcc runs as a child process (spawn.h: no shell) with its output and
- * error streams read whole; the unit's text, the
+ * error streams read whole, with -lineinfo (the PTX's .loc lines give
+ * the simulator's messages their source lines; the code is the same);
+ * the unit's text, the
  * PTX (or CUBIN) and the dependency list (-MD -MF) are temporary files
  * registered with tmpfiles.h, so a signal removes them.  nvcc -x cu
  * compiles the text as CUDA whatever its file name.
@@ -164,6 +166,7 @@ static int make_argv(const struct ub_nvcc_unit *u, const char *opts,
 	argv[n++] = (char *)"-x";
 	argv[n++] = (char *)"cu";
 	argv[n++] = archopt;
+	argv[n++] = (char *)"-lineinfo";   /* .loc: source lines in messages */
 	snprintf(buf, len, "%s", ub_mode_nvcc_opts(opts) ? ub_mode_nvcc_opts(opts) : opts);
 	for (char *save, *t = strtok_r(buf, " ", &save); t && n < MAX_ARGV - 16;
 	     t = strtok_r(NULL, " ", &save))
@@ -323,7 +326,7 @@ int ub_nvcc_compile(const struct ub_nvcc_unit *u, const char *opts,
 		    struct ub_error *err)
 {
 	struct outputs o = { .slot = { -1, -1, -1 } };
-	char flags[8192] = "";
+	char flags[8192] = "-lineinfo\n";   /* make_argv's: in the key */
 	const char *version = ub_nvcc_version(err);
 	*out = NULL;
 	*size = 0;

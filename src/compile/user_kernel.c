@@ -2,7 +2,8 @@
  *
  * Rules, each broken one a one-line error: every parameter is bound
  * exactly once (by --args or by its own name); an array binds to an input
- * or to out, an integer to n or a whole number, a float or bool value to
+ * or to out (out:acc: an output the kernel accumulates into, which starts
+ * at +0 and may be read), an integer to n or a whole number, a float or bool value to
  * a number or one of the op's :params; a const array is never out; out is
  * bound exactly once and every input the op's math needs at least once;
  * the arrays are all of one element type, the dtype that --dtype asks for
@@ -43,12 +44,48 @@ static int saved_of(const struct ub_op *op, const char *name)
 	return -1;
 }
 
+/* The roles a binding may give its target (PARAM=TARGET:ROLE),
+ * declared once: X(role, the target it applies to, what it means). */
+#define UB_BIND_ROLES(X)                                                    \
+	X("acc", "out", "the kernel accumulates into its output (+=, "         \
+	  "atomicAdd): it starts at +0 and may be read")
+
+/* Whether name is out, with a role or without. */
+static int is_out(const char *name)
+{
+	return !strcmp(name, "out") || !strcmp(name, "out:acc");
+}
+
 /* A name an array may take: an input (saved ones too), out, or one of
  * the named outputs of an op over rows. */
 static int array_target(const struct ub_op *op, const char *name)
 {
-	return input_of(op, name) >= 0 || saved_of(op, name) >= 0 || !strcmp(name, "out") ||
+	return input_of(op, name) >= 0 || saved_of(op, name) >= 0 || is_out(name) ||
 	       ub_op_output(op, name) >= 0;
+}
+
+/* TARGET:ROLE in name (from --args): a role it knows for that target,
+ * else UB_USAGE naming it and the valid ones. */
+static int role_ok(const char *param, const char *name, struct ub_error *err)
+{
+	const char *colon = strchr(name, ':');
+	if (!colon)
+		return 0;
+#define X(role, target, what)                                               \
+	if (!strcmp(colon + 1, role) && strlen(target) == (size_t)(colon - name) && \
+	    !strncmp(name, target, (size_t)(colon - name)))                    \
+		return 0;
+	UB_BIND_ROLES(X)
+#undef X
+	return ub_fail(err, UB_USAGE, "--args: %s=%s: no role '%s' for %.*s (roles: "
+#define X(role, target, what) "%s:" role " (" what ")"
+		       UB_BIND_ROLES(X)
+#undef X
+		       ")", param, name, colon + 1, (int)(colon - name), name
+#define X(role, target, what) , target
+		       UB_BIND_ROLES(X)
+#undef X
+		       );
 }
 
 /* "x, g, y, out" (an array's targets) or "n" (an integer's); the named
@@ -166,7 +203,8 @@ static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
 		if (bind[p])
 			return ub_fail(err, UB_USAGE, "--args: parameter '%s' is bound "
 				       "twice", k->params[p].name);
-		if (misnamed(uk, op, &k->params[p], name, err))
+		if (misnamed(uk, op, &k->params[p], name, err) ||
+		    (!op->nouts && role_ok(k->params[p].name, name, err)))
 			return UB_USAGE;
 		bind[p] = name;
 	}
@@ -251,7 +289,7 @@ static int array_fits(const struct ub_user_kernel *uk, const struct ub_op *op,
 			       "bind it to an input or out (valid: %s), not %s%s",
 			       uk->file, uk->kf->line, p->name, p->type,
 			       targets(op, valid, sizeof valid), name, roles_too(op, r, sizeof r));
-	if (!strcmp(name, "out") && p->is_const)
+	if (is_out(name) && p->is_const)
 		return ub_fail(err, UB_USAGE, "%s:%d: parameter '%s' (%s) is const: it "
 			       "cannot be the output out", uk->file, uk->kf->line,
 			       p->name, p->type);
@@ -269,7 +307,7 @@ static int fits(const struct ub_user_kernel *uk, const struct ub_op *op,
 	const char *at = uk->file;
 	if (uk->is_launcher && stream(p) && !strcmp(name, "0"))
 		return (*arg = strdup("=0")) ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
-	if (strchr(name, ':') || (op->nouts && ub_op_output(op, name) >= 0 &&
+	if ((strchr(name, ':') && op->nouts) || (op->nouts && ub_op_output(op, name) >= 0 &&
 				  !(p->is_const && input_of(op, name) >= 0)))
 		return ub_bind_role(uk, op, p, name, arg, err);
 	if (p->kind == UB_KP_OTHER || (p->kind == UB_KP_IARRAY && !op->in_class))
@@ -379,7 +417,7 @@ static int complete(struct ub_user_kernel *uk, const struct ub_op *op,
 				       how(op, p, valid, sizeof valid));
 		st = fits(uk, op, p, bind[i], &uk->args[i], err);
 		uk->nargs = st ? i : i + 1;
-		outs += !st && !strcmp(bind[i], "out");
+		outs += !st && is_out(bind[i]);
 	}
 	if (!st && op->nouts)
 		st = outputs_bound(uk, op, err);
@@ -465,8 +503,11 @@ static int bind_all(struct ub_user_kernel *uk, const struct ub_op *op,
 	const char *bind[UB_KSIG_MAX_PARAMS] = {0};
 	char *store = malloc(strlen(spec ? spec : "") + 1);
 	int st = store ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
-	if (!st && !(uk->args = calloc((size_t)uk->kf->nparams + 1, sizeof *uk->args)))
+	if (!st && (!(uk->args = calloc((size_t)uk->kf->nparams + 1, sizeof *uk->args)) ||
+		    !(uk->pnames = calloc((size_t)uk->kf->nparams + 1, sizeof *uk->pnames))))
 		st = ub_fail(err, UB_RUNTIME, "out of memory");
+	for (int i = 0; !st && i < uk->kf->nparams; i++)
+		uk->pnames[i] = uk->kf->params[i].name;
 	if (!st && spec)
 		st = parse_spec(spec, uk, op, bind, store, err);
 	if (!st)
@@ -542,6 +583,7 @@ int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
 	op->entry_shown = uk->kf->shown;
 	op->args = uk->args;
 	op->nargs = uk->nargs;
+	op->arg_params = (const char *const *)uk->pnames;
 	op->kernel_dtypes = 1u << dt;
 	op->use_saved = uk->use_saved;
 	cfg->kernel_src = uk->src;
@@ -578,5 +620,6 @@ void ub_user_kernel_free(struct ub_user_kernel *uk)
 		free((char *)uk->unit->flags[i]);
 	free(uk->unit);
 	free(uk->args);
+	free(uk->pnames);
 	memset(uk, 0, sizeof *uk);
 }

@@ -32,8 +32,9 @@ struct ub_user_kernel {
 				      cfg point into them, and a suite's
 				      entries move) */
 	int nargs;
-	char **args;      /* per parameter: an input name, "out", "n", or a
-			     value "=0xBITS" (catalog.h's :args) */
+	char **args;      /* per parameter: an input name, "out", "out:acc",
+			     "n", or a value "=0xBITS" (catalog.h's :args) */
+	char **pnames;    /* per parameter: its name (in kf) */
 	int use_saved;    /* it takes a :saved input (catalog.h) */
 	struct ub_triton *triton; /* --triton's kernel instead (triton.h), or
 				     NULL; freed with the rest */

@@ -44,6 +44,8 @@ struct ub_job {
 				this host function of the unit's file
 				(launcher.h), args its parameters; entry,
 				n and geom's grid unused */
+	struct ub_checks *checks; /* sim only: what the checks saw is folded
+				in (NULL: nobody; the GPU leaves it) */
 };
 
 struct ub_backend {

@@ -44,6 +44,8 @@ static int sim_run(const struct ub_job *job, uint64_t *approx,
 			  job->what ? job->what : "run"); /* PTX the user never saw */
 	if (!s)
 		*approx |= info.approx_mask | (info.unmarked_fp ? UB_APPROX_UNMARKED : 0);
+	if (!s && job->checks)
+		ub_checks_add(job->checks, &info);
 	free(ptx);
 	return s;
 }

@@ -100,6 +100,56 @@ const char *ub_geom_format(const struct ub_geom *g, char *buf, size_t len)
 	return buf;
 }
 
+int ub_checks_kind(const struct ub_checks *c)
+{
+	return !c->ran ? UB_CHECKS_NONE : c->tracked ? UB_CHECKS_TRACKED
+		       : UB_CHECKS_PROVED;
+}
+
+void ub_checks_add(struct ub_checks *to, const struct ptx_run_info *info)
+{
+	to->ran = 1;
+	to->tracked |= info->checked;
+	to->float_atomics |= info->float_atomics;
+	if (info->hazards > to->hazards)
+		to->hazards = info->hazards;
+	if (!to->hazard[0])
+		snprintf(to->hazard, sizeof to->hazard, "%s", info->hazard);
+	to->unwritten = info->unwritten;
+	to->unwritten_at = info->unwritten_at;
+}
+
+/* What the run says of writable array a (its parameter p) when the
+ * kernel reads it before writing it, into buf. */
+static const char *hint_of(const struct ub_karg *a, char *buf, size_t len)
+{
+	const char *p = a->param ? a->param : "PARAM";
+	snprintf(buf, len, "a kernel that accumulates into its output (+=, "
+		 "atomicAdd into a buffer the caller zeroed) declares it: bind it "
+		 "with a zero start, --args %s=%s:acc (docs/block-kernels.md)", p,
+		 a->name ? a->name : "out");
+	return buf;
+}
+
+/* $ULPBENCH_ATOMIC_LOG, a diagnostic: one line per atomic as it lands,
+ * "ORDER BLOCK THREAD" (ORDER: default, or the seed of --atomic-order or
+ * a schedule; BLOCK in grid order; THREAD in the block). */
+struct atomic_log {
+	FILE *f;
+	int seeded;
+	uint64_t seed;
+};
+
+static void log_atomic(void *user, uint64_t block, unsigned thread)
+{
+	const struct atomic_log *g = user;
+	if (g->seeded)
+		fprintf(g->f, "%llu %llu %u\n", (unsigned long long)g->seed,
+			(unsigned long long)block, thread);
+	else
+		fprintf(g->f, "default %llu %u\n", (unsigned long long)block, thread);
+}
+
 /* Binds args to m's kernel `entry` and runs it over n elements. */
 static int bind_run(const struct ptx_module *m, const char *entry,
 		    const struct ub_karg *args, int nargs, size_t n,
@@ -107,8 +157,10 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 		    struct ptx_run_info *info, struct ub_error *err)
 {
 	struct ptx_buffer bufs[MAX_ARGS];
+	struct ptx_bufcheck bc[MAX_ARGS];
 	uint64_t vals[MAX_ARGS];
-	char names[MAX_ARGS][80];   /* "input 'x'", for messages */
+	char names[MAX_ARGS][160];  /* "input 'x'", for messages */
+	char hints[MAX_ARGS][200];
 	int nbufs = 0;
 	if (nargs > MAX_ARGS)
 		return ub_fail(err, UB_USAGE, "%s: more than %d parameters",
@@ -128,10 +180,18 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 		bufs[nbufs].base = args[i].arr->data;
 		bufs[nbufs].size = ub_karg_bytes(&args[i]);
 		bufs[nbufs].writable = args[i].writable;
-		snprintf(names[nbufs], sizeof names[nbufs], "%s '%s'",
+		snprintf(names[nbufs], sizeof names[nbufs], "%s '%s'%s%s%s",
 			 args[i].writable ? "output" : "input",
-			 args[i].name ? args[i].name : "?");
+			 args[i].name ? args[i].name : "?",
+			 args[i].param ? " (parameter '" : "",
+			 args[i].param ? args[i].param : "", args[i].param ? "')" : "");
 		bufs[nbufs].name = args[i].name ? names[nbufs] : NULL;
+		/* an output starts unwritten (initcheck); :acc at +0, tracked */
+		bc[nbufs].fresh = args[i].writable && !args[i].acc;
+		bc[nbufs].must_write = args[i].writable && args[i].acc;
+		bc[nbufs].elem = ub_dtypes[args[i].arr->dt].bits / 8;
+		bc[nbufs].hint = args[i].writable ? hint_of(&args[i], hints[nbufs],
+							    sizeof hints[nbufs]) : NULL;
 		vals[i] = (uint64_t)(uintptr_t)args[i].arr->data;
 		nbufs++;
 	}
@@ -148,7 +208,15 @@ static int bind_run(const struct ptx_module *m, const char *entry,
 		.atomic_seed = geom ? geom->atomic_seed : 0,
 	};
 	memset(info, 0, sizeof *info);
-	return ptx_run_traced(m, entry, &l, trace, info, err);
+	struct atomic_log log = { NULL, geom && geom->atomic_seeded, geom ? geom->atomic_seed : 0 };
+	struct ptx_run_opts opts = { .bufs = bc, .user = &log };
+	const char *path = getenv("ULPBENCH_ATOMIC_LOG");   /* docs/block-kernels.md */
+	if (path && path[0] && (log.f = fopen(path, "a")))
+		opts.atomic = log_atomic;
+	int s = ptx_run_checked(m, entry, &l, &opts, trace, info, err);
+	if (log.f && fclose(log.f) && !s)
+		s = ub_fail(err, UB_RUNTIME, "ULPBENCH_ATOMIC_LOG: %s: cannot write", path);
+	return s;
 }
 
 int ub_sim_run_traced(const char *ptx, const char *entry,

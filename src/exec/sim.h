@@ -57,14 +57,43 @@ struct ub_karg {
 	size_t bytes;               /* the array's size when it is not
 				       arr->n elements of arr->dt (an array
 				       of bytes held in a wider one); 0: it is */
+	int acc;                    /* a writable array bound with :acc: it
+				       starts at +0, may be read, and must
+				       still be written whole (the caller
+				       fills it; the run tracks the writes) */
+	const char *param;          /* the kernel's name of the parameter
+				       ("dinp"), for messages; NULL: none */
 };
+
+/* What the simulator's checks (ptx_check.h) saw in the launches of one
+ * kernel: ub_checks_add folds each launch's ptx_run_info in. */
+/* How a row's kernel was checked (ub_stats.checks): not at all (it ran
+ * on a GPU, or is the host's), proved to need no tracking (the PTX has no
+ * .shared memory, atomics or read of an output: ptx_prov.c), or run with
+ * its memory tracked. */
+enum { UB_CHECKS_NONE, UB_CHECKS_PROVED, UB_CHECKS_TRACKED };
+
+struct ub_checks {
+	int ran;                /* a launch on the sim was folded in */
+	int tracked;            /* 1: memory was tracked (initcheck and
+				   racecheck ran); 0: the PTX proves no read
+				   of unwritten memory can happen */
+	uint64_t hazards;       /* racecheck: the most distinct hazards one
+				   launch found */
+	char hazard[512];       /* the first launch's first hazard ("": none) */
+	int float_atomics;      /* a float atomic add ran */
+	uint64_t unwritten, unwritten_at; /* the last launch: elements of its
+				   :acc output never written, the first */
+};
+void ub_checks_add(struct ub_checks *to, const struct ptx_run_info *info);
+/* UB_CHECKS_* of what c saw. */
+int ub_checks_kind(const struct ub_checks *c);
 
 /* The bytes array argument a spans. */
 static inline size_t ub_karg_bytes(const struct ub_karg *a)
 {
 	return a->bytes ? a->bytes : a->arr->n * (size_t)ub_dtypes[a->arr->dt].bits / 8;
 }
-
 /* Parses ptx, checks that `entry` exists and takes nargs parameters, and
  * runs it over n elements on the interpreter.  Errors: UB_RUNTIME naming
  * the entry. */

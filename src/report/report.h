@@ -26,7 +26,9 @@ void ub_report_table(FILE *f, const struct ub_result *res);
 	X(max_dot_rel, REAL) X(output, TEXT)                               \
 	X(why_torch, TEXT) X(why_cr, TEXT) X(why_fix, TEXT)                \
 	X(fixed_torch_mismatch, INT) X(fixed_cr_mismatch, INT)             \
-	X(fixed_max_ulp, REAL) X(why_blame, TEXT)
+	X(fixed_max_ulp, REAL) X(why_blame, TEXT)                          \
+	X(initcheck, TEXT) X(racecheck, INT) X(hazard, TEXT)                \
+	X(schedules, INT) X(schedule_diff, INT) X(schedule_dist, INT)
 
 enum ub_col {
 #define X(name, kind) UB_COL_##name,

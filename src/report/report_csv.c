@@ -100,6 +100,26 @@ static void why_values(const struct ub_why_row *w, struct ub_value *v)
 	ub_why_blame_text(w, v[UB_COL_why_blame].text, sizeof v->text);
 }
 
+/* What the simulator's checks said of row r (docs/csv.md): nothing
+ * (empty) for a row that did not run on it; racecheck only where memory
+ * was tracked; the schedules' figures where there were two or more. */
+static void checks_values(const struct ub_row *r, struct ub_value *v)
+{
+	static const char *const kind[] = { "", "proved", "tracked" };
+	uint64_t k = r->st.checks < 3 ? r->st.checks : 0;
+	snprintf(v[UB_COL_initcheck].text, sizeof v->text, "%s", kind[k]);
+	v[UB_COL_initcheck].absent = k == UB_CHECKS_NONE;
+	v[UB_COL_racecheck].i = r->st.hazards;
+	v[UB_COL_racecheck].absent = k != UB_CHECKS_TRACKED;
+	snprintf(v[UB_COL_hazard].text, sizeof v->text, "%s", r->hazard);
+	v[UB_COL_schedules].i = r->st.schedules;
+	v[UB_COL_schedules].absent = k == UB_CHECKS_NONE;
+	v[UB_COL_schedule_diff].i = r->st.sched_diff;
+	v[UB_COL_schedule_dist].i = r->st.sched_dist;
+	v[UB_COL_schedule_diff].absent = v[UB_COL_schedule_dist].absent =
+		r->st.schedules < 2;
+}
+
 void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 		   struct ub_value *v)
 {
@@ -132,7 +152,13 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	format_domain(cfg, v[UB_COL_domain].text, sizeof v->text);
 	T(catalog, "%s", cfg->op->file ? cfg->op->file : "");
 	T(ulpbench_version, "%s", PACKAGE_VERSION);
-	T(status, "%s", r->na ? "n/a" : r->st.undecided ? "undecided" : "ok");
+	T(status, "%s", r->na ? "n/a" : ub_stats_no_number(&r->st) ? "nan-results"
+			: r->st.undecided ? "undecided" : "ok");
+	if (!r->na && ub_stats_no_number(&r->st)) {   /* no number measured */
+		v[UB_COL_max_ulp].absent = v[UB_COL_mean_ulp].absent = 1;
+		R(max_ulp, NAN);
+		R(mean_ulp, NAN);
+	}
 	I(undecided, r->st.undecided);
 	I(rejected, r->rejected);
 	T(kernel, "%s", r->kernel);
@@ -143,12 +169,15 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 			 k ? ";" : "", cfg->op->params[k].name, cfg->op->params[k].text);
 	R(max_dot_rel, r->dot_rel);
 	T(output, "%s", r->output ? r->output : "");
+	checks_values(r, v);
 	/* a mode that does not apply to the kernel measured nothing */
 	for (int c = UB_COL_n; r->na && c <= UB_COL_approx; c++)
 		v[c].absent = 1;
 	v[UB_COL_undecided].absent = r->na != NULL;
 	v[UB_COL_max_dot_rel].absent = r->na || !r->has_dot_rel;
 	why_values(r->why, v);
+	for (int c = UB_COL_initcheck; r->na && c <= UB_COL_schedule_dist; c++)
+		v[c].absent = 1;
 #undef T
 #undef I
 #undef R

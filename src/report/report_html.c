@@ -40,6 +40,30 @@ static void summary_start(FILE *f, const struct ub_row *r, const char *color)
 	fprintf(f, "</code></td>");
 }
 
+/* What the simulator's checks found in the section's rows: racecheck's
+ * hazards and the bits that move with the schedule, a paragraph each. */
+static void checks_notes(FILE *f, const struct ub_hsec *sec)
+{
+	for (int i = 0; i < sec->nrows; i++) {
+		const struct ub_row *r = sec->rows[i];
+		if (r->na)
+			continue;
+		if (r->st.hazards) {
+			fprintf(f, "<p class=\"hazard\"><strong>%s: racecheck found %llu "
+				"hazard%s</strong>; the first: ", r->mode,
+				(unsigned long long)r->st.hazards, r->st.hazards == 1 ? "" : "s");
+			ub_html_text(f, r->hazard[0] ? r->hazard : "-");
+			fprintf(f, "</p>\n");
+		}
+		if (r->st.schedules > 1 && r->st.sched_diff)
+			fprintf(f, "<p class=\"hazard\"><strong>%s: the bits depend on the "
+				"schedule</strong>: %zu of %zu elements differ across %llu "
+				"schedules, by up to %llu units.</p>\n", r->mode,
+				r->st.sched_diff, r->st.n, (unsigned long long)r->st.schedules,
+				(unsigned long long)r->st.sched_dist);
+	}
+}
+
 static void summary_table(FILE *f, const struct ub_hsec *sec)
 {
 	char worst[256], approx[256];
@@ -61,8 +85,13 @@ static void summary_table(FILE *f, const struct ub_hsec *sec)
 		summary_start(f, r, sec->s[k++].color);
 		ub_format_worst(r, worst, sizeof worst);
 		ub_format_approx(r->approx_mask, approx, sizeof approx);
-		fprintf(f, "<td>%.4g</td><td>%.4g</td><td>%zu</td>",
-			r->st.max_ulp, ub_stats_mean(&r->st), r->st.cr_mismatch);
+		if (ub_stats_no_number(&r->st))   /* nothing to measure */
+			fprintf(f, "<td>- <small>(every result NaN or inf where the exact "
+				"value is finite)</small></td><td>-</td><td>%zu</td>",
+				r->st.cr_mismatch);
+		else
+			fprintf(f, "<td>%.4g</td><td>%.4g</td><td>%zu</td>",
+				r->st.max_ulp, ub_stats_mean(&r->st), r->st.cr_mismatch);
 		if (r->has_torch)
 			fprintf(f, "<td>%zu</td><td>%llu</td>", r->st.torch_mismatch,
 				(unsigned long long)r->st.torch_max_dist);
@@ -77,6 +106,7 @@ static void summary_table(FILE *f, const struct ub_hsec *sec)
 		fprintf(f, "</td><td><code>%s</code></td></tr>\n", worst[0] ? worst : "-");
 	}
 	fprintf(f, "</table>\n");
+	checks_notes(f, sec);
 	for (int i = 0; i < sec->nrows; i++) { /* the reference's, the same in every row */
 		const struct ub_row *r = sec->rows[i];
 		if (r->na || !r->st.undecided)

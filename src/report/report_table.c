@@ -30,6 +30,8 @@ static void format_coords(const uint64_t *c, int n, char *buf, size_t len)
 void ub_format_worst(const struct ub_row *row, char *buf, size_t len)
 {
 	buf[0] = '\0';
+	if (ub_stats_no_number(&row->st))   /* its "worst" has error 0 */
+		return;
 	if (row->has_worst && row->coords)
 		format_coords(row->st.worst_in, row->coords, buf, len);
 	else if (row->has_worst)
@@ -122,6 +124,21 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 		und ? "undecided " : "", "sim_exact", "worst_input");
 }
 
+/* What the simulator's checks found in row r, a line each: racecheck's
+ * hazards, the bits that move with the schedule. */
+static void checks_notes(FILE *f, const struct ub_row *r)
+{
+	if (r->st.hazards)
+		fprintf(f, "%-10s (racecheck: %llu hazard%s; the first: %s)\n", "",
+			(unsigned long long)r->st.hazards, r->st.hazards == 1 ? "" : "s",
+			r->hazard[0] ? r->hazard : "-");
+	if (r->st.schedules > 1 && r->st.sched_diff)
+		fprintf(f, "%-10s (the bits depend on the schedule: %zu of %zu elements "
+			"differ across %llu schedules, by up to %llu units)\n", "",
+			r->st.sched_diff, r->st.n, (unsigned long long)r->st.schedules,
+			(unsigned long long)r->st.sched_dist);
+}
+
 void ub_report_table(FILE *f, const struct ub_result *res)
 {
 	const struct ub_row *noted = NULL;
@@ -156,9 +173,10 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 		}
 		if (und)
 			snprintf(nu, sizeof nu, "%9zu ", r->st.undecided);
+		int none = ub_stats_no_number(&r->st);
 		fprintf(f, "%-10s %10s %10s %11zu %14s %14s %12zu %s%9s  %s\n",
-			r->mode, num(mx, sizeof mx, r->st.max_ulp, 3),
-			num(mean, sizeof mean, ub_stats_mean(&r->st), 4),
+			r->mode, none ? "-" : num(mx, sizeof mx, r->st.max_ulp, 3),
+			none ? "-" : num(mean, sizeof mean, ub_stats_mean(&r->st), 4),
 			r->st.cr_mismatch, tm, td, r->st.nan_mismatch, nu,
 			r->sim_exact ? "yes" : "no", worst[0] ? worst : "-");
 		if (!r->sim_exact)
@@ -168,6 +186,11 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 				approx);
 		if (r->note)
 			fprintf(f, "%-10s (%s)\n", "", r->note);
+		if (none)
+			fprintf(f, "%-10s (no number to measure: every result is NaN or inf "
+				"where the exact value is finite, nan_mismatch; status "
+				"nan-results)\n", "");
+		checks_notes(f, r);
 		if (r->why) {
 			char line[4096];
 			fprintf(f, "%-10s %s\n", "", ub_why_line(r->why, line, sizeof line));

@@ -46,12 +46,24 @@ extern const char *const ub_hist_labels[UB_HIST_BINS];
 #define UB_STATS_FIELDS(X)                                               \
 	X(COUNT, n, )             /* elements */                         \
 	X(COUNT, ncomparable, )   /* with an ULP error (not NaN/inf) */   \
+	X(COUNT, nfinite, )       /* comparable, the result and the      \
+				     correctly rounded one finite */      \
 	X(COUNT, cr_mismatch, )                                          \
 	X(COUNT, torch_mismatch, )                                       \
 	X(COUNT, nan_mismatch, )                                         \
 	X(MAXU, torch_max_dist, )                                        \
 	X(COUNT, hist, [UB_HIST_BINS])                                   \
 	X(XSUM, sum_ulp, )        /* of the comparable elements' errors */ \
+	X(MAXU, checks, )         /* how the simulator checked the kernel:  \
+				     UB_CHECKS_* (sim.h) */                \
+	X(MAXU, hazards, )        /* racecheck: the most distinct hazards   \
+				     one launch found (ub_checks) */       \
+	X(MAXU, schedules, )      /* schedules the kernel ran under (1: its \
+				     own only; 0: not run on the sim) */   \
+	X(COUNT, sched_diff, )    /* elements whose bits differ between two \
+				     of them (any NaN equal to any NaN) */ \
+	X(MAXU, sched_dist, )     /* the largest distance between two, over \
+				     pairs neither of which is NaN */      \
 	X(COUNT, undecided, )     /* elements the reference could not decide \
 				     (ub_exact_undecided): left out of every \
 				     figure against the reference (max_ulp, \
@@ -147,6 +159,16 @@ void ub_stats_measure_prep(const struct ub_measure *m,
  * divided by their number, rounded once to the nearest double (0 when
  * none is comparable).  No order of summation enters it. */
 double ub_stats_mean(const struct ub_stats *st);
+
+/* Whether st measured no number: no result was a finite value compared
+ * with a finite correctly rounded one, yet some disagreed in NaN/inf (a
+ * kernel that left NaN wherever the exact value is finite).  max_ulp and
+ * mean_ulp, 0 then, measure nothing: reports leave them empty and say so
+ * (status nan-results). */
+static inline int ub_stats_no_number(const struct ub_stats *st)
+{
+	return !st->nfinite && st->nan_mismatch;
+}
 
 /* Runs stream their elements in chunks of UB_STATS_CHUNK (stream.h), the
  * unit that --shard K/N hands out (chunk c to shard c mod N). */

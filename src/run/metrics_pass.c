@@ -339,6 +339,7 @@ UB_INLINE void add_matching(enum ub_dtype dt, const struct ub_measure *m,
 		}
 	}
 	s->ncomparable += p->nfast - tk->n;
+	s->nfinite += p->nfast - tk->n; /* PF_FAST: CRFIN, and y == cr */
 	for (int b = 0; b < UB_HIST_BINS; b++)
 		s->hist[b] += p->hist[b] - tk->hist[b];
 	memset(&minus, 0, sizeof minus);
@@ -384,8 +385,10 @@ UB_INLINE void measure_one(enum ub_dtype dt, const struct ub_measure *m,
 		s->cr_mismatch++;
 	if (ulp_error_prep(dt, yi, ci, f, p->mul[j], &m->exact[i], &e))
 		s->nan_mismatch++;
-	else
+	else {
 		add_error(s, tk->sum, m->first + i, e);
+		s->nfinite += (f & PF_CRFIN) && ub_bits_isfinite_i(dt, yi);
+	}
 }
 
 /* One block [b, e) of pass_of: its list, then its listed elements, each

@@ -98,6 +98,9 @@ struct ub_config {
 	const char *ptx;     /* NULL; else the kernel under test runs from
 				this PTX text instead of its compile (sim
 				only; `ulpbench why`'s variants, why.h) */
+	int schedules;       /* --schedules K: how many schedules a kernel
+				the simulator tracks runs under (0: the
+				default, schedules.h) */
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -147,6 +150,8 @@ struct ub_row {
 	char toolkit[80];    /* what compiled it: "nvrtc 13.0", "nvcc 13.0.88",
 				"triton 3.9.0" */
 	char launch[64];     /* "block=256,per-thread=1" (ub_geom_format) */
+	char hazard[512];    /* racecheck's first hazard ("": none; the
+				count is st.hazards) */
 	const char *note;    /* a line the table prints under the row (a
 				shaped run's atomic-order rows), or NULL */
 	const char *output;  /* the output measured, of an op of several

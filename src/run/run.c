@@ -10,6 +10,7 @@
 #include "prepare.h"
 #include "triton.h"
 #include "reference.h"
+#include "schedules.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,10 +31,14 @@ static int compile_run(const struct ub_config *cfg, struct ub_job *job,
 	return be->run(job, approx, err);
 }
 
+static int run_step(const struct ub_config *cfg, const struct ub_array *env,
+		    int k, struct ub_array *out, uint64_t *approx,
+		    struct ub_checks *chk, struct ub_error *err);
+
 /* Runs the torch plan: one generated kernel per step, each step's output
  * an input of the later ones; the last is the plan's result. */
 static int run_torch(const struct ub_config *cfg, struct ub_data *d,
-		     uint64_t *approx, struct ub_error *err)
+		     uint64_t *approx, struct ub_checks *chk, struct ub_error *err)
 {
 	const struct ub_op *op = cfg->op;
 	struct ub_array *env = calloc((size_t)(op->ninputs + op->nsteps), sizeof *env);
@@ -43,7 +48,7 @@ static int run_torch(const struct ub_config *cfg, struct ub_data *d,
 	for (int k = 0; !s && k < op->nsteps; k++) {
 		struct ub_array *out = k == op->nsteps - 1 ? &d->torch
 							   : &env[op->ninputs + k];
-		s = ub_run_step(cfg, env, k, out, approx, err);
+		s = run_step(cfg, env, k, out, approx, chk, err);
 	}
 	for (int k = op->ninputs; env && k < op->ninputs + op->nsteps - 1; k++)
 		ub_array_free(&env[k]);
@@ -51,9 +56,10 @@ static int run_torch(const struct ub_config *cfg, struct ub_data *d,
 	return s;
 }
 
-int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
-		int k, struct ub_array *out, uint64_t *approx,
-		struct ub_error *err)
+/* ub_run_step, what the checks saw into chk (NULL: nobody). */
+static int run_step(const struct ub_config *cfg, const struct ub_array *env,
+		    int k, struct ub_array *out, uint64_t *approx,
+		    struct ub_checks *chk, struct ub_error *err)
 {
 	const struct ub_op *op = cfg->op;
 	int nenv = op->ninputs + k;
@@ -76,7 +82,7 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 		struct ub_job job = { .src = src, .name = name, .opts = UB_TORCH_OPTS,
 				      .entry = UB_STEP_ENTRY, .args = args,
 				      .nargs = nenv + 2, .n = n, .what = what,
-				      .geom = UB_STEP_GEOM };
+				      .geom = UB_STEP_GEOM, .checks = chk };
 		s = compile_run(cfg, &job, approx, err);
 	}
 	free(src);
@@ -84,11 +90,25 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 	return s;
 }
 
+/* What a mode's row checked: the simulator's checks, its schedules. */
+struct rowchk {
+	struct ub_checks c;
+	struct ub_stats sched;   /* schedules, sched_diff, sched_dist */
+};
+
+int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
+		int k, struct ub_array *out, uint64_t *approx,
+		struct ub_error *err)
+{
+	return run_step(cfg, env, k, out, approx, NULL, err);
+}
+
 /* One launch of the kernel under test, for ub_run_written. */
 struct launch {
 	const struct ub_config *cfg;
 	struct ub_job *job;
 	uint64_t *approx;
+	struct ub_array *out;
 };
 
 static int launch(void *ctx, struct ub_error *err)
@@ -97,27 +117,71 @@ static int launch(void *ctx, struct ub_error *err)
 	return compile_run(l->cfg, l->job, l->approx, err);
 }
 
-/* Runs the kernel under test into out, which it must write whole. */
-static int run_written(const struct ub_config *cfg, struct ub_job *job,
-		       struct ub_array *out, uint64_t *approx, struct ub_error *err)
+/* Schedule `seed` of the launch into y (schedules.h). */
+static int launch_seeded(void *ctx, uint64_t seed, struct ub_array *y,
+			 struct ub_error *err)
 {
-	struct launch l = { cfg, job, approx };
+	struct launch *l = ctx;
+	struct ub_job job = *l->job;
+	struct ub_karg args[UB_MAX_KARGS];
+	struct ub_checks c = { 0 };
+	memcpy(args, job.args, (size_t)job.nargs * sizeof *args);
+	for (int a = 0; a < job.nargs; a++)
+		if (args[a].arr == l->out)
+			args[a].arr = y;
+	memset(y->data, 0, y->n * (size_t)(ub_dtypes[y->dt].bits / 8));
+	job.args = args;
+	job.checks = &c;
+	job.geom.atomic_seeded = 1;
+	job.geom.atomic_seed = seed;
+	return compile_run(l->cfg, &job, l->approx, err);
+}
+
+/* Whether job's output is bound with :acc. */
+static int job_acc(const struct ub_job *job)
+{
+	for (int a = 0; a < job->nargs; a++)
+		if (job->args[a].acc)
+			return 1;
+	return 0;
+}
+
+/* Runs the kernel under test into out, which it must write whole; what
+ * the checks saw into job->checks, its other schedules into sched. */
+static int run_written(const struct ub_config *cfg, struct ub_job *job,
+		       struct ub_array *out, uint64_t *approx,
+		       struct ub_stats *sched, struct ub_error *err)
+{
+	struct launch l = { cfg, job, approx, out };
 	size_t first, count;
-	int s = ub_run_written(out, launch, &l, &first, &count, err);
+	int acc = job_acc(job);
+	if (acc && ub_config_backend(cfg) != &ub_backend_sim)
+		return ub_fail(err, UB_USAGE, "%s: an output bound with :acc runs on "
+			       "the sim backend only (it tracks which elements the "
+			       "kernel writes): --backend sim", job->name);
+	int s = ub_run_written(out, acc, job->checks, launch, &l, &first, &count, err);
 	if (!s && count)
-		s = ub_prefix(err, ub_unwritten_fail(err, first, count, out->n, &job->geom),
-			      "%s: kernel %s, %s: ", job->name, job->shown ? job->shown
-			      : job->entry, job->what);
+		return ub_prefix(err, ub_unwritten_fail(err, first, count, out->n, &job->geom),
+				 "%s: kernel %s, %s: ", job->name, job->shown ? job->shown
+				 : job->entry, job->what);
+	int k = s ? 1 : ub_schedules_for(cfg->schedules, job->checks);
+	sched->schedules = ub_checks_kind(job->checks) ? (uint64_t)k : 0;
+	if (!s && k > 1)
+		s = ub_schedules_run(out, k, job->geom.atomic_seeded ? job->geom.atomic_seed
+				     : 0, launch_seeded, &l, &sched->sched_diff,
+				     &sched->sched_dist, err);
 	return s;
 }
 
 /* What a kernel file's parameter bound to nm (:args) takes: an input of
  * the op, out, n, or a number "=0xBITS" (--triton). */
 static struct ub_karg named_arg(const struct ub_op *op, const char *nm,
-				struct ub_data *d, struct ub_array *out)
+				const char *param, struct ub_data *d,
+				struct ub_array *out)
 {
-	if (strcmp(nm, "out") == 0)
-		return (struct ub_karg){.arr = out, .writable = 1, .name = "out"};
+	if (strcmp(nm, "out") == 0 || strcmp(nm, "out:acc") == 0)
+		return (struct ub_karg){.arr = out, .writable = 1, .name = "out",
+					.acc = nm[3] == ':', .param = param};
 	if (strcmp(nm, "n") == 0)
 		return (struct ub_karg){.value = out->n};
 	if (nm[0] == '=')
@@ -133,7 +197,7 @@ static struct ub_karg named_arg(const struct ub_op *op, const char *nm,
  * Triton's launcher would (ub_triton_geom). */
 static int run_triton(const struct ub_config *cfg, enum ub_mode mode,
 		      struct ub_data *d, struct ub_array *out,
-		      uint64_t *approx, struct ub_error *err)
+		      uint64_t *approx, struct rowchk *rc, struct ub_error *err)
 {
 	const struct ub_triton *t = cfg->triton;
 	const struct ub_backend *be = ub_config_backend(cfg);
@@ -143,7 +207,7 @@ static int run_triton(const struct ub_config *cfg, enum ub_mode mode,
 	size_t n = out->n;
 	struct ub_job job = { .name = t->file, .entry = t->kernel, .args = args,
 			      .n = n, .trace = cfg->trace, .what = what,
-			      .exec = cfg->exec };
+			      .exec = cfg->exec, .checks = &rc->c };
 	snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
 	if (be != &ub_backend_sim)
 		return ub_fail(err, UB_USAGE, "--triton: Triton kernels run on the "
@@ -152,11 +216,11 @@ static int run_triton(const struct ub_config *cfg, enum ub_mode mode,
 	if (!s)
 		s = ub_triton_geom(t, &p, n, &job.geom, err);
 	for (int a = 0; !s && a < t->nargs; a++)
-		args[a] = named_arg(cfg->op, t->args[a], d, out);
+		args[a] = named_arg(cfg->op, t->args[a], NULL, d, out);
 	job.nargs = t->nargs + p.hidden;
 	job.ptx = cfg->ptx ? cfg->ptx : p.ptx;
 	if (!s)   /* every element written, as a kernel file must */
-		s = run_written(cfg, &job, out, approx, err);
+		s = run_written(cfg, &job, out, approx, &rc->sched, err);
 	free(p.ptx);
 	return s;
 }
@@ -164,7 +228,7 @@ static int run_triton(const struct ub_config *cfg, enum ub_mode mode,
 /* Binds the kernel's parameters (:args) to the data and runs one mode. */
 static int run_mode(const struct ub_config *cfg, const char *src,
 		    enum ub_mode mode, struct ub_data *d, struct ub_array *out,
-		    uint64_t *approx, struct ub_error *err)
+		    uint64_t *approx, struct rowchk *rc, struct ub_error *err)
 {
 	const struct ub_op *op = cfg->op;
 	struct ub_karg args[UB_MAX_KARGS];
@@ -172,7 +236,7 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 	size_t n = d->in[0].n;
 	int s = ub_array_alloc(out, d->dt, n);
 	if (!s && cfg->triton)
-		return run_triton(cfg, mode, d, out, approx, err);
+		return run_triton(cfg, mode, d, out, approx, rc, err);
 	if (!s && !op->kernel) { /* generated: inputs, out, n */
 		for (int k = 0; k < op->ninputs; k++)
 			args[k] = (struct ub_karg){.arr = &d->in[k], .name = op->inputs[k]};
@@ -184,11 +248,12 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 		struct ub_job job = { .src = src, .name = ub_kernel_name(cfg, name, sizeof name),
 				      .opts = ub_modes[mode].opts, .entry = UB_KERNEL_ENTRY,
 				      .args = args, .nargs = op->ninputs + 2, .n = n,
-				      .what = what, .ptx = cfg->ptx };
-		return run_written(cfg, &job, out, approx, err);
+				      .what = what, .ptx = cfg->ptx, .checks = &rc->c };
+		return run_written(cfg, &job, out, approx, &rc->sched, err);
 	}
 	for (int a = 0; !s && a < op->nargs && a < UB_MAX_KARGS; a++)
-		args[a] = named_arg(op, op->args[a], d, out);
+		args[a] = named_arg(op, op->args[a],
+				    op->arg_params ? op->arg_params[a] : NULL, d, out);
 	if (s)
 		return s;
 	snprintf(what, sizeof what, "mode %s", ub_modes[mode].name);
@@ -196,8 +261,8 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 			      .opts = ub_modes[mode].opts, .entry = op->entry,
 			      .shown = op->entry_shown, .args = args, .nargs = op->nargs,
 			      .n = n, .geom = cfg->geom, .what = what,
-			      .launcher = cfg->launcher, .ptx = cfg->ptx };
-	return run_written(cfg, &job, out, approx, err);
+			      .launcher = cfg->launcher, .ptx = cfg->ptx, .checks = &rc->c };
+	return run_written(cfg, &job, out, approx, &rc->sched, err);
 }
 
 static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
@@ -209,8 +274,8 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
 /* The row of results y, which are d's array out (result.h), and its
  * figures when cfg asks for them. */
 static int add_row(struct ub_result *res, const struct ub_data *d, int out,
-		   const char *mode, const char *opts,
-		   const struct ub_array *y, uint64_t approx, struct ub_error *err)
+		   const char *mode, const char *opts, const struct ub_array *y,
+		   uint64_t approx, const struct rowchk *rc, struct ub_error *err)
 {
 	struct ub_row *r = new_row(res, d, out, mode, opts);
 	const struct ub_array *torch = r->has_torch ? &d->torch : NULL;
@@ -218,6 +283,12 @@ static int add_row(struct ub_result *res, const struct ub_data *d, int out,
 			       .torch = torch, .nin = d->nin, .in = d->in};
 	if (ub_stats_measure(&m, &r->st))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
+	r->st.checks = (uint64_t)ub_checks_kind(&rc->c);
+	r->st.hazards = rc->c.hazards;
+	r->st.schedules = rc->sched.schedules;
+	r->st.sched_diff = rc->sched.sched_diff;
+	r->st.sched_dist = rc->sched.sched_dist;
+	snprintf(r->hazard, sizeof r->hazard, "%s", rc->c.hazard);
 	r->has_worst = r->st.ncomparable > 0;
 	ub_row_set_approx(r, approx);
 	if (!res->cfg->figures)
@@ -266,11 +337,16 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 		s = ub_ref_eval_array_auto(cfg->op->math, d->dt, d->in, d->nin,
 					   !cfg->ref_mpfr, &d->cr, d->exact, err);
 	}
+	if (!s && ub_op_acc(cfg->op))   /* the kernel adds to +0 */
+		ub_acc_step(&d->cr, d->exact);
 	if (!s)
 		stage_done(res, d, "reference");
 	uint64_t torch_approx = 0;
+	struct rowchk trc = { .sched.schedules = 1 };
 	if (!s && cfg->op->nsteps) /* an op without :torch has no torch row */
-		s = run_torch(cfg, d, &torch_approx, err);
+		s = run_torch(cfg, d, &torch_approx, &trc.c, err);
+	if (!s && cfg->op->nsteps && ub_op_acc(cfg->op))
+		ub_acc_step(&d->torch, NULL);
 	if (!s && cfg->op->nsteps)
 		stage_done(res, d, "torch plan");
 	for (int m = 0; !s && m < cfg->nmodes; m++) {
@@ -283,16 +359,18 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 			add_na_row(res, d, m, na);
 			continue;
 		}
-		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
+		struct rowchk rc = { .c = { 0 } };
+		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, &rc, err);
 		if (!s)
 			s = add_row(res, d, m, ub_modes[cfg->modes[m]].name,
-				    ub_modes[cfg->modes[m]].opts, &d->out[m], approx, err);
+				    ub_modes[cfg->modes[m]].opts, &d->out[m], approx,
+				    &rc, err);
 		if (!s)
 			stage_done(res, d, ub_modes[cfg->modes[m]].name);
 	}
 	if (!s && cfg->op->nsteps)
 		s = add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
-			    torch_approx, err);
+			    torch_approx, &trc, err);
 	return s;
 }
 
@@ -364,8 +442,9 @@ int ub_run_mode(const struct ub_config *cfg, enum ub_mode mode,
 	char *src = NULL;
 	int s = ub_kernel_source(cfg, d->dt, &src, err);
 	*na = s ? NULL : ub_mode_na(cfg, mode, src);
+	struct rowchk rc = { .c = { 0 } };
 	if (!s && !*na)
-		s = run_mode(cfg, src, mode, d, out, approx, err);
+		s = run_mode(cfg, src, mode, d, out, approx, &rc, err);
 	free(src);
 	return s;
 }

@@ -30,6 +30,9 @@ struct sdata {
 	struct ub_rowop ro;     /* an FPCore row op read for this dtype and
 				   shape (has_ro) */
 	int has_ro;
+	struct ub_checks chk[UB_NMODES];   /* what each mode's checks saw */
+	struct ub_stats sched[UB_NMODES][UB_SHAPED_MAX_OUT]; /* its schedules
+				(schedules, sched_diff, sched_dist) */
 };
 
 /* The arguments of one launch (shaped_bind.c): what the outputs start

@@ -4,6 +4,7 @@
 #include "shaped.h"
 #include "shaped_internal.h"
 #include "shaped_mm.h"
+#include "schedules.h"
 #include "backend.h"
 #include "modes.h"
 #include "native.h"
@@ -290,7 +291,8 @@ static int run_level(void *ctx, struct ub_error *err)
 		memcpy(l->y[l->o].data, pre->data, pre->n * (size_t)ub_dtypes[pre->dt].bits / 8);
 		return run_level(&in, err);
 	}
-	int s = ub_run_written(&l->y[l->o], run_level, &in, &first, &count, err);
+	int s = ub_run_written(&l->y[l->o], 0, NULL, run_level, &in, &first, &count,
+			       err);
 	if (!s && count) {
 		unwritten(err, first, count, l->y[l->o].n, l->job);
 		s = ub_prefix(err, UB_RUNTIME, "%s: kernel %s, %s: output %s: ",
@@ -315,14 +317,16 @@ static size_t threads(const struct ub_shaped_op *op, size_t rows, size_t cols)
 static int run_triton(const struct ub_shaped_req *q, struct sdata *d,
 		      struct ub_array *y, int mi, const struct ub_geom *geom,
 		      struct ub_karg *args, int nargs, const struct ub_shaped_args *sa,
-		      size_t rows, uint64_t *approx, struct ub_error *err)
+		      size_t rows, uint64_t *approx, struct ub_checks *chk,
+		      struct ub_error *err)
 {
 	const struct ub_triton *t = q->cfg->triton;
 	struct ub_triton_ptx p;
 	char what[48];
 	snprintf(what, sizeof what, "mode %s", ub_modes[q->cfg->modes[mi]].name);
 	struct ub_job job = { .name = t->file, .entry = t->kernel, .args = args,
-			      .n = rows, .what = what, .exec = q->cfg->exec };
+			      .n = rows, .what = what, .exec = q->cfg->exec,
+			      .checks = chk };
 	int s = ub_triton_compile(t, q->cfg->modes[mi], d->dt, 0, &p, err);
 	if (!s)
 		s = ub_triton_geom(t, &p, rows, &job.geom, err);
@@ -363,7 +367,8 @@ static int catalog_args(const struct ub_shaped_req *q, struct sdata *d, struct u
  * (the run's, or another atomic order's). */
 static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 		    struct ub_array *y, const struct ub_geom *geom, const char *src,
-		    size_t rows, size_t cols, uint64_t *approx, struct ub_error *err)
+		    size_t rows, size_t cols, uint64_t *approx, struct ub_checks *chk,
+		    struct ub_error *err)
 {
 	enum ub_mode m = q->cfg->modes[mi];
 	const struct ub_shaped_op *op = q->op;
@@ -383,7 +388,8 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 		nargs = catalog_args(q, d, y, rows, cols, args);
 	snprintf(what, sizeof what, "mode %s", ub_modes[m].name);
 	if (cfg->triton) {
-		s = s ? s : run_triton(q, d, y, mi, geom, args, nargs, &sa, rows, approx, err);
+		s = s ? s : run_triton(q, d, y, mi, geom, args, nargs, &sa, rows, approx,
+				       chk, err);
 		ub_shaped_args_free(&sa);
 		return s;
 	}
@@ -393,7 +399,8 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 			      .entry = q->entry ? q->entry : op->entry, .shown = cfg->op->entry_shown,
 			      .args = args, .nargs = nargs, .n = threads(op, rows, cols),
 			      .geom = *geom,
-			      .what = what, .exec = cfg->exec, .launcher = cfg->launcher };
+			      .what = what, .exec = cfg->exec, .launcher = cfg->launcher,
+			      .checks = chk };
 	/* one thread per row is little to run: translating it to native code
 	 * costs more than interpreting it, unless asked (--exec, $ULPBENCH_EXEC) */
 	if (job.exec == UB_EXEC_DEFAULT && !getenv("ULPBENCH_EXEC"))
@@ -402,6 +409,37 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	struct launch l = { q, &job, y, approx, 0, &sa };
 	s = s ? s : run_level(&l, err);
 	ub_shaped_args_free(&sa);
+	return s;
+}
+
+/* Mode mi under its other schedules (schedules.h), each output compared
+ * across them into d->sched[mi]. */
+static int schedules(const struct ub_shaped_req *q, struct sdata *d, int mi,
+		     const char *src, size_t rows, size_t cols, struct ub_error *err)
+{
+	const struct ub_config *cfg = q->cfg;
+	int k = ub_schedules_for(cfg->schedules, &d->chk[mi]), nout = q->op->nout, s = 0;
+	struct ub_sched sc[UB_SHAPED_MAX_OUT] = { { 0 } };
+	struct ub_array y[UB_SHAPED_MAX_OUT] = { { 0 } };
+	for (int o = 0; o < nout; o++)
+		d->sched[mi][o].schedules = ub_checks_kind(&d->chk[mi]) ? (uint64_t)k : 0;
+	for (int o = 0; !s && k > 1 && o < nout; o++)
+		s = ub_sched_init(&sc[o], &d->y[mi][o], err);
+	for (int i = 1; !s && i < k; i++) {
+		struct ub_geom g = cfg->geom;
+		struct ub_checks c = { 0 };
+		uint64_t ap = 0;
+		g.atomic_seeded = 1;
+		g.atomic_seed = (cfg->geom.atomic_seeded ? cfg->geom.atomic_seed : 0) +
+				(uint64_t)i;
+		s = run_mode(q, d, mi, y, &g, src, rows, cols, &ap, &c, err);
+		for (int o = 0; !s && o < nout; o++)
+			ub_sched_fold(&sc[o], &y[o]);
+	}
+	for (int o = 0; o < nout; o++) {
+		ub_sched_end(&sc[o], &d->sched[mi][o].sched_diff, &d->sched[mi][o].sched_dist);
+		ub_array_free(&y[o]);
+	}
 	return s;
 }
 
@@ -437,6 +475,18 @@ static struct ub_row *na_row(struct ub_result *res, const struct ub_shaped_req *
 	return r;
 }
 
+/* A mode's row: what its checks and schedules found. */
+static void checked_row(struct ub_row *r, const struct ub_checks *c,
+			const struct ub_stats *sched)
+{
+	r->st.checks = (uint64_t)ub_checks_kind(c);
+	r->st.hazards = c->hazards;
+	r->st.schedules = sched->schedules;
+	r->st.sched_diff = sched->sched_diff;
+	r->st.sched_dist = sched->sched_dist;
+	snprintf(r->hazard, sizeof r->hazard, "%s", c->hazard);
+}
+
 static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t,
 		     struct ub_error *err)
 {
@@ -460,7 +510,6 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		if (!s && d.dt == UB_F32)   /* and with allow_tf32 */
 			s = ub_mm_torch(q, d.dt, d.in, rows, cols, 1, &d.tf32, torch_na[t][0],
 					sizeof torch_na[t][0], &d.tf32_approx, err);
-	} else if (!s) {
 	} else if (!s && q->op->kind == UB_SH_FPCORE) {
 		s = ub_shaped_fp_torch(q, &d.ro, d.dt, d.in, rows, cols, d.torch, torch_na[t],
 				       &d.torch_approx, err);
@@ -488,7 +537,10 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		if (q->kernel && !cfg->triton &&
 		    (na[m] = ub_kernel_mode_na(cfg->modes[m], src)))
 			continue;
-		s = run_mode(q, &d, m, d.y[m], &cfg->geom, src, rows, cols, &approx[m], err);
+		s = run_mode(q, &d, m, d.y[m], &cfg->geom, src, rows, cols, &approx[m],
+			     &d.chk[m], err);
+		if (!s)
+			s = schedules(q, &d, m, src, rows, cols, err);
 		ran[m] = !s;
 		if (!s && d.seed_mode < 0)
 			d.seed_mode = m;
@@ -500,7 +552,9 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 		uint64_t ap;
 		g.atomic_seeded = 1;
 		g.atomic_seed = (unsigned long long)k + 1;
-		s = run_mode(q, &d, d.seed_mode, d.seed[k], &g, src, rows, cols, &ap, err);
+		struct ub_checks c = { 0 };
+		s = run_mode(q, &d, d.seed_mode, d.seed[k], &g, src, rows, cols, &ap, &c,
+			     err);
 	}
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		for (int m = 0; !s && m < cfg->nmodes; m++)
@@ -508,6 +562,9 @@ static int run_dtype(struct ub_result *res, const struct ub_shaped_req *q, int t
 							 approx[m], cols)) ||
 			    (na[m] && !na_row(res, q, t, o, cfg->modes[m], na[m])))
 				s = ub_fail(err, UB_RUNTIME, "out of memory");
+			else if (ran[m])
+				checked_row(&res->rows[res->nrows - 1], &d.chk[m],
+					    &d.sched[m][o]);
 		for (int k = 0; !s && q->orders && k < UB_SHAPED_NORDERS; k++) {
 			s = ub_shaped_order_sum(k, &d.in[0], rows, cols, &d.ord[k], err);
 			if (!s && ub_shaped_measure(res, q, t, o, -1, ub_shaped_orders[k], &d.ord[k], &d,

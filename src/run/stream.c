@@ -61,8 +61,11 @@ static void bind_named(struct skern *k, const struct ub_op *op)
 	for (int a = 0; a < k->nargs; a++) {
 		const char *nm = op->args[a];
 		k->bind[a] = SK_UNBOUND;
+		k->param[a] = op->arg_params ? op->arg_params[a] : NULL;
 		if (strcmp(nm, "out") == 0)
 			k->bind[a] = SK_OUT;
+		else if (strcmp(nm, "out:acc") == 0)
+			k->bind[a] = SK_OUT_ACC;
 		else if (strcmp(nm, "n") == 0)
 			k->bind[a] = SK_N;
 		else if (nm[0] == '=') {   /* a value given in --args */
@@ -354,6 +357,7 @@ static void fill_row(struct ub_result *res, const struct ub_data *d,
 	if (na)
 		return;
 	row->st = j->acc[r].st;   /* every chunk, merged in order */
+	snprintf(row->hazard, sizeof row->hazard, "%s", j->hazard[r]);
 	row->fig = j->fig[r];     /* the row owns them now */
 	j->fig[r] = NULL;
 	row->has_worst = row->st.ncomparable > 0;
@@ -433,6 +437,8 @@ int ub_stream_dtype(struct ub_result *res, struct ub_data *d,
 	/* a few chunks per thread in flight or waiting for the in-order
 	 * merge: memory does not grow with n */
 	j->win = 4 * (size_t)ub_stream_threads(cfg) + 4;
+	for (int r = 0; r < SK_MAX_ROWS; r++)
+		j->hazard_chunk[r] = SIZE_MAX;
 	plan_units(j);
 	if (!s && (!(j->slots = calloc(j->win * (size_t)j->nrows, sizeof *j->slots)) ||
 		   !(j->ready = calloc(j->win, 1)) || !(j->left = calloc(j->win, 1))))

@@ -8,6 +8,7 @@
 #include "reference.h"
 #include "written.h"
 #include "prepare.h"
+#include "schedules.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,63 +119,121 @@ static void where(const struct job *j, const struct wbuf *w,
 	ub_prefix(err, 0, "%s: ", k->ctx);
 }
 
-/* Runs kernel k over env into out (len elements). */
-static int run_kern(const struct skern *k, struct ub_array *env,
-		    const char *const *names, struct ub_array *out, size_t len,
-		    uint64_t *approx, uint64_t *bad_thread, struct ub_error *err)
+/* Runs kernel k over env into out (len elements), launched as geom (NULL:
+ * k's own); what the checks saw into chk (NULL: nobody). */
+static int run_kern(const struct skern *k, const struct ub_geom *geom,
+		    struct ub_array *env, const char *const *names,
+		    struct ub_array *out, size_t len, uint64_t *approx,
+		    uint64_t *bad_thread, struct ub_checks *chk, struct ub_error *err)
 {
 	struct ub_karg a[SK_MAX_ARGS];
 	struct ptx_run_info info;
 	for (int i = 0; i < k->nargs; i++) {
 		int b = k->bind[i];
 		a[i] = b >= 0 ? (struct ub_karg){.arr = &env[b], .name = names[b]} :
-		       b == SK_OUT ? (struct ub_karg){.arr = out, .writable = 1,
-						      .name = "out"} :
+		       b == SK_OUT || b == SK_OUT_ACC ?
+		       (struct ub_karg){.arr = out, .writable = 1, .name = "out",
+					.acc = b == SK_OUT_ACC, .param = k->param[i]} :
 		       (struct ub_karg){.value = b == SK_N ? len :
 					b == SK_VALUE ? k->value[i] : 0};
 	}
-	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len, &k->geom,
-				  &info, err);
+	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len,
+				  geom ? geom : &k->geom, &info, err);
 	if (!s) /* as the sim backend reports it (backend_sim.c) */
 		*approx |= info.approx_mask | (info.unmarked_fp ? UB_APPROX_UNMARKED : 0);
+	if (!s && chk)
+		ub_checks_add(chk, &info);
 	*bad_thread = s ? info.bad_thread : UINT64_MAX;
 	return s;
 }
 
-/* run_kern as one launch of ub_run_written. */
+/* run_kern as one launch of ub_run_written or of a schedule. */
 struct launch {
 	const struct skern *k;
 	struct ub_array *env, *out;
 	const char *const *names;
 	size_t len;
 	uint64_t *approx, *bad_thread;
+	struct ub_checks *chk;
 };
 
 static int launch(void *ctx, struct ub_error *err)
 {
 	struct launch *l = ctx;
-	return run_kern(l->k, l->env, l->names, l->out, l->len, l->approx,
-			l->bad_thread, err);
+	return run_kern(l->k, NULL, l->env, l->names, l->out, l->len, l->approx,
+			l->bad_thread, l->chk, err);
+}
+
+/* Schedule `seed` of the kernel into y (an :acc output starting at +0). */
+static int launch_seeded(void *ctx, uint64_t seed, struct ub_array *y,
+			 struct ub_error *err)
+{
+	struct launch *l = ctx;
+	struct ub_geom g = l->k->geom;
+	struct ub_checks c = { 0 };
+	g.atomic_seeded = 1;
+	g.atomic_seed = seed;
+	memset(y->data, 0, y->n * (size_t)(ub_dtypes[y->dt].bits / 8));
+	return run_kern(l->k, &g, l->env, l->names, y, l->len, l->approx,
+			l->bad_thread, &c, err);
+}
+
+/* Whether kernel k's output is bound with :acc. */
+static int is_acc(const struct skern *k)
+{
+	for (int i = 0; i < k->nargs; i++)
+		if (k->bind[i] == SK_OUT_ACC)
+			return 1;
+	return 0;
 }
 
 /* The kernel under test over the chunk (elements first.. of j's run),
  * which must write every element of out; *unwritten when it did not (err
- * says so in full). */
+ * says so in full).  Its checks into chk, and its schedules (the run's
+ * own and the others, schedules.h) into st. */
 static int run_mode_kern(const struct job *j, const struct skern *k,
 			 struct ub_array *env, const char *const *names,
 			 struct ub_array *out, size_t first, size_t len,
 			 uint64_t *approx, uint64_t *bad_thread, int *unwritten,
+			 struct ub_checks *chk, struct ub_stats *st,
 			 struct ub_error *err)
 {
-	struct launch l = { k, env, out, names, len, approx, bad_thread };
+	struct launch l = { k, env, out, names, len, approx, bad_thread, chk };
 	size_t at, count;
-	int s = ub_run_written(out, launch, &l, &at, &count, err);
+	int s = ub_run_written(out, is_acc(k), chk, launch, &l, &at, &count, err);
 	*unwritten = !s && count;
 	if (*unwritten) {
 		ub_unwritten_fail(err, first + at, count, j->n, &k->geom);
-		s = ub_prefix(err, UB_RUNTIME, "%s: ", k->ctx);
+		return ub_prefix(err, UB_RUNTIME, "%s: ", k->ctx);
 	}
+	int ks = s ? 1 : ub_schedules_for(j->cfg->schedules, chk);
+	st->schedules = (uint64_t)ks;
+	if (!s && ks > 1)
+		s = ub_schedules_run(out, ks, k->geom.atomic_seeded ? k->geom.atomic_seed : 0,
+				     launch_seeded, &l, &st->sched_diff, &st->sched_dist,
+				     err);
 	return s;
+}
+
+/* What row r's launches of a chunk checked, into its statistics (after
+ * measure: they are the row's own), and its first hazard into the job's
+ * when this is the lowest chunk that found one. */
+static void checks_done(struct job *j, int r, size_t c, const struct ub_checks *chk,
+			const struct ub_stats *sched, struct ub_stats *st)
+{
+	st->checks = (uint64_t)ub_checks_kind(chk);
+	st->hazards = chk->hazards;
+	st->schedules = sched->schedules;
+	st->sched_diff = sched->sched_diff;
+	st->sched_dist = sched->sched_dist;
+	if (!chk->hazard[0])
+		return;
+	pthread_mutex_lock(&j->mu);
+	if (c < j->hazard_chunk[r]) {
+		j->hazard_chunk[r] = c;
+		snprintf(j->hazard[r], sizeof j->hazard[r], "%s", chk->hazard);
+	}
+	pthread_mutex_unlock(&j->mu);
 }
 
 /* Row r's statistics of the chunk of elements first.. into its slot
@@ -289,6 +348,8 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, int part, int np,
 	stage_end(j, w, UB_STAGE_inputs, &t0);
 	if (!s)
 		s = chunk_reference(j, w, len, err);
+	if (!s && ub_op_acc(j->cfg->op))   /* the kernel adds to +0 */
+		ub_acc_step(&w->cr, w->exact);
 	stage_end(j, w, UB_STAGE_reference, &t0);
 	if (!s)   /* what every row's statistics share */
 		ub_stats_prepare(&w->cr, w->exact, 0, len, &w->prep);
@@ -299,28 +360,37 @@ int ub_chunk_run(struct job *j, struct wbuf *w, size_t c, int part, int np,
 	for (int k = 0; k < j->nin + j->nsteps; k++)
 		names[k] = k < j->nin ? j->cfg->op->inputs[k]
 				      : j->cfg->op->torch[k - j->nin].name;
+	struct ub_checks tchk = { 0 };
 	for (int k = 0; !s && k < j->nsteps; k++)
-		if ((s = run_kern(&j->step[k], w->env, names, &w->env[j->nin + k], len,
-				  &approx[nm], &t, err)) != 0)
+		if ((s = run_kern(&j->step[k], NULL, w->env, names, &w->env[j->nin + k],
+				  len, &approx[nm], &t, &tchk, err)) != 0)
 			where(j, w, &j->step[k], first, t, err);
 	stage_end(j, w, UB_STAGE_kernels, &t0);
 	const struct ub_array *torch = j->nsteps ? &w->env[j->nin + j->nsteps - 1]
 						 : NULL;
+	if (!s && torch && ub_op_acc(j->cfg->op))
+		ub_acc_step(&w->env[j->nin + j->nsteps - 1], NULL);
 	for (int m = 0; !s && m < nm; m++) {
 		if (j->mode[m].na || j->mode[m].skip)
 			continue;
 		int unwritten;
+		struct ub_checks chk = { 0 };
+		struct ub_stats sched = { 0 };
 		s = run_mode_kern(j, &j->mode[m], w->env, names, &w->out, first, len,
-				  &approx[m], &t, &unwritten, err);
+				  &approx[m], &t, &unwritten, &chk, &sched, err);
 		stage_end(j, w, UB_STAGE_kernels, &t0);
-		if (!s)
+		if (!s) {
 			measure(j, w, m, first, &w->out, torch, sl);
-		else if (!unwritten)
+			checks_done(j, m, ub_chunk_index(j, c), &chk, &sched, &sl[m].st);
+		} else if (!unwritten)
 			where(j, w, &j->mode[m], first, t, err);
 		stage_end(j, w, UB_STAGE_metrics, &t0);
 	}
-	if (!s && torch)
+	if (!s && torch) {
+		struct ub_stats one = { .schedules = 1 };
 		measure(j, w, nm, first, torch, torch, sl);
+		checks_done(j, nm, ub_chunk_index(j, c), &tchk, &one, &sl[nm].st);
+	}
 	stage_end(j, w, UB_STAGE_metrics, &t0);
 	return s;
 }

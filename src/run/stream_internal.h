@@ -25,7 +25,8 @@
 
 /* What a kernel parameter takes: an element of the environment (the
  * op's inputs, then the torch steps' results) when >= 0, else: */
-enum { SK_OUT = -1, SK_N = -2, SK_UNBOUND = -3, SK_VALUE = -4 /* value[i] */ };
+enum { SK_OUT = -1, SK_N = -2, SK_UNBOUND = -3, SK_VALUE = -4 /* value[i] */,
+       SK_OUT_ACC = -5 /* out, bound with :acc (sim.h) */ };
 
 /* One kernel, compiled and parsed once, run on every chunk. */
 struct skern {
@@ -34,6 +35,7 @@ struct skern {
 	int nargs;
 	int bind[SK_MAX_ARGS];
 	uint64_t value[SK_MAX_ARGS]; /* SK_VALUE parameters: their bits */
+	const char *param[SK_MAX_ARGS]; /* the kernel's names of them, or NULL */
 	struct ub_geom geom;  /* the launch (zeros: the default) */
 	const char *na;       /* the mode does not apply: why (no kernel) */
 	int skip;             /* the mode does not apply to the dtype: no row */
@@ -85,6 +87,10 @@ struct job {
 	struct ub_error bad_err;
 	uint64_t approx[SK_MAX_ROWS];
 	double cpu[UB_NSTAGES];   /* cfg->times: every thread's, per stage */
+	/* each row's first racecheck hazard, from the lowest chunk (the run's
+	   index) that found one: SIZE_MAX none yet */
+	size_t hazard_chunk[SK_MAX_ROWS];
+	char hazard[SK_MAX_ROWS][512];
 };
 
 /* A thread's buffers, UB_STATS_CHUNK elements each: env holds the inputs

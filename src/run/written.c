@@ -1,6 +1,7 @@
 /* written.c — the check that a kernel wrote every output element
  * (written.h). */
 #include "written.h"
+#include "catalog.h"
 #include "ub_bits.h"
 
 #include <stdint.h>
@@ -73,13 +74,23 @@ static size_t first_equal(const struct ub_array *a, size_t i, uint64_t v)
 	return i;
 }
 
-int ub_run_written(struct ub_array *out, int (*run)(void *ctx, struct ub_error *err),
+int ub_run_written(struct ub_array *out, int acc, const struct ub_checks *chk,
+		   int (*run)(void *ctx, struct ub_error *err),
 		   void *ctx, size_t *first, size_t *count, struct ub_error *err)
 {
 	uint64_t s0 = sentinel(out->dt, 0), s1 = sentinel(out->dt, 1);
 	size_t bytes = out->n * (size_t)ub_dtypes[out->dt].bits / 8;
 	*first = SIZE_MAX;
 	*count = 0;
+	if (acc) {   /* +0 in every format is all zero bits */
+		fill(out, 0);
+		int s = run(ctx, err);
+		if (!s && chk->unwritten) {
+			*first = (size_t)chk->unwritten_at;
+			*count = (size_t)chk->unwritten;
+		}
+		return s;
+	}
 	fill(out, s0);
 	int s = run(ctx, err);
 	size_t i = s ? 0 : first_equal(out, 0, s0);
@@ -119,4 +130,23 @@ int ub_unwritten_fail(struct ub_error *err, size_t first, size_t count, size_t n
 	return ub_fail(err, UB_RUNTIME, "output element %zu of %zu%s was never "
 		       "written; the launch: %u block%s of %u threads, %s", first, n,
 		       of, grid, grid == 1 ? "" : "s", block, each);
+}
+
+void ub_acc_step(struct ub_array *a, struct ub_exact *exact)
+{
+	uint64_t neg0 = (uint64_t)1 << (ub_dtypes[a->dt].bits - 1);
+	for (size_t i = 0; i < a->n; i++) {
+		if (ub_load(a->dt, a->data, i) == neg0)
+			ub_array_set(a, i, 0);
+		if (exact && exact[i].hi == 0 && exact[i].lo == 0)
+			exact[i].hi = exact[i].lo = 0.0;   /* +0 */
+	}
+}
+
+int ub_op_acc(const struct ub_op *op)
+{
+	for (int a = 0; op->kernel && a < op->nargs; a++)
+		if (!strcmp(op->args[a], "out:acc"))
+			return 1;
+	return 0;
 }

@@ -72,6 +72,21 @@ struct ptx_buffer {
 			       NULL: nothing to say */
 };
 
+/* A launch buffer as the checks see it (ptx_check.h; ptx_run_checked
+ * takes one per buffer of the launch, in order).  Without them every
+ * buffer holds values from the start and none is tracked for writes. */
+struct ptx_bufcheck {
+	int fresh;          /* 1: nothing written at the start, a read of an
+			       element before a write is an error
+			       (initcheck); 0: it holds values (an input, an
+			       output that starts at zero) */
+	int must_write;     /* 1: every element must be written; the run
+			       tracks it (ptx_run_info.unwritten) */
+	unsigned elem;      /* bytes per element (0: 1) */
+	const char *hint;   /* what to do when the kernel reads it before
+			       writing it (NULL: nothing to say) */
+};
+
 struct ptx_launch {
 	unsigned grid[3], block[3];
 	const uint64_t *args; /* one value per .param, stored at the
@@ -175,6 +190,20 @@ struct ptx_run_info {
 				  (src/exec/native/), else on the interpreter */
 	uint64_t native_reruns; /* native launches a thread of which failed,
 				  finished on the interpreter from it */
+	/* the checks (ptx_check.h): */
+	int checked;           /* 1: the run tracked memory (initcheck,
+				  racecheck: block-level kernels, kernels
+				  that may read a writable buffer); 0: the
+				  PTX proves none was needed */
+	uint64_t hazards;      /* racecheck: distinct hazards found */
+	char hazard[512];      /* the first, described ("" none) */
+	uint64_t unwritten;    /* elements of must_write buffers never
+				  written (the first: unwritten_at of buffer
+				  unwritten_buf) */
+	uint64_t unwritten_at;
+	int unwritten_buf;
+	int float_atomics;     /* float atom/red add ran: the bits may depend
+				  on the order of the atomics */
 };
 
 /* The instruction budget of one thread when the launch sets none: a base
@@ -207,5 +236,25 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		   const struct ptx_launch *launch,
 		   const struct ptx_trace *trace, struct ptx_run_info *info,
 		   struct ub_error *err);
+
+/* What a run tells the checks beyond the launch (ptx_run_checked). */
+struct ptx_run_opts {
+	const struct ptx_bufcheck *bufs; /* one per launch buffer, in order;
+					    NULL: every one written from the
+					    start */
+	/* called as each lane's atomic lands, in order: its block (the
+	 * index in grid order) and thread (in the block); NULL: nobody */
+	void (*atomic)(void *user, uint64_t block, unsigned thread);
+	void *user;
+	int unchecked;      /* 1: no initcheck and no racecheck, memory not
+			       tracked (bench/checks.c measures their cost;
+			       what a GPU faults on is still refused) */
+};
+
+/* ptx_run_traced with opts (NULL: as ptx_run_traced). */
+int ptx_run_checked(const struct ptx_module *m, const char *entry,
+		    const struct ptx_launch *launch, const struct ptx_run_opts *opts,
+		    const struct ptx_trace *trace, struct ptx_run_info *info,
+		    struct ub_error *err);
 
 #endif

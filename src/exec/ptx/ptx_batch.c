@@ -102,6 +102,11 @@ static void schedule(uint64_t live, const uint32_t *lpc, uint32_t *pc,
 			c->bad_kind = 1;                                \
 			return UB_RUNTIME;                              \
 		}                                                       \
+		if ((p - lo) & (sizeof(T) - 1)) {   /* misaligned */    \
+			c->bad_addr = p;                                \
+			c->bad_kind = 5;                                \
+			return UB_RUNTIME;                              \
+		}                                                       \
 		T x;                                                    \
 		if (is_st) {                                            \
 			x = (T)v[l];                                    \

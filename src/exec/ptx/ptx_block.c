@@ -54,8 +54,11 @@ static void block_start(struct ptx_blk *b, const struct ptx_launch *l,
 {
 	const struct ptx_func *f = b->f;
 	const uint64_t *R0 = b->c->fr->R;
-	memset(b->local, 0, (size_t)b->nthreads * f->local_size);
-	memset(b->shared, 0, b->shared_size);
+	/* poisoned, as a GPU leaves them: never zero (initcheck finds a
+	   read of them) */
+	memset(b->local, 0xff, (size_t)b->nthreads * f->local_size);
+	memset(b->shared, 0xff, b->shared_size);
+	ptx_chk_block(&b->chk, blk);
 	for (unsigned wi = 0; wi < b->nwarps; wi++) {
 		struct ptx_warp *w = &b->w[wi];
 		unsigned nl = b->nthreads - wi * W < W ? b->nthreads - wi * W : W;
@@ -108,6 +111,7 @@ static int release(struct ptx_blk *b)
 		}
 	for (unsigned wi = 0; wi < b->nwarps; wi++)
 		b->w[wi].wait = 0;
+	ptx_chk_barrier(&b->chk);
 	return 0;
 }
 
@@ -170,8 +174,10 @@ static int blk_alloc(struct ptx_blk *b, const struct ptx_module *m,
 	b->w = calloc(b->nwarps, sizeof *b->w);
 	b->local = calloc((size_t)b->nthreads, f->local_size + 1u);
 	b->shared = calloc(1, b->shared_size + 1u);
-	if (!b->w || !b->local || !b->shared)
+	if (!b->w || !b->local || !b->shared ||
+	    ptx_chk_init(&b->chk, m, f, l, b->c->bc, b->shared_size, f->local_size))
 		return -1;
+	b->chk.off = b->c->opts && b->c->opts->unchecked;
 	for (unsigned wi = 0; wi < b->nwarps; wi++)
 		if (!(b->w[wi].R = malloc((size_t)f->nslots * W * sizeof *b->w[wi].R)))
 			return -1;
@@ -185,13 +191,55 @@ static void blk_free(struct ptx_blk *b)
 	free(b->w);
 	free(b->local);
 	free(b->shared);
+	ptx_chk_free(&b->chk);
+}
+
+int ptx_blk_aligned(struct ptx_blk *b, const struct ptx_insn *in, uint64_t off,
+		    uint64_t n, const char *space, unsigned t)
+{
+	if (!(off & (n - 1)) || (n & (n - 1)))
+		return 0;
+	uint32_t pc = (uint32_t)(in - b->f->code);
+	char src[160] = "";
+	if (ptx_src_line(b->f, pc, src + 2, sizeof src - 3)) {
+		src[0] = ' ', src[1] = '(';
+		strcat(src, ")");
+	}
+	return ptx_blk_fail(b, t, "misaligned %s at line %u%s: byte 0x%llx of %s is "
+			    "%llu mod %llu, and an access of %llu bytes must be aligned "
+			    "to %llu (on the GPU: a misaligned address error)",
+			    b->f->text[pc], b->f->lines[pc], src, (unsigned long long)off,
+			    space, (unsigned long long)(off & (n - 1)),
+			    (unsigned long long)n, (unsigned long long)n,
+			    (unsigned long long)n);
+}
+
+/* After the grid: what the checks found, into info; the first element
+ * of a buffer that had to be written whole and was not. */
+static void checks_done(const struct ptx_blk *b, const struct ptx_launch *l,
+			struct ptx_run_info *info)
+{
+	if (!info)
+		return;
+	info->checked = !b->chk.off;
+	info->hazards = b->chk.hazards;
+	snprintf(info->hazard, sizeof info->hazard, "%s", b->chk.first);
+	info->float_atomics = b->float_atomics;
+	for (int i = 0; i < l->nbufs && !info->unwritten; i++) {
+		size_t first;
+		if (!b->c->bc || !b->c->bc[i].must_write)
+			continue;
+		info->unwritten = ptx_chk_unwritten(&b->chk, &l->bufs[i], &first);
+		info->unwritten_at = first;
+		info->unwritten_buf = i;
+	}
 }
 
 int ptx_block_grid(struct ptx_ctx *c, const struct ptx_module *m,
 		   const struct ptx_launch *l, unsigned *blk, unsigned *tid,
-		   struct ub_error *err)
+		   struct ptx_run_info *info, struct ub_error *err)
 {
-	struct ptx_blk b = { .c = c, .f = c->fr->f };
+	struct ptx_blk b = { .c = c, .f = c->fr->f, .bufs = l->bufs, .nbufs = l->nbufs };
 	if ((uint64_t)l->block[0] * l->block[1] * l->block[2] > 1024) {   /* CUDA's */
 		ub_fail(err, UB_RUNTIME, "ptx: kernel '%s' uses block-level "
 			"instructions: blocks of at most 1024 threads, launched with "
@@ -208,7 +256,8 @@ int ptx_block_grid(struct ptx_ctx *c, const struct ptx_module *m,
 		while (gcd(p, n) != 1);
 	}
 	for (uint64_t k = 0; !rc && k < n; k++) {
-		block_coords(l, block_at(k, n, p, q), blk);
+		b.block = block_at(k, n, p, q);
+		block_coords(l, b.block, blk);
 		block_start(&b, l, blk);
 		if (run_block(&b)) {
 			thread_coords(l, b.bad_thread, tid);
@@ -218,6 +267,8 @@ int ptx_block_grid(struct ptx_ctx *c, const struct ptx_module *m,
 	if (rc == 2)
 		ub_fail(err, UB_RUNTIME, "%s (block %u,%u,%u thread %u,%u,%u)", b.msg,
 			blk[0], blk[1], blk[2], tid[0], tid[1], tid[2]);
+	if (!rc)
+		checks_done(&b, l, info);
 	c->insns += b.insns;
 	c->unmarked += b.unmarked;
 	c->fused += b.fused;

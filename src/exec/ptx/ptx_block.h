@@ -1,14 +1,15 @@
 /* ptx_block.h — the block executor: the threads of one block run
  * together, in warps of 32 with SIMT semantics, for kernels that use
  * .shared memory, barriers, warp-level instructions or atomics
- * (ptx_func.block_level).  ptx_block.c walks the grid block by block and
+ * (ptx_func.block_level), and for kernels whose memory must be tracked
+ * (ptx_run.c), with the checks of ptx_check.h.  ptx_block.c walks the grid block by block and
  * schedules the warps of a block; ptx_warp.c steps one warp; the warp
  * collectives (shfl, vote, match, redux, elect) and the atomics are in
  * ptx_warp_ops.c. */
 #ifndef UB_PTX_BLOCK_H
 #define UB_PTX_BLOCK_H
 
-#include "ptx_exec.h"
+#include "ptx_check.h"
 
 #define PTX_WARP 32
 
@@ -37,11 +38,16 @@ struct ptx_blk {
 	uint64_t shared_size;
 	uint64_t rng;            /* --atomic-order seed=S; 0: the default */
 	uint64_t unmarked, fused, amask, insns;
+	int float_atomics;       /* a float atom/red add ran */
+	uint64_t block;          /* the running block's index in grid order */
+	const struct ptx_buffer *bufs;   /* the launch's, for messages */
+	int nbufs;
+	struct ptx_chk chk;      /* initcheck, racecheck (ptx_check.h) */
 	/* a failure: the thread (index in the block), and a whole message
 	 * when the failure is one of the block's (a barrier, a mask, a
 	 * .shared access), else c->bad_* as for a thread */
 	unsigned bad_thread;
-	char msg[400];
+	char msg[800];
 };
 
 /* Runs warp wi until none of its lanes can go on (all exited or waiting
@@ -79,6 +85,14 @@ static inline unsigned char *ptx_shared_at(const struct ptx_blk *b,
  * whole message; -1 out of memory. */
 int ptx_block_grid(struct ptx_ctx *c, const struct ptx_module *m,
 		   const struct ptx_launch *l, unsigned *blk, unsigned *tid,
-		   struct ub_error *err);
+		   struct ptx_run_info *info, struct ub_error *err);
+
+/* The check of an access of n bytes at byte off of memory `space`
+ * (".shared memory", "input 'x'": offsets from the start of a buffer,
+ * which a GPU allocates 256-aligned): aligned to n (the hardware faults
+ * otherwise; a vector access to its whole width), else a failure of
+ * thread t naming it. */
+int ptx_blk_aligned(struct ptx_blk *b, const struct ptx_insn *in, uint64_t off,
+		    uint64_t n, const char *space, unsigned t);
 
 #endif

@@ -19,7 +19,7 @@
  * instruction and its line, and so does a thread that runs more than the
  * instruction budget (counted over the thread's calls too, checked at
  * every branch).  `call` runs the .func in its own frame (do_call). */
-#include "ptx_exec.h"
+#include "ptx_check.h"
 #include "ptx_trace.h"
 #include "ptx_cases.h"
 
@@ -96,11 +96,13 @@ run_frame_body(struct ctx *c, const int tracing)
 		PTX_REG_CASES(X)
 #undef X
 		vmcase(LD_PARAM) vmcase(LD_GLOBAL) vmcase(LD_LOCAL) vmcase(LD_GENERIC)
-			if ((rc = ptx_ld(c, in, R, 1, c->fr->local)) != 0)
+			if ((c->chk && (rc = ptx_exec_checked(c, in, R, 0)) != 0) ||
+			    (rc = ptx_ld(c, in, R, 1, c->fr->local)) != 0)
 				goto out;
 			vmbreak;
 		vmcase(ST_GLOBAL) vmcase(ST_LOCAL) vmcase(ST_GENERIC) vmcase(ST_PARAM)
-			if ((rc = ptx_st(c, in, R, 1, c->fr->local)) != 0)
+			if ((c->chk && (rc = ptx_exec_checked(c, in, R, 1)) != 0) ||
+			    (rc = ptx_st(c, in, R, 1, c->fr->local)) != 0)
 				goto out;
 			vmbreak;
 		vmcase(BRA)
@@ -135,6 +137,29 @@ out:
 	c->fused += fused;
 	c->amask |= amask;
 	return rc;
+}
+
+int ptx_exec_checked(struct ctx *c, const struct ptx_insn *in,
+		     const uint64_t *R, int st)
+{
+	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1, n = bytes * in->aux, lo, size;
+	uint64_t a = R[in->src[0]] + (uint64_t)in->off;
+	unsigned char val[32];
+	if ((in->op != PTX_LD_GLOBAL && in->op != PTX_LD_GENERIC &&
+	     in->op != PTX_ST_GLOBAL && in->op != PTX_ST_GENERIC) || n > sizeof val ||
+	    !ptx_mem_region(c, in->op, a, n, c->fr->local, &lo, &size) ||
+	    in_local(c->fr, a, n))
+		return 0;   /* not a launch buffer's (out of bounds: ptx_ld says) */
+	for (int i = 0; st && i < in->aux; i++) {
+		uint64_t v = R[i ? in->src[i] : in->dst];
+		memcpy(val + i * bytes, &v, bytes);
+	}
+	c->chk->f = c->fr->f;   /* its lines name this function's */
+	if (!ptx_chk_global(c->chk, a, n, st ? PTX_CHK_WRITE : PTX_CHK_READ,
+			    c->chk_t, (uint32_t)(in - c->fr->f->code), val))
+		return 0;
+	c->bad_kind = 4;
+	return UB_RUNTIME;
 }
 
 int ptx_run_frame(struct ctx *c)

@@ -41,7 +41,14 @@ struct ptx_ctx {
 	const struct ptx_func *bad_f; /* where the run failed, */
 	uint32_t bad_pc;              /* at which instruction */
 	uint64_t bad_addr;
-	int bad_kind;    /* 1 out of bounds, 2 budget exceeded, 3 recursion */
+	int bad_kind;    /* 1 out of bounds, 2 budget exceeded, 3 recursion,
+			    4 a check failed (chk's message), 5 misaligned */
+	const struct ptx_bufcheck *bc; /* the launch's buffers as the checks
+				 see them (ptx.h), or NULL */
+	const struct ptx_run_opts *opts; /* the run's (ptx.h), or NULL */
+	struct ptx_chk *chk;  /* the thread path's checks of launch buffers
+				 (ptx_check.h), or NULL */
+	unsigned chk_t;       /* the running thread's index in its block */
 };
 
 /* A thread (or call) starts: the registers it may read before writing
@@ -101,31 +108,56 @@ static inline int ptx_mem_region(const struct ptx_ctx *c, int op, uint64_t a,
 	return 0;
 }
 
-/* Whether instruction in may access [a, a + n): the cached [*lo, *lo +
- * *span) first (ptx_ld_at below), else the search, which sets them; when
- * not, c->bad_* tell where. */
-static inline __attribute__((always_inline)) int
-ptx_access_ok(struct ptx_ctx *c, const struct ptx_insn *in, uint64_t a,
-	      uint64_t n, const unsigned char *lbuf, uint64_t *lo, uint64_t *span)
+/* The search of ptx_access_ok below, out of line (its callers, the
+ * native code's ld and st above all, stay small): the region op may
+ * touch at a, its n-byte slots into *span, and the alignment. */
+static __attribute__((noinline, unused)) int
+ptx_access_find(struct ptx_ctx *c, int op, uint64_t a, uint64_t n,
+		const unsigned char *lbuf, uint64_t *lo, uint64_t *span)
 {
 	uint64_t size;
-	if (a - *lo < *span)
-		return 1;
-	if (!ptx_mem_region(c, in->op, a, n, lbuf, lo, &size)) {
+	if (!ptx_mem_region(c, op, a, n, lbuf, lo, &size)) {
 		c->bad_addr = a;
 		c->bad_kind = 1;
 		return 0;
 	}
-	*span = size - n + 1;   /* size >= n: [a, a + n) fits */
+	*span = ((size - n) >> __builtin_ctzll(n)) + 1;   /* size >= n: the
+							     n-byte slots that fit */
+	if ((a - *lo) & (n - 1)) {   /* misaligned */
+		c->bad_addr = a;
+		c->bad_kind = 5;
+		return 0;
+	}
 	return 1;
+}
+
+/* Whether instruction in may access [a, a + n): the cached [*lo, *lo +
+ * *span) first (ptx_ld_at below), else the search, which sets them; when
+ * not, c->bad_* tell where.  An access must also be aligned to its n
+ * bytes (a power of two: a vector to its whole width) from the start of
+ * its region, which a GPU aligns (a launch buffer to 256 bytes): else
+ * the hardware faults (bad_kind 5). */
+static inline __attribute__((always_inline)) int
+ptx_access_ok(struct ptx_ctx *c, const struct ptx_insn *in, uint64_t a,
+	      uint64_t n, const unsigned char *lbuf, uint64_t *lo, uint64_t *span)
+{
+	/* x rotated right by log2(n): x / n when x is a multiple of n, else
+	 * above 2^(64 - log2(n)), which no span reaches: one comparison
+	 * decides both the bounds and the alignment */
+	const unsigned s = (unsigned)__builtin_ctzll(n);
+	uint64_t x = a - *lo;
+	if (((x >> s) | (x << ((64 - s) & 63))) < *span)
+		return 1;
+	return ptx_access_find(c, in->op, a, n, lbuf, lo, span);
 }
 
 /* ld (all spaces): dst and src[1..] receive aux elements of bits bits.
  * R[k * S] is the thread's register k (S: the lane stride of a batch),
  * lbuf its local buffer.  *lo, *span: where this instruction's accesses
- * may start, [*lo, *lo + *span) (span 0: nowhere yet), tried before the
- * search and set from the region found (its size less the access's bytes,
- * plus one), so that a caller running the same instruction again (the
+ * may start, *lo plus a multiple of the access's n bytes below *span * n
+ * (span 0: nowhere yet), tried before the search and set from the region
+ * found (its n-byte slots that fit), so that a caller running the same
+ * instruction again (the
  * native code's threads, src/exec/native/) decides with one comparison; a
  * region found for this instruction's op is one the same op may touch at
  * any address inside.  Always inlined: with in a constant, the compiler
@@ -184,5 +216,10 @@ static inline int ptx_st(struct ptx_ctx *c, const struct ptx_insn *in,
 /* Runs the current frame's function to ret/exit.  0, or UB_RUNTIME with
  * c->bad_* set (by the innermost frame that failed). */
 int ptx_run_frame(struct ptx_ctx *c);
+
+/* c->chk's checks of a global ld/st (st: 1) of the running thread
+ * (ptx_exec.c): 0, or UB_RUNTIME with c->bad_kind 4. */
+int ptx_exec_checked(struct ptx_ctx *c, const struct ptx_insn *in,
+		     const uint64_t *R, int st);
 
 #endif

@@ -75,7 +75,7 @@ static const char *const bop_names[] = { "up", "down", "bfly", "idx", "all",
 /* What the parts say: the sub-operation, the type, the space; a part
  * that is neither of these nor inert is returned in *bad. */
 struct bwhat {
-	int bop, ty, space, sync, warp;
+	int bop, ty, space, sync, warp, aligned;
 	const char *bad;
 };
 
@@ -83,7 +83,7 @@ static void classify(const struct bparts *p, struct bwhat *w)
 {
 	w->bop = w->ty = -1;
 	w->space = PTX_AS_GENERIC;
-	w->sync = w->warp = 0;
+	w->sync = w->warp = w->aligned = 0;
 	w->bad = NULL;
 	for (int i = 0; i < p->n; i++) {
 		const char *s = p->part[i];
@@ -91,6 +91,7 @@ static void classify(const struct bparts *p, struct bwhat *w)
 		for (k = 0; k < COUNT(inert); k++)
 			inert_part |= !strcmp(inert[k], s);
 		w->sync |= !strcmp(s, "sync");
+		w->aligned |= !strcmp(s, "aligned");
 		if (inert_part)
 			continue;
 		if (!strcmp(s, "global"))
@@ -241,6 +242,9 @@ static const char *select_op(const struct bparts *p, const struct bwhat *w,
 		return "a qualifier the interpreter does not model";
 	if (!strcmp(b, "bar") || !strcmp(b, "barrier")) {
 		in->op = w->warp ? PTX_BAR_WARP : PTX_BAR;
+		/* bar.sync is barrier.sync.aligned: every thread of a warp
+		   must run the same one (PTX ISA, barrier) */
+		in->aux = (uint8_t)(w->aligned || !strcmp(b, "bar"));
 		return bop >= 0 || ty >= 0 || (!w->sync && !w->warp)
 			       ? "only bar.sync, barrier.sync and bar.warp.sync"
 			       : NULL;

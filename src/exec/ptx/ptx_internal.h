@@ -188,6 +188,13 @@ struct ptx_var {
 	size_t size;
 };
 
+/* A static .shared variable of the module: where it is in the block's
+ * .shared memory, for messages and the limits (ptx_vars.c). */
+struct ptx_svar {
+	char *name;
+	uint64_t off, size;
+};
+
 /* A constant slot whose value is an address in the function's local
  * buffer ('l') or parameter buffer ('p'), patched when a run knows where
  * that buffer is. */
@@ -221,7 +228,11 @@ struct ptx_func {
 	uint32_t param_size;
 	struct ptx_insn *code;
 	uint32_t ncode;
-	uint32_t *lines;         /* source line of each instruction */
+	uint32_t *lines;         /* PTX line of each instruction */
+	uint32_t *loc;           /* its source line (.loc, ptx_loc.c): file
+				    number and line; 0: none known */
+	char *const *files;      /* the module's .file names by number */
+	int nfiles;
 	char **text;             /* mnemonic of each instruction (messages) */
 	uint32_t nslots;
 	uint64_t *init;          /* initial value of every slot */
@@ -236,6 +247,12 @@ struct ptx_func {
 	uint32_t nreset;
 	struct ptx_call *calls;
 	int ncalls;
+	uint64_t shared_bytes;   /* bytes of the static .shared variables it
+				    names (each once), as ptxas counts them */
+	int *svars, nsvars;      /* which (indices into the module's) */
+	uint64_t read_params;    /* a kernel: the parameters it may read
+				    memory through (ptx_prov.c), bit k for
+				    parameter k, bit 63 for the 64th on */
 	int block_level;         /* uses .shared memory, barriers, warp or
 				    atomic instructions: its threads run
 				    together, a block at a time (ptx_block.c) */
@@ -264,6 +281,11 @@ struct ptx_module {
 	ptx_native_fn *native;
 	void *native_lib;
 	void (*native_release)(struct ptx_module *m);
+	struct ptx_svar *svars;  /* the static .shared variables */
+	int nsvars;
+	int sm;                  /* .target sm_NN: NN; 0 none */
+	char **files;            /* .file names by number (ptx_loc.c) */
+	int nfiles;
 	uint64_t text_key[2];    /* the digest of the PTX text it was parsed
 				    from (hash.h): with the measured models'
 				    presence and the parser's and
@@ -374,6 +396,7 @@ struct ptx_pstate {
 	uint64_t global_size;      /* bytes of the module's arrays so far */
 	uint32_t module_slots;     /* slots of all functions so far */
 	int sm;                    /* .target sm_NN: NN (90 for sm_90a), 0: none */
+	uint32_t loc;              /* the last .loc of the body (ptx_loc.c) */
 };
 
 /* The token k places after the current one, or the END token that
@@ -479,6 +502,24 @@ char *ptx_dup_tok(const struct ptx_tok *t);
 int ptx_resolve_calls(struct ptx_pstate *st);
 /* Frees what one function holds (not f itself). */
 void ptx_free_func(struct ptx_func *f);
+/* The limits a GPU puts on launching kernel f of m as l (ptx_limits.c):
+ * 0, or UB_RUNTIME with the message. */
+int ptx_launch_limits(const struct ptx_module *m, const struct ptx_func *f,
+		      const struct ptx_launch *l, struct ub_error *err);
+/* Sets every kernel's read_params (ptx_prov.c); 0. */
+int ptx_prov_pass(struct ptx_module *m);
+/* Source lines (ptx_loc.c): .file at module level, .loc in a body (at
+ * the directive's token; each skips its line); the instructions emitted
+ * after a .loc take its line. */
+#define PTX_LOC_FILE_BITS 10
+int ptx_parse_file(struct ptx_pstate *st);
+void ptx_parse_loc(struct ptx_pstate *st);
+/* Every function sees the module's file names (after parsing). */
+void ptx_share_files(struct ptx_module *m);
+/* "file.cu:12" (the file's last path component) for instruction pc of f
+ * into buf, or NULL when its line is not known. */
+const char *ptx_src_line(const struct ptx_func *f, uint32_t pc, char *buf,
+			 size_t len);
 /* Decodes one instruction statement starting at st->pos (after an
  * optional guard), appending it to st->f->code. */
 int ptx_decode_insn(struct ptx_pstate *st);

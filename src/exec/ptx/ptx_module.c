@@ -129,9 +129,12 @@ int ptx_emit(struct ptx_pstate *st, const struct ptx_insn *in,
 		if (l)
 			f->lines = l;
 		char **tx = l ? realloc(f->text, nc * sizeof *tx) : NULL;
-		if (!tx)
+		if (tx)
+			f->text = tx;
+		uint32_t *lc = tx ? realloc(f->loc, nc * sizeof *lc) : NULL;
+		if (!lc)
 			return ptx_perr(st, line, "out of memory");
-		f->text = tx;
+		f->loc = lc;
 		st->cap_code = nc;
 	}
 	char *text = NULL;
@@ -139,6 +142,7 @@ int ptx_emit(struct ptx_pstate *st, const struct ptx_insn *in,
 		return ptx_perr(st, line, "out of memory");
 	f->code[f->ncode] = *in;
 	f->lines[f->ncode] = line;
+	f->loc[f->ncode] = st->loc;
 	f->text[f->ncode] = text;
 	f->ncode++;
 	return 0;
@@ -229,6 +233,7 @@ void ptx_free_func(struct ptx_func *f)
 		free(f->text[k]);
 	free(f->code);
 	free(f->lines);
+	free(f->loc);
 	free(f->text);
 	free(f->init);
 	free(f->width);
@@ -238,6 +243,7 @@ void ptx_free_func(struct ptx_func *f)
 	for (int k = 0; k < f->nlists; k++)
 		free(f->lists[k]);
 	free(f->lists);
+	free(f->svars);
 }
 
 void ptx_free(struct ptx_module *m)
@@ -254,6 +260,12 @@ void ptx_free(struct ptx_module *m)
 		free(m->vars[i].data);
 	}
 	free(m->vars);
+	for (int i = 0; i < m->nsvars; i++)
+		free(m->svars[i].name);
+	free(m->svars);
+	for (int i = 0; i < m->nfiles; i++)
+		free(m->files[i]);
+	free(m->files);
 	free(m);
 }
 

@@ -72,6 +72,28 @@ static int opd_dst(struct ptx_pstate *st, uint32_t *slot)
 	return 0;
 }
 
+/* The function names the static .shared variable at offset off: counted
+ * in its shared_bytes once (ptxas's count of a kernel's .shared). */
+static int used_shared(struct ptx_pstate *st, uint64_t off)
+{
+	struct ptx_func *f = st->f;
+	const struct ptx_module *m = st->m;
+	int v = 0;
+	while (v < m->nsvars && m->svars[v].off != off)
+		v++;
+	for (int i = 0; i < f->nsvars; i++)
+		if (f->svars[i] == v)
+			return 0;
+	if (v == m->nsvars)
+		return 0;
+	int cap = f->nsvars;
+	if (ptx_grow(&f->svars, &cap, f->nsvars + 1, sizeof *f->svars))
+		return ptx_perr(st, cur(st)->line, "out of memory");
+	f->svars[f->nsvars++] = v;
+	f->shared_bytes += m->svars[v].size;
+	return 0;
+}
+
 /* Address of a .param/.local/module symbol as a constant slot. */
 static int sym_slot(struct ptx_pstate *st, const struct ptx_tok *t,
 		    uint32_t *slot)
@@ -84,6 +106,8 @@ static int sym_slot(struct ptx_pstate *st, const struct ptx_tok *t,
 			return UB_RUNTIME;
 		if (s->space == 's' || s->space == 'd')   /* its threads share it */
 			st->f->block_level = 1;
+		if (s->space == 's' && used_shared(st, s->value))
+			return UB_RUNTIME;
 		if (s->space == 'g' || s->space == 's')
 			return 0;
 		struct ptx_func *f = st->f;

@@ -2,14 +2,15 @@
  * parameters and register declarations, local and module-level arrays
  * (with initializers), labels.  Instructions are decoded by ptx_insn.c.
  *
- * Accepted and ignored: .version, .target, .address_size, .file, .loc,
+ * Accepted and ignored: .version, .target, .address_size,
  * .pragma, .section (skipped whole), linkage (.visible .weak .extern) and
  * performance directives (.maxntid, .minnctapersm, ...); .reqntid is kept
  * (a launch must match it).  .func definitions
  * are decoded like kernels (their return parameter first, then the
  * arguments), declarations dropped, and every call resolved to a
  * definition once the module is read; a call site's .param variables
- * live in the caller's local buffer.  After each body the ptxas fusion
+ * live in the caller's local buffer.  .file and .loc give instructions
+ * their source lines (ptx_loc.c).  After each body the ptxas fusion
  * model runs (ptx_fuse.c).  .shared variables get their offsets in the
  * block's .shared memory (ptx_vars.c). */
 #include "ptx_internal.h"
@@ -393,10 +394,12 @@ static int parse_body_stmt(struct ptx_pstate *st, int *scopes, int *depth)
 		return parse_local(st);
 	if (ptx_tok_is(t, ".pragma"))
 		return skip_stmt(st);
-	if (ptx_tok_is(t, ".loc") || ptx_tok_is(t, ".file")) {
-		skip_line(st);
+	if (ptx_tok_is(t, ".loc")) {
+		ptx_parse_loc(st);
 		return 0;
 	}
+	if (ptx_tok_is(t, ".file"))
+		return ptx_parse_file(st);
 	if (ptx_tok_is(t, ".shared"))
 		return ptx_parse_shared(st);
 	if (t->kind == PTX_TK_WORD && ptx_tok_is(ptx_peek(st, 1), ":")) {
@@ -475,6 +478,7 @@ static int new_func(struct ptx_pstate *st, const struct ptx_tok *name,
 	if (ptx_grow(&m->funcs, &cap, m->nfuncs + 1, sizeof *m->funcs))
 		return ptx_perr(st, name->line, "out of memory");
 	st->f = &m->funcs[m->nfuncs++];
+	st->loc = 0;
 	memset(st->f, 0, sizeof *st->f);
 	st->f->is_entry = is_entry;
 	if (!(st->f->name = ptx_dup_tok(name)))
@@ -600,10 +604,12 @@ static int parse_top(struct ptx_pstate *st)
 	if (ptx_tok_is(t, ".target")) { /* sm_NN[a|f]: the measured models' gate */
 		const struct ptx_tok *a = ptx_peek(st, 1);
 		if (a->kind == PTX_TK_WORD && a->len >= 5 && !memcmp(a->s, "sm_", 3))
-			st->sm = atoi(a->s + 3);
+			st->sm = st->m->sm = atoi(a->s + 3);
 	}
+	if (ptx_tok_is(t, ".file"))
+		return ptx_parse_file(st);
 	if (ptx_tok_is(t, ".version") || ptx_tok_is(t, ".target") ||
-	    ptx_tok_is(t, ".address_size") || ptx_tok_is(t, ".file")) {
+	    ptx_tok_is(t, ".address_size")) {
 		skip_line(st);
 		return 0;
 	}
@@ -664,8 +670,11 @@ int ptx_parse_for(const char *text, const char *entry, struct ptx_module **out,
 		rc = parse_top(&st);
 	if (!rc)
 		rc = ptx_resolve_calls(&st);
-	if (!rc)
+	if (!rc) {
 		dynamic_shared(st.m);
+		ptx_share_files(st.m);
+		ptx_prov_pass(st.m);
+	}
 	if (!rc)   /* what the run will need must be runnable */
 		rc = ptx_check_runnable(st.m, entry, err);
 	free(toks);

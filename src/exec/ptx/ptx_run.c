@@ -143,6 +143,9 @@ static int run_threads(struct ptx_ctx *c, const struct ptx_launch *l,
 	for (uint64_t k = 0; k < count; k++, next_coords(l, blk, tid)) {
 		ptx_frame_reset(c->fr);
 		c->tinsns = 0;
+		c->chk_t = tid[0] + l->block[0] * (tid[1] + l->block[1] * tid[2]);
+		if (c->chk && (!c->chk_t || !k))
+			ptx_chk_block(c->chk, blk);
 		thread_regs(S, 1, blk, tid, l->block);
 		if (ptx_run_frame(c))
 			return UB_RUNTIME;
@@ -298,6 +301,35 @@ static int read_only_store(const struct ptx_ctx *c, const struct ptx_module *m,
 	return 1;
 }
 
+/* A misaligned access (bad_kind 5): which memory, where in it. */
+static int misaligned(const struct ptx_ctx *c, const struct ptx_module *m,
+		      const struct ptx_launch *l, const unsigned *blk,
+		      const unsigned *tid, struct ub_error *err)
+{
+	const struct ptx_func *f = c->bad_f;
+	const struct ptx_insn *in = &f->code[c->bad_pc];
+	uint64_t bytes = (in->bits / 8 ? in->bits / 8 : 1) * in->aux, lo = 0, size;
+	const unsigned char *lbuf = c->fr->local;
+	char what[200] = "memory", src[160] = "";
+	ptx_mem_region(c, in->op, c->bad_addr, bytes, lbuf, &lo, &size);
+	for (int j = 0; j < c->nrg; j++)
+		if (c->rg[j].lo == lo)
+			snprintf(what, sizeof what, "%s", j < l->nbufs && l->bufs[j].name ?
+				 l->bufs[j].name : j < l->nbufs ? "a launch buffer"
+				 : m->vars[j - l->nbufs].name);
+	if (ptx_src_line(f, c->bad_pc, src + 2, sizeof src - 3)) {
+		src[0] = ' ', src[1] = '(';
+		strcat(src, ")");
+	}
+	return ub_fail(err, UB_RUNTIME, "ptx: misaligned %s at line %u%s: byte 0x%"
+		       PRIx64 " of %s is %" PRIu64 " mod %" PRIu64 ", and an access of %"
+		       PRIu64 " bytes must be aligned to %" PRIu64 " (on the GPU: a "
+		       "misaligned address error) (block %u,%u,%u thread %u,%u,%u)",
+		       f->text[c->bad_pc], f->lines[c->bad_pc], src, c->bad_addr - lo,
+		       what, (c->bad_addr - lo) % bytes, bytes, bytes, bytes, blk[0],
+		       blk[1], blk[2], tid[0], tid[1], tid[2]);
+}
+
 static int report(const struct ptx_ctx *c, const struct ptx_module *m,
 		  const struct ptx_launch *l, const unsigned *blk,
 		  const unsigned *tid, struct ub_error *err)
@@ -319,6 +351,12 @@ static int report(const struct ptx_ctx *c, const struct ptx_module *m,
 	if (c->bad_kind == 3)
 		return ub_fail(err, UB_RUNTIME, "ptx: recursive call (line %u): "
 			       "not supported", line);
+	if (c->bad_kind == 5)
+		return misaligned(c, m, l, blk, tid, err);
+	if (c->bad_kind == 4)
+		return ub_fail(err, UB_RUNTIME, "ptx: kernel '%s': %s (block %u,%u,%u "
+			       "thread %u,%u,%u)", c->fr->f->name, c->chk->msg, blk[0],
+			       blk[1], blk[2], tid[0], tid[1], tid[2]);
 	return ub_fail(err, UB_RUNTIME, "ptx: thread %u,%u,%u of block %u,%u,%u "
 		       "ran more than %" PRIu64 " instructions (line %u): stopped",
 		       tid[0], tid[1], tid[2], blk[0], blk[1], blk[2], c->budget,
@@ -398,6 +436,53 @@ static int block_level(const struct ptx_module *m, int e, int traced,
 	return 1;
 }
 
+/* Whether kernel e must run with its memory tracked (ptx_check.h)
+ * although it is not block level: a buffer must be written whole and the
+ * run must see which elements (its start holds values, so the sentinel
+ * of src/run/written.c cannot tell), or the kernel may read a buffer
+ * that starts unwritten (ptx_prov.c: the PTX does not prove it never
+ * does). */
+static int tracked(const struct ptx_func *f, const struct ptx_launch *l,
+		   const struct ptx_bufcheck *bc)
+{
+	for (int i = 0; bc && i < l->nbufs; i++) {
+		const struct ptx_buffer *b = &l->bufs[i];
+		if (b->writable && bc[i].must_write)
+			return 1;
+		for (int k = 0; b->writable && bc[i].fresh && k < l->nargs &&
+			     k < f->nparams; k++)
+			if (l->args[k] == (uint64_t)(uintptr_t)b->base &&
+			    f->params[k].size == 8 && (f->read_params >> (k < 63 ? k : 63) & 1))
+				return 1;
+	}
+	return 0;
+}
+
+/* The grid thread by thread with the checks of launch buffers (a
+ * tracked kernel that calls functions, which the block executor does not
+ * run), k set up for it; what they found into info. */
+static int run_checked(struct ptx_ctx *c, struct ptx_chk *k,
+		       const struct ptx_launch *l, unsigned *blk, unsigned *tid,
+		       struct ptx_run_info *info)
+{
+	c->chk = k;
+	int rc = run_threads(c, l, 0, grid_threads(l), blk, tid);
+	if (rc || !info)
+		return rc;
+	info->checked = 1;
+	info->hazards = k->hazards;
+	snprintf(info->hazard, sizeof info->hazard, "%s", k->first);
+	for (int i = 0; i < l->nbufs && !info->unwritten; i++) {
+		size_t first;
+		if (!c->bc || !c->bc[i].must_write)
+			continue;
+		info->unwritten = ptx_chk_unwritten(k, &l->bufs[i], &first);
+		info->unwritten_at = first;
+		info->unwritten_buf = i;
+	}
+	return 0;
+}
+
 int ptx_run(const struct ptx_module *m, const char *entry,
 	    const struct ptx_launch *launch, struct ptx_run_info *info,
 	    struct ub_error *err)
@@ -405,47 +490,109 @@ int ptx_run(const struct ptx_module *m, const char *entry,
 	return ptx_run_traced(m, entry, launch, NULL, info, err);
 }
 
-int ptx_run_traced(const struct ptx_module *m, const char *entry,
-		   const struct ptx_launch *launch,
-		   const struct ptx_trace *trace, struct ptx_run_info *info,
-		   struct ub_error *err)
+/* What the launch needs before it runs: kernel e exists and can run, the
+ * launch fits its .reqntid and a GPU's limits. */
+static int launchable(const struct ptx_module *m, const char *entry,
+		      const struct ptx_launch *launch, int *e, struct ub_error *err)
 {
-	int e = find_entry(m, entry, err);
-	if (e < 0 || ptx_check_runnable(m, entry, err))
+	*e = find_entry(m, entry, err);
+	if (*e < 0 || ptx_check_runnable(m, entry, err))
 		return UB_RUNTIME;
 	for (int k = 0; k < 3; k++)
 		if (!launch->grid[k] || !launch->block[k])
 			return ub_fail(err, UB_RUNTIME, "ptx: empty grid or block "
 				       "dimension for kernel '%s'", entry);
-	const unsigned *rq = m->funcs[e].reqntid;
+	const unsigned *rq = m->funcs[*e].reqntid;
 	if (rq[0] && (rq[0] != launch->block[0] || rq[1] != launch->block[1] ||
 		      rq[2] != launch->block[2]))
 		return ub_fail(err, UB_RUNTIME, "ptx: kernel '%s' requires blocks of "
 			       "%u x %u x %u threads (.reqntid), launched with %u x %u x %u",
 			       entry, rq[0], rq[1], rq[2], launch->block[0],
 			       launch->block[1], launch->block[2]);
-	int blocks = block_level(m, e, trace != NULL, err);
-	if (blocks == UB_RUNTIME)
-		return UB_RUNTIME;
-	struct ptx_ctx c = { .budget = launch->budget ? launch->budget
-						       : ptx_budget(m) };
-	c.frames = calloc((size_t)m->nfuncs, sizeof *c.frames);
-	struct ptx_region *rg = make_regions(m, launch, &c.nrg);
-	int rc = c.frames && rg ? 0 : UB_RUNTIME;
-	c.trace = trace;
+	return ptx_launch_limits(m, &m->funcs[*e], launch, err);
+}
+
+/* The frames of every function, the entry's parameters laid out. */
+static int frames(struct ptx_ctx *c, const struct ptx_module *m, int e,
+		  const struct ptx_launch *launch, const struct ptx_trace *trace,
+		  struct ub_error *err)
+{
+	int rc = c->frames ? 0 : UB_RUNTIME;
 	for (int i = 0; !rc && i < m->nfuncs; i++) {
 		if (m->funcs[i].error)   /* never reached (ptx_check_runnable) */
 			continue;
-		rc = frame_init(&c.frames[i], &m->funcs[i]);
-		if (!rc && trace && !(c.frames[i].traced = ptx_trace_marks(&m->funcs[i])))
+		rc = frame_init(&c->frames[i], &m->funcs[i]);
+		if (!rc && trace && !(c->frames[i].traced = ptx_trace_marks(&m->funcs[i])))
 			rc = UB_RUNTIME;
 	}
 	if (rc)
+		return ub_fail(err, UB_RUNTIME, "ptx: out of memory");
+	return make_params(&m->funcs[e], launch, c->frames[e].param, err);
+}
+
+/* Runs the grid the way the kernel needs: the block executor (block
+ * level, or tracked without calls), thread by thread with the checks
+ * (tracked, with calls), native code, batches of lanes, or thread by
+ * thread.  ptx_block_grid's statuses. */
+static int dispatch(struct ptx_ctx *c, const struct ptx_module *m, int e,
+		    const struct ptx_launch *l, int blocks, int track,
+		    unsigned *blk, unsigned *tid, struct ptx_run_info *info,
+		    struct ub_error *err)
+{
+	ptx_native_fn nat = m->native && !c->trace && !l->thread_by_thread &&
+			    !blocks && !track ? m->native[e] : NULL;
+	if (info)
+		info->native = nat != NULL;
+	if (blocks)
+		return ptx_block_grid(c, m, l, blk, tid, info, err);
+	if (track)
+		return run_checked(c, c->chk, l, blk, tid, info);
+	if (nat)
+		return run_native(c, l, nat, blk, tid);
+	if (!c->trace && !l->thread_by_thread && ptx_batchable(c->fr->f))
+		return run_batched(c, l, blk, tid);
+	return run_threads(c, l, 0, grid_threads(l), blk, tid);
+}
+
+int ptx_run_traced(const struct ptx_module *m, const char *entry,
+		   const struct ptx_launch *launch,
+		   const struct ptx_trace *trace, struct ptx_run_info *info,
+		   struct ub_error *err)
+{
+	return ptx_run_checked(m, entry, launch, NULL, trace, info, err);
+}
+
+int ptx_run_checked(const struct ptx_module *m, const char *entry,
+		    const struct ptx_launch *launch, const struct ptx_run_opts *opts,
+		    const struct ptx_trace *trace, struct ptx_run_info *info,
+		    struct ub_error *err)
+{
+	const struct ptx_bufcheck *bc = opts ? opts->bufs : NULL;
+	int e, blocks;
+	if (info)   /* what the checks fill when they run */
+		memset(info, 0, sizeof *info);
+	if (launchable(m, entry, launch, &e, err) ||
+	    (blocks = block_level(m, e, trace != NULL, err)) == UB_RUNTIME)
+		return UB_RUNTIME;
+	/* a kernel whose memory must be tracked runs on the block executor,
+	   which checks everything, unless it calls functions */
+	int track = !blocks && !trace && !(opts && opts->unchecked) &&
+		    tracked(&m->funcs[e], launch, bc);
+	blocks |= track && !m->funcs[e].ncalls;
+	track &= !blocks;
+	struct ptx_chk chk = { 0 };
+	struct ptx_ctx c = { .budget = launch->budget ? launch->budget
+						       : ptx_budget(m),
+			     .trace = trace, .chk = track ? &chk : NULL, .bc = bc,
+			     .opts = opts };
+	c.frames = calloc((size_t)m->nfuncs, sizeof *c.frames);
+	struct ptx_region *rg = make_regions(m, launch, &c.nrg);
+	int rc = rg ? frames(&c, m, e, launch, trace, err)
+		    : ub_fail(err, UB_RUNTIME, "ptx: out of memory");
+	if (!rc && track && ptx_chk_init(&chk, m, &m->funcs[e], launch, bc, 0, 0))
 		rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
-	if (!rc)
-		rc = make_params(&m->funcs[e], launch, c.frames[e].param, err);
 	unsigned blk[3] = { 0 }, tid[3] = { 0 };
-	int thread_failed = 0, ran_native = 0;
+	int thread_failed = 0;
 	if (!rc) {
 		c.rg = rg;
 		c.fr = &c.frames[e];
@@ -455,23 +602,14 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		}
 		int mode = fegetround();
 		fesetround(FE_TONEAREST);
-		ptx_native_fn nat = m->native && !trace && !launch->thread_by_thread &&
-				    !blocks ? m->native[e] : NULL;
-		int r = blocks ? ptx_block_grid(&c, m, launch, blk, tid, err)
-			: nat ? run_native(&c, launch, nat, blk, tid)
-			: !trace && !launch->thread_by_thread &&
-			ptx_batchable(c.fr->f) ? run_batched(&c, launch, blk, tid)
-			: run_threads(&c, launch, 0, grid_threads(launch), blk, tid);
-		ran_native = nat != NULL;
+		int r = dispatch(&c, m, e, launch, blocks, track, blk, tid, info, err);
 		if (r < 0)
 			rc = ub_fail(err, UB_RUNTIME, "ptx: out of memory");
-		else if (blocks && r == 2) {   /* the block's own message */
+		else if (blocks && r == 2)   /* the block's own message */
 			rc = UB_RUNTIME;
-			thread_failed = 1;
-		} else if (r) {
+		else if (r)
 			rc = report(&c, m, launch, blk, tid, err);
-			thread_failed = 1;
-		}
+		thread_failed = r > 0;
 		fesetround(mode);
 	}
 	if (info) {
@@ -480,11 +618,11 @@ int ptx_run_traced(const struct ptx_module *m, const char *entry,
 		info->unmarked_fp = c.unmarked;
 		info->fused = c.fused;
 		info->batch_reruns = c.reruns;
-		info->native = ran_native;
 		info->native_reruns = c.native_reruns;
 		info->bad_thread = thread_failed ? linear_index(launch, blk, tid)
 						 : UINT64_MAX;
 	}
+	ptx_chk_free(&chk);
 	frames_free(c.frames, m->nfuncs);
 	free(rg);
 	return rc;

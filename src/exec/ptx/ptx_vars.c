@@ -133,5 +133,15 @@ int ptx_parse_shared(struct ptx_pstate *st)
 	}
 	if (ptx_add_sym(st, name, open ? 'd' : 's', at))
 		return UB_RUNTIME;
+	struct ptx_module *m = st->m;
+	int cap = m->nsvars;
+	if (!open && ptx_grow(&m->svars, &cap, m->nsvars + 1, sizeof *m->svars))
+		return ptx_perr(st, line, "out of memory");
+	if (!open && !(m->svars[m->nsvars].name = ptx_dup_tok(name)))
+		return ptx_perr(st, line, "out of memory");
+	if (!open) {
+		m->svars[m->nsvars].off = at;
+		m->svars[m->nsvars++].size = size;
+	}
 	return ptx_expect(st, ";");
 }

@@ -37,24 +37,75 @@ static uint32_t guard_of(const uint64_t *R, const struct ptx_insn *in,
 	return g;
 }
 
+/* The bytes st of lane l stores: aux elements of `bytes` each, from d
+ * and src[1..] (little-endian host). */
+static void st_bytes(const struct ptx_insn *in, const uint64_t *R, unsigned l,
+		     uint64_t bytes, unsigned char *out)
+{
+	for (int i = 0; i < in->aux; i++) {
+		uint64_t v = REG(i ? in->src[i] : in->dst);
+		memcpy(out + i * bytes, &v, bytes);
+	}
+}
+
 /* ld/st of lane l at the .shared host address p (checked). */
 static void shared_ldst(const struct ptx_insn *in, uint64_t *R, unsigned l,
 			unsigned char *p, int st)
 {
 	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
+	if (st) {
+		st_bytes(in, R, l, bytes, p);
+		return;
+	}
 	for (int i = 0; i < in->aux; i++) {
 		uint64_t v = 0;
-		uint32_t s = i ? in->src[i] : in->dst;
-		if (st) {
-			v = REG(s);
-			memcpy(p + i * bytes, &v, bytes);   /* little-endian host */
-			continue;
-		}
 		memcpy(&v, p + i * bytes, bytes);
 		if (in->flags & PTX_F_SEXT)
 			v = (uint64_t)ptx_sext(v, in->bits) & ptx_mask(in->rbits);
-		REG(s) = v;
+		REG(i ? in->src[i] : in->dst) = v;
 	}
+}
+
+/* What the launch buffer at lo is ("input 'x'"). */
+static const char *region_name(const struct ptx_blk *b, uint64_t lo)
+{
+	for (int i = 0; i < b->chk.nbufs; i++)
+		if (b->chk.bufs[i].lo == lo && b->chk.bufs[i].buf->name)
+			return b->chk.bufs[i].buf->name;
+	for (int i = 0; i < b->nbufs; i++)
+		if ((uint64_t)(uintptr_t)b->bufs[i].base == lo && b->bufs[i].name)
+			return b->bufs[i].name;
+	return "a global array";
+}
+
+/* The checks of lane l's ld/st (st: 1) of n bytes at a (.shared: an
+ * offset; else a host address, lbuf the thread's .local): alignment,
+ * initcheck, racecheck.  0, or UB_RUNTIME with b's failure set. */
+static int checked(struct ptx_blk *b, const struct ptx_insn *in, uint64_t *R,
+		   unsigned l, unsigned t, uint64_t a, uint64_t n, int sh,
+		   const unsigned char *lbuf, uint64_t lo, int st)
+{
+	uint32_t pc = (uint32_t)(in - b->f->code);
+	uint64_t bytes = in->bits / 8 ? in->bits / 8 : 1;
+	unsigned char val[32];
+	size_t ls = b->f->local_size;
+	int kind = st ? PTX_CHK_WRITE : PTX_CHK_READ, rc = 0;
+	int loc = !sh && fits((uint64_t)(uintptr_t)lbuf, ls, a, n) &&
+		  in->op != PTX_LD_GLOBAL && in->op != PTX_ST_GLOBAL;
+	if (in->op == PTX_LD_PARAM || in->op == PTX_ST_PARAM)
+		return 0;
+	if (ptx_blk_aligned(b, in, sh ? a : a - lo, n, sh ? ".shared memory" : loc ?
+			    "the thread's .local memory" : region_name(b, lo), t))
+		return UB_RUNTIME;
+	if (st && n <= sizeof val)
+		st_bytes(in, R, l, bytes, val);
+	if (sh)
+		rc = ptx_chk_shared(&b->chk, a, n, kind, t, pc, val, b->shared + a);
+	else if (loc)
+		rc = ptx_chk_local(&b->chk, a - (uint64_t)(uintptr_t)lbuf, n, kind, t, pc);
+	else
+		rc = ptx_chk_global(&b->chk, a, n, kind, t, pc, val);
+	return rc ? ptx_blk_fail(b, t, "%s", b->chk.msg) : 0;
 }
 
 /* ld or st (st: 1) of the lanes in g. */
@@ -70,6 +121,7 @@ static int mem(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 		uint64_t a = REG(in->src[0]) + (uint64_t)in->off;
 		int sh = in->op == PTX_LD_SHARED || in->op == PTX_ST_SHARED;
 		int gen = in->op == PTX_LD_GENERIC || in->op == PTX_ST_GENERIC;
+		unsigned char *lbuf = b->local + (size_t)t * ls;
 		if (gen && a - base < b->shared_size)
 			a -= base, sh = 1;
 		if (sh) {
@@ -85,10 +137,15 @@ static int mem(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 						    (unsigned long long)bytes,
 						    (unsigned long long)b->shared_size,
 						    b->f->lines[in - b->f->code]);
+			if (checked(b, in, R, l, t, a, bytes, 1, lbuf, 0, st))
+				return UB_RUNTIME;
 			shared_ldst(in, R, l, p, st);
 			continue;
 		}
-		unsigned char *lbuf = b->local + (size_t)t * ls;
+		uint64_t lo, size;   /* out of bounds: ptx_ld/ptx_st say so */
+		if (ptx_mem_region(c, in->op, a, bytes, lbuf, &lo, &size) &&
+		    checked(b, in, R, l, t, a, bytes, 0, lbuf, lo, st))
+			return UB_RUNTIME;
 		if (st ? ptx_st(c, in, R + l, W, lbuf) : ptx_ld(c, in, R + l, W, lbuf)) {
 			b->bad_thread = t;
 			return UB_RUNTIME;
@@ -103,6 +160,34 @@ static int thread_fail(struct ptx_blk *b, unsigned t, int kind)
 	b->c->bad_kind = kind;
 	b->bad_thread = t;
 	return UB_RUNTIME;
+}
+
+/* bar.sync (aligned) run by the lanes g of warp wi but not by another
+ * live lane of it: undefined on the GPU (a divergent __syncthreads). */
+static int diverged(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
+		    uint32_t g)
+{
+	const struct ptx_warp *w = &b->w[wi];
+	unsigned o = (unsigned)__builtin_ctz(w->live & ~g);
+	uint32_t pc = (uint32_t)(in - b->f->code), opc = w->pc[o];
+	char src[160] = "", there[200];
+	if (ptx_src_line(b->f, pc, src + 2, sizeof src - 3)) {
+		src[0] = ' ', src[1] = '(';
+		strcat(src, ")");
+	}
+	if (w->wait >> o & 1)
+		snprintf(there, sizeof there, "waits at the barrier at line %u",
+			 b->f->lines[w->barpc[o]]);
+	else if (opc == pc)
+		snprintf(there, sizeof there, "skips it (its guard is false)");
+	else
+		snprintf(there, sizeof there, "is at line %u", b->f->lines[opc]);
+	return ptx_blk_fail(b, wi * W + (unsigned)__builtin_ctz(g), "%s at line %u%s "
+			    "is run by lane %u of warp %u but not by lane %u, which "
+			    "%s: a __syncthreads() that not every thread of a warp "
+			    "reaches (divergent code) is undefined on the GPU "
+			    "(bar.sync is .aligned)", b->f->text[pc], b->f->lines[pc],
+			    src, (unsigned)__builtin_ctz(g), wi, o, there);
 }
 
 /* One instruction of the lanes in g (act: all lanes at it).  0, 1 when
@@ -131,6 +216,8 @@ static int step(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 		LANES(D = (A - base) & M;)
 		break;
 	case PTX_BAR:
+		if (in->aux && (w->live & ~g))   /* .aligned: the whole warp */
+			return diverged(b, wi, in, g);
 		w->wait |= g;
 		LANES(w->barpc[l] = (uint32_t)(in - b->f->code);)
 		break;
@@ -214,7 +301,7 @@ int ptx_warp_run(struct ptx_blk *b, unsigned wi)
 
 int ptx_blk_fail(struct ptx_blk *b, unsigned t, const char *fmt, ...)
 {
-	char what[300];
+	char what[700];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);

@@ -213,7 +213,8 @@ int ptx_warp_collective(struct ptx_blk *b, struct ptx_warp *w,
 		}
 		return 0;
 	}
-	default:   /* bar.warp.sync: the mask check is all it does here */
+	default:   /* bar.warp.sync: orders the memory accesses of its lanes */
+		ptx_chk_syncwarp(&b->chk, (unsigned)(w - b->w), g);
 		return 0;
 	}
 }
@@ -259,13 +260,21 @@ static unsigned char *atom_at(struct ptx_blk *b, struct ptx_warp *w,
 	uint64_t n = in->bits / 8, a = REG(in->src[0]) + (uint64_t)in->off;
 	uint64_t base = (uint64_t)(uintptr_t)b->shared, lo, size;
 	unsigned t = wi * W + l;
+	uint32_t pc = (uint32_t)(in - b->f->code);
 	if (in->aux == PTX_AS_GENERIC && a - base < b->shared_size)
 		a -= base;
 	else if (in->aux != PTX_AS_SHARED) {
 		unsigned char *lbuf = b->local + (size_t)t * b->f->local_size;
 		int op = in->aux == PTX_AS_GLOBAL ? PTX_ST_GLOBAL : PTX_ST_GENERIC;
-		if (ptx_mem_region(b->c, op, a, n, lbuf, &lo, &size))
+		if (ptx_mem_region(b->c, op, a, n, lbuf, &lo, &size)) {
+			if (ptx_blk_aligned(b, in, a - lo, n, "a global array", t))
+				return NULL;
+			if (ptx_chk_global(&b->chk, a, n, PTX_CHK_ATOM, t, pc, NULL)) {
+				ptx_blk_fail(b, t, "%s", b->chk.msg);
+				return NULL;
+			}
 			return (unsigned char *)(uintptr_t)a;
+		}
 		b->c->bad_addr = a;
 		b->c->bad_kind = 1;
 		b->bad_thread = t;
@@ -279,6 +288,12 @@ static unsigned char *atom_at(struct ptx_blk *b, struct ptx_warp *w,
 			     "line %u", text_of(b, in), (unsigned long long)a,
 			     (unsigned long long)n, (unsigned long long)b->shared_size,
 			     line_of(b, in));
+	else if (ptx_blk_aligned(b, in, a, n, ".shared memory", t))
+		return NULL;
+	else if (ptx_chk_shared(&b->chk, a, n, PTX_CHK_ATOM, t, pc, NULL, p)) {
+		ptx_blk_fail(b, t, "%s", b->chk.msg);
+		return NULL;
+	}
 	return p;
 }
 
@@ -294,6 +309,8 @@ int ptx_warp_atomic(struct ptx_blk *b, struct ptx_warp *w,
 		order[k] = t;
 	}
 	uint64_t bytes = in->bits / 8;
+	int fk = ptx_type_kind(in->dtype);
+	b->float_atomics |= in->cmp == PTX_B_ADD && (fk == 'F' || fk == 'H');
 	for (unsigned i = 0; i < n; i++) {
 		unsigned l = order[i];
 		unsigned char *p = atom_at(b, w, in, l, wi);
@@ -304,6 +321,8 @@ int ptx_warp_atomic(struct ptx_blk *b, struct ptx_warp *w,
 		v = atom_value(in, old, REG(in->src[1]), REG(in->src[2]));
 		memcpy(p, &v, bytes);
 		REG(in->dst) = old;
+		if (b->c->opts && b->c->opts->atomic)
+			b->c->opts->atomic(b->c->opts->user, b->block, wi * W + l);
 	}
 	return 0;
 }
