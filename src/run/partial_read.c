@@ -474,6 +474,9 @@ int ub_partial_read(const char *path, struct ub_partial *p, struct ub_error *err
 	err->msg[0] = '\0';
 	next_line(&r); /* the format line */
 	s = parse(&r, p);
+	/* the helpers return -1 once bad() said why: the status is bad()'s */
+	if (s < 0)
+		s = r.err->msg[0] ? UB_USAGE : bad(&r, "malformed");
 	free(buf);
 	if (s)
 		ub_partial_free(p);
