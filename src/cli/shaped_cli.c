@@ -1,6 +1,7 @@
 /* shaped_cli.c — `ulpbench --op NAME` for a shaped op (shaped.h,
  * docs/reductions.md): the command line into a run, its report rows into
  * the table and the CSV/JSON reports, and --list-ops --op NAME. */
+#include "clash.h"
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
@@ -223,6 +224,8 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	q.cfg = &cfg;
 	if (!s && (cli->kernel || cli->triton))
 		s = kernel(cli, &si, &q, &cfg, &uk, err);
+	if (!s) /* no output over another, or over an input */
+		s = ub_clash_check_cli(cli, NULL, err);
 	struct ub_outputs out;
 	int opened = !s && !(s = ub_outputs_open(&out, cli->csv, cli->append, cli->json,
 						  NULL, err)); /* before the work */
