@@ -7,8 +7,10 @@
  * compile cache (nvrtc_cache.h) under a key of the .py file's text, the
  * kernel's name, the request (signature, constexprs, aligned pointers,
  * options, architecture), the helper's own text, the Triton version and
- * install, the environment variables Triton says change its output, and
- * the Python; files the .py imports are not part of it. */
+ * install, the environment variables Triton says change its output, the
+ * Python, and a hash of each file of the modules that importing the .py
+ * loaded (a @triton.jit helper imported from another file: the helper's
+ * "source" lines). */
 #include "triton.h"
 #include "nvrtc_cache.h"
 #include "paths.h"
@@ -137,6 +139,29 @@ static int desc_param(struct ub_triton *t, const char *v, struct ub_error *err)
 	return 0;
 }
 
+/* One "source PATH" line (path NULL: "uncacheable"): the file's hash
+ * and path onto t->sources; a file that cannot be read makes the kernel
+ * one that is never cached. */
+static int add_source(struct ub_triton *t, const char *path, struct ub_error *err)
+{
+	const char *why;
+	char hex[33], *data;
+	size_t n = 0, len = t->sources ? strlen(t->sources) : 0;
+	if (!path || !(data = ub_cache_slurp(path, &n, &why))) {
+		t->uncached = 1;
+		return 0;
+	}
+	ub_cache_hash(data, n, hex);
+	free(data);
+	size_t add = strlen(path) + 35;
+	char *m = realloc(t->sources, len + add);
+	if (!m)
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	snprintf(m + len, add, "%s %s\n", hex, path);
+	t->sources = m;
+	return 0;
+}
+
 /* The describe answer: "KEY VALUE" lines. */
 static int parse_desc(struct ub_triton *t, char *text, struct ub_error *err)
 {
@@ -158,6 +183,8 @@ static int parse_desc(struct ub_triton *t, char *text, struct ub_error *err)
 				 strlen(t->d.env), "%s;", v);
 		else if (!strcmp(l, "param"))
 			s = desc_param(t, v, err);
+		else if (!strcmp(l, "source") || !strcmp(l, "uncacheable"))
+			s = add_source(t, l[0] == 's' ? v : NULL, err);
 	}
 	if (!s && !t->d.version[0])
 		s = ub_fail(err, UB_USAGE, "%s: no answer from the Triton helper", t->file);
@@ -268,15 +295,17 @@ int ub_triton_compile(const struct ub_triton *t, enum ub_mode mode,
 	if (request(t, mode, dt, n64, req, sizeof req))
 		return ub_fail(err, UB_USAGE, "%s: %s: too many parameters", t->file, t->kernel);
 	size_t rl = strlen(req);
-	char *opts = malloc(rl + strlen(t->helper_src) + 2);
+	const char *srcs = t->sources ? t->sources : "";
+	size_t ol = rl + strlen(t->helper_src) + strlen(srcs) + 3;
+	char *opts = malloc(ol);
 	if (!opts)
 		return ub_fail(err, UB_RUNTIME, "out of memory");
-	snprintf(opts, rl + strlen(t->helper_src) + 2, "%s\n%s", req, t->helper_src);
+	snprintf(opts, ol, "%s\n%s\n%s", req, t->helper_src, srcs);
 	snprintf(name, sizeof name, "triton %s", t->kernel);
 	snprintf(version, sizeof version, "triton %s %s %s", t->d.version,
 		 t->d.package, t->d.env);
 	struct ub_cache_key key = { t->src, name, opts, t->arch, version, t->d.python };
-	int cached = ub_cache_path(&key, path, sizeof path);
+	int cached = !t->uncached && ub_cache_path(&key, path, sizeof path);
 	free(opts);
 	char *text = cached ? ub_cache_get(path) : NULL;
 	char ctx[256];
@@ -415,6 +444,7 @@ void ub_triton_free(struct ub_triton *t)
 	free(t->kernel);
 	free(t->src);
 	free(t->helper_src);
+	free(t->sources);
 	for (int k = 0; k < t->nargs; k++)
 		free(t->args[k]);
 	memset(t, 0, sizeof *t);

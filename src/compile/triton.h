@@ -79,6 +79,10 @@ struct ub_triton {
 	char toolkit[48];     /* "triton 3.9.0" */
 	char arch[16];        /* "sm_90" */
 	char options[UB_NMODES][640]; /* each mode row's CSV options */
+	char *sources;        /* "HASH PATH\n" for each file of a module that
+				 importing FILE.py loaded (the helper's
+				 "source" lines), part of the cache key */
+	int uncached;         /* one of them cannot be read: nothing cached */
 };
 
 /* Reads req->spec's file, asks the helper for the kernel's parameters,
