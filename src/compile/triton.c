@@ -10,7 +10,9 @@
  * install, the environment variables Triton says change its output, the
  * Python, and a hash of each file of the modules that importing the .py
  * loaded (a @triton.jit helper imported from another file: the helper's
- * "source" lines). */
+ * "source" lines).  The helper runs under a time limit
+ * (ULPBENCH_TRITON_TIMEOUT, 300 s by default): a module that loops at
+ * import is stopped with a message. */
 #include "triton.h"
 #include "nvrtc_cache.h"
 #include "paths.h"
@@ -69,6 +71,22 @@ static const char *last_line(const char *text, char *buf, size_t len)
 	return buf[0] ? buf : "(no message)";
 }
 
+/* The helper's time limit in seconds (0: none): ULPBENCH_TRITON_TIMEOUT,
+ * else 300. */
+static int time_limit(double *limit, struct ub_error *err)
+{
+	const char *v = getenv("ULPBENCH_TRITON_TIMEOUT");
+	char *end;
+	*limit = 300;
+	if (!v || !v[0])
+		return 0;
+	*limit = strtod(v, &end);
+	if (*end || !(*limit >= 0 && *limit <= 1e9))
+		return ub_fail(err, UB_USAGE, "ULPBENCH_TRITON_TIMEOUT: '%.100s' is not a "
+			       "number of seconds (0: no limit)", v);
+	return 0;
+}
+
 /* Runs `python helper CMD FILE KERNEL OUT [request]`; *res gets OUT's
  * text when it exits 0.  Errors in the user's terms. */
 static int helper(const struct ub_triton *t, const char *cmd,
@@ -79,7 +97,10 @@ static int helper(const struct ub_triton *t, const char *cmd,
 	const char *dir = getenv("TMPDIR");
 	int slot, status;
 	char *out = NULL;
+	double limit;
 	*res = NULL;
+	if (time_limit(&limit, err))
+		return UB_USAGE;
 	snprintf(base, sizeof base, "%s/ulpbench-triton", dir && dir[0] ? dir : "/tmp");
 	int fd = ub_tmp_create(base, tmp, sizeof tmp, &slot);
 	if (fd < 0)
@@ -88,12 +109,20 @@ static int helper(const struct ub_triton *t, const char *cmd,
 	close(fd);
 	char *argv[] = { (char *)t->python, (char *)t->helper, (char *)cmd, t->file,
 			 t->kernel, tmp, (char *)request, NULL };
-	int s = ub_spawn(argv, &out, &status, err);
+	int s = ub_spawn_limit(argv, limit, &out, &status, err);
 	if (s) { /* "cannot run PYTHON: why" */
 		snprintf(line, sizeof line, "%s", err->msg);
 		s = ub_fail(err, UB_USAGE, "--triton: %s (name a Python that has "
 			    "Triton with --python PATH)", line);
 	}
+	else if (status == UB_SPAWN_TIMED_OUT && !strcmp(cmd, "describe"))
+		s = ub_fail(err, UB_USAGE, "%s: importing it did not end within %g s (a "
+			    "loop at import?): stopped; ULPBENCH_TRITON_TIMEOUT=SECONDS "
+			    "sets another limit, 0 none", t->file, limit);
+	else if (status == UB_SPAWN_TIMED_OUT)
+		s = ub_fail(err, UB_COMPILE, "%s: Triton did not compile %s within %g s: "
+			    "stopped; ULPBENCH_TRITON_TIMEOUT=SECONDS sets another limit, "
+			    "0 none", t->file, t->kernel, limit);
 	else if (status == 0)
 		s = ub_read_file(tmp, res, err);
 	else if (status == H_NO_TRITON)
