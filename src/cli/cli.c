@@ -352,6 +352,12 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err)
 {
 	const struct ub_config *c = &cli->cfg;
+	const char *const name[] = {"csv", "json", "html", "dump", "partial", "out"};
+	const char *const file[] = {cli->csv, cli->json, cli->html, cli->dump,
+				    cli->partial, cli->out};
+	for (int i = 0; i < 6; i++) /* else found out only after the run */
+		if (file[i] && !file[i][0])
+			return ub_fail(err, UB_USAGE, "--%s: an empty file name", name[i]);
 	if (cli->append && (!cli->csv || !strcmp(cli->csv, "-")))
 		return ub_fail(err, UB_USAGE, "--append needs --csv FILE (a file, not '-')");
 	if ((cli->csv && !strcmp(cli->csv, "-")) + (cli->json && !strcmp(cli->json, "-")) +

@@ -30,7 +30,11 @@
 
 static int die(const struct ub_error *err, int status)
 {
-	fprintf(stderr, "ulpbench: %s\n", err->msg);
+	if (err->msg[0])
+		fprintf(stderr, "ulpbench: %s\n", err->msg);
+	else /* never an empty "ulpbench: " */
+		fprintf(stderr, "ulpbench: failed without a message (exit status %d): "
+			"an internal error\n", status);
 	return status;
 }
 

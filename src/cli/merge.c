@@ -49,7 +49,8 @@ struct merge {
 static int option(void *ctx, const char *name, const char *arg, struct ub_error *err)
 {
 	struct merge *m = ctx;
-	(void)err;
+	if (arg && !arg[0]) /* else found out only after the merge */
+		return ub_fail(err, UB_USAGE, "merge: --%s: an empty file name", name);
 	if (!strcmp(name, "csv"))
 		m->csv = arg;
 	else if (!strcmp(name, "json"))

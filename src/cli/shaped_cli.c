@@ -22,8 +22,9 @@ static int refuse(const struct ub_cli *cli, struct ub_error *err)
 	for (int i = 0; i < cli->ngiven; i++)
 		for (int k = 0; no[k]; k++)
 			if (!strcmp(ub_opts[cli->given[i].opt].name, no[k]))
-				return ub_fail(err, UB_USAGE, "--%s: not supported for "
-					       "the shaped op %s (docs/reductions.md)%s", no[k],
+				return ub_fail(err, UB_USAGE, "%s%s: not supported for "
+					       "the shaped op %s (docs/reductions.md)%s",
+					       no[k][1] ? "--" : "-", no[k],
 					       cli->op, no[k][0] == 'n' && !no[k][1] ?
 					       "; give its size as --shape ROWS,COLS" : "");
 	return 0;

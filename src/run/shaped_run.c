@@ -176,9 +176,10 @@ static int reference(const struct ub_shaped_req *q, struct sdata *d, size_t rows
 	int s = 0;
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		size_t n = ub_extent_count(q->op->out[o].ext, rows, cols);
-		s = ub_array_alloc(&d->cr[o], d->dt, n);
-		if (!s && !(d->exact[o] = calloc(n, sizeof *d->exact[o])))
-			s = ub_fail(err, UB_RUNTIME, "out of memory");
+		s = ub_array_alloc(&d->cr[o], d->dt, n) ||
+		    !(d->exact[o] = calloc(n, sizeof *d->exact[o])) ?
+		    ub_fail(err, UB_RUNTIME, "out of memory for the reference of %s "
+			    "(%zu elements)", q->op->out[o].name, n) : 0;
 	}
 	for (size_t r = 0; !s && r < rows; r++)
 		s = ub_shaped_ref_row(q->op, d->dt, d->in, rows, cols, r, d->cr, d->exact,
@@ -202,7 +203,7 @@ struct launch {
  * ..." for a launch over job->n rows: what each block covers, and how to
  * give one warp or one block a row. */
 static void unwritten(struct ub_error *err, size_t first, size_t count, size_t n,
-		      const struct ub_job *job)
+		      const struct ub_job *job, int triton)
 {
 	unsigned grid, block;
 	ub_geom_grid(&job->geom, job->n, &grid, &block);
@@ -215,9 +216,11 @@ static void unwritten(struct ub_error *err, size_t first, size_t count, size_t n
 	else
 		snprintf(each, sizeof each, "%llu row%s a block", per, per == 1 ? "" : "s");
 	ub_fail(err, UB_RUNTIME, "output element %zu of %zu%s was never written; the "
-		"launch: %u block%s of %u threads, %s, for %zu rows (one warp a row: "
-		"--launch block=32*W,per-block=W; one block a row: per-block=1)", first, n,
-		of, grid, grid == 1 ? "" : "s", block, each, job->n);
+		"launch: %u block%s of %u threads, %s, for %zu rows (%s)", first, n,
+		of, grid, grid == 1 ? "" : "s", block, each, job->n, triton ?
+		"Triton's launcher: --grid N, or one program a row without it" :
+		"one warp a row: --launch block=32*W,per-block=W; one block a row: "
+		"per-block=1");
 }
 
 static int run_level(void *ctx, struct ub_error *err)
@@ -231,7 +234,7 @@ static int run_level(void *ctx, struct ub_error *err)
 	size_t first, count;
 	int s = ub_run_written(&l->y[l->o], run_level, &in, &first, &count, err);
 	if (!s && count) {
-		unwritten(err, first, count, l->y[l->o].n, l->job);
+		unwritten(err, first, count, l->y[l->o].n, l->job, l->q->cfg->triton != NULL);
 		s = ub_prefix(err, UB_RUNTIME, "%s: kernel %s, %s: output %s: ",
 			      l->job->name, l->job->shown ? l->job->shown : l->job->entry,
 			      l->job->what, l->q->op->out[l->o].name);
@@ -328,7 +331,10 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	char what[48];
 	for (int o = 0; !s && o < op->nout; o++) {
 		ub_array_free(&y[o]);
-		s = ub_array_alloc(&y[o], d->dt, ub_extent_count(op->out[o].ext, rows, cols));
+		size_t n = ub_extent_count(op->out[o].ext, rows, cols);
+		if ((s = ub_array_alloc(&y[o], d->dt, n)) != 0)
+			s = ub_fail(err, s, "out of memory for output %s (%zu elements)",
+				    op->out[o].name, n);
 	}
 	if (q->kernel) {
 		for (int a = 0; a < q->nargs && !s; a++) {

@@ -170,7 +170,8 @@ static int run_mode_kern(const struct job *j, const struct skern *k,
 	int s = ub_run_written(out, launch, &l, &at, &count, err);
 	*unwritten = !s && count;
 	if (*unwritten) {
-		ub_unwritten_fail(err, first + at, count, j->n, &k->geom);
+		ub_unwritten_fail(err, first + at, count, j->n, &k->geom,
+				  j->cfg->triton != NULL);
 		s = ub_prefix(err, UB_RUNTIME, "%s: ", k->ctx);
 	}
 	return s;
