@@ -428,12 +428,22 @@ int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
 		if (s)
 			return s;
 		const char *lo = strchr(spec, '=') + 1;
+		for (int j = 0; j < i; j++) /* else the last would win unsaid */
+			if (!strncmp(cli->domain_spec[j], spec, (size_t)(lo - spec)))
+				return ub_fail(err, UB_USAGE, "--domain: %s given twice (%s, "
+					       "%s)", op->inputs[k], cli->domain_spec[j], spec);
+		errno = 0;
 		double a = strtod(lo, &colon), b = 0;
-		int good = colon != lo && *colon == ':';
+		int good = colon != lo && *colon == ':', over = errno == ERANGE && isinf(a);
 		if (good) {
+			errno = 0;
 			b = strtod(colon + 1, &end);
 			good = end != colon + 1 && !*end && a <= b;
+			over |= errno == ERANGE && isinf(b);
 		}
+		if (good && over) /* 1e400 would become inf unsaid */
+			return ub_fail(err, UB_USAGE, "--domain: '%s': a bound beyond the "
+				       "largest double (about 1.8e308); write inf for none", spec);
 		if (!good)
 			return ub_fail(err, UB_USAGE, "--domain: '%s' is not NAME=LO:HI "
 				       "with LO <= HI (e.g. x=-1:1, x=0:inf)", spec);
