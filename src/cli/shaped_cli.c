@@ -223,6 +223,8 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 	standins(op, rows, cols, &si);
 	cfg.op = &si.rep;
 	q.cfg = &cfg;
+	for (int t = 0; !s && t < cfg.ndtypes; t++) /* before any work */
+		s = ub_shaped_fits(&q, cfg.dtypes[t], rows, cols, err);
 	if (!s && (cli->kernel || cli->triton))
 		s = kernel(cli, &si, &q, &cfg, &uk, err);
 	if (!s) /* no output over another, or over an input */

@@ -367,7 +367,15 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 		job.exec = UB_EXEC_INTERP;
 	job.arch = be->arch(cfg->arch, cfg->arch_set);
 	struct launch l = { q, &job, y, approx, 0 };
-	return s ? s : run_level(&l, err);
+	s = s ? s : run_level(&l, err);
+	if (s == UB_RUNTIME && !q->kernel && strstr(err->msg, " instructions (line ")) {
+		char msg[sizeof err->msg]; /* the budget of the shipped kernel's thread */
+		snprintf(msg, sizeof msg, "%s", err->msg);
+		s = ub_fail(err, s, "%.700s; rows.cu runs one thread a row, and a row of %zu "
+			    "columns is more than one thread may run on the sim: give fewer "
+			    "columns", msg, cols);
+	}
+	return s;
 }
 
 /* The catalog kernel's source for dt: kernels/rows.cu after the dtype's
