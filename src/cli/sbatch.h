@@ -12,7 +12,9 @@
  * is checked first: ub_sbatch_check() refuses a control character (a
  * newline, a carriage return, ...) in an --sbatch option, and a path with
  * a space, a control character or '%' (sbatch's file-name patterns); the
- * job's name keeps only letters, digits and "_.+-" of the op's name. */
+ * job's name keeps only letters, digits and "_.+-" of the op's name.  It
+ * refuses a control character in any other value too (quoted, a newline
+ * would still split the script's one command over lines). */
 #ifndef UB_SBATCH_H
 #define UB_SBATCH_H
 

@@ -69,6 +69,21 @@ int ub_sbatch_check(const struct ub_sbatch_job *j, struct ub_error *err)
 				       "control characters, goes on an #SBATCH line",
 				       shown(o, buf, sizeof buf));
 	}
+	/* every other value is quoted on the exec line, but one line each:
+	 * no newline or other control character either */
+	const char *args[2 * UB_MAX_GIVEN + 4];
+	int n = ub_cli_args(j->cli, UB_ROLE_RUN, args, 2 * UB_MAX_GIVEN);
+	n += ub_cli_args(j->cli, UB_ROLE_LOCAL, args + n, 2 * UB_MAX_GIVEN - n);
+	const char *const more[] = {j->cli->csv, j->cli->json, j->cli->html, j->exe};
+	for (int i = 0; i < 4; i++)
+		if (more[i])
+			args[n++] = more[i];
+	for (int i = 0; i < n; i++)
+		for (const char *p = args[i]; *p; p++)
+			if (is_control((unsigned char)*p))
+				return ub_fail(err, UB_USAGE, "sbatch: '%s': a value with a "
+					       "control character cannot go into a job script",
+					       shown(args[i], buf, sizeof buf));
 	int s = ub_sbatch_path_ok("--out", j->dir, err);
 	if (!s)
 		s = ub_sbatch_path_ok("the working directory", j->cwd, err);
