@@ -191,8 +191,7 @@ static int add_source(struct ub_triton *t, const char *path, struct ub_error *er
 	return 0;
 }
 
-/* The describe answer: "KEY VALUE" lines. */
-static int parse_desc(struct ub_triton *t, char *text, struct ub_error *err)
+int ub_triton_parse_desc(struct ub_triton *t, char *text, struct ub_error *err)
 {
 	int s = 0;
 	for (char *save, *l = strtok_r(text, "\n", &save); l && !s;
@@ -228,9 +227,8 @@ static const char *tl_dtype(enum ub_dtype dt)
 	return names[dt];
 }
 
-/* The compile request (JSON) of t in mode for dt. */
-static int request(const struct ub_triton *t, enum ub_mode mode,
-		   enum ub_dtype dt, int n64, char *buf, size_t len)
+int ub_triton_request(const struct ub_triton *t, enum ub_mode mode,
+		      enum ub_dtype dt, int n64, char *buf, size_t len)
 {
 	size_t u = (size_t)snprintf(buf, len, "{\"signature\": {");
 	char aligned[2048] = "";
@@ -265,10 +263,9 @@ static int request(const struct ub_triton *t, enum ub_mode mode,
 	return u < len && ua < sizeof aligned ? 0 : -1;
 }
 
-/* "meta num_warps=N shared=N fusion=N hidden=N" then the PTX, into out. */
-static int parse_entry(const struct ub_triton *t, enum ub_mode mode,
-		       char *text, struct ub_triton_ptx *out,
-		       struct ub_error *err)
+int ub_triton_parse_entry(const struct ub_triton *t, enum ub_mode mode,
+			  char *text, struct ub_triton_ptx *out,
+			  struct ub_error *err)
 {
 	int shared, fusion, hidden, used = 0;
 	unsigned warps;
@@ -321,7 +318,7 @@ int ub_triton_compile(const struct ub_triton *t, enum ub_mode mode,
 	if (tmodes[mode].na)
 		return ub_fail(err, UB_USAGE, "%s: mode %s: %s", t->file,
 			       ub_modes[mode].name, tmodes[mode].na);
-	if (request(t, mode, dt, n64, req, sizeof req))
+	if (ub_triton_request(t, mode, dt, n64, req, sizeof req))
 		return ub_fail(err, UB_USAGE, "%s: %s: too many parameters", t->file, t->kernel);
 	size_t rl = strlen(req);
 	const char *srcs = t->sources ? t->sources : "";
@@ -342,7 +339,7 @@ int ub_triton_compile(const struct ub_triton *t, enum ub_mode mode,
 		 t->kernel, ub_dtypes[dt].name, ub_modes[mode].name);
 	int s = text ? 0 : helper(t, "compile", req, ctx, &text, err);
 	if (!s)
-		s = parse_entry(t, mode, text, out, err);
+		s = ub_triton_parse_entry(t, mode, text, out, err);
 	if (!s)
 		s = check_unfused(t, mode, out->ptx, err);
 	if (!s && cached)
@@ -437,7 +434,7 @@ static int open_kernel(struct ub_triton *t, const struct ub_triton_req *req,
 	if (!s)
 		s = helper(t, "describe", NULL, NULL, &text, err);
 	if (!s)
-		s = parse_desc(t, text, err);
+		s = ub_triton_parse_desc(t, text, err);
 	free(text);
 	return s;
 }
