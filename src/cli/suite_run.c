@@ -179,6 +179,7 @@ static int run_entry(struct ub_entry *e, int idx, int total, struct ub_progress 
 		}
 		t->runs++;
 		t->unchecked += e->nexpect;
+		ub_result_free(&res); /* what the run had made before it failed */
 		return 0;
 	}
 	int bad = check(e, &res, f);
