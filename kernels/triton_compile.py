@@ -8,8 +8,11 @@ compile it to PTX for one compile mode, without a GPU:
   triton_compile.py describe FILE.py KERNEL OUT
       OUT gets lines "KEY VALUE": triton (the version), package (where it
       is installed), python, env (each environment variable that changes
-      Triton's output, NAME=VALUE), line (the kernel's def), then one
-      "param NAME constexpr|value [DEFAULT]" per parameter in order.
+      Triton's output, NAME=VALUE), line (the kernel's def), one
+      "param NAME constexpr|value [DEFAULT]" per parameter in order, then
+      one "source PATH" per file of a module that importing FILE.py loaded
+      (its helpers' files, which ulpbench's compile cache key holds; not
+      FILE.py itself, Triton's own files or the standard library's).
   triton_compile.py compile FILE.py KERNEL OUT REQUEST
       REQUEST is a JSON object: signature (Triton type per parameter,
       "constexpr" for constexpr ones), constexprs (their values), aligned
@@ -57,6 +60,27 @@ def last_frame(path):
     return "%d: " % line if line else ""
 
 
+SOURCES = []
+
+
+def sources(triton, path, modules):
+    """The files of modules (those importing the user's file loaded), but
+    the file itself, Triton's and the standard library's, sorted."""
+    import sysconfig
+    skip = [os.path.dirname(os.path.abspath(triton.__file__))]
+    skip += [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")]
+    skip = [os.path.realpath(d) + os.sep for d in skip]
+    found = set()
+    for m in modules:
+        f = getattr(m, "__file__", None)
+        if not isinstance(f, str) or not os.path.isfile(f):
+            continue
+        f = os.path.realpath(f)
+        if f != os.path.realpath(path) and not any(f.startswith(d) for d in skip):
+            found.add(f)
+    return sorted(found)
+
+
 def load_kernel(triton, path, name):
     """The JITFunction `name` of the file at path (autotune/heuristics
     wrappers taken off: ulpbench sets constexprs itself)."""
@@ -67,12 +91,14 @@ def load_kernel(triton, path, name):
     if spec is None or spec.loader is None:
         die(BAD_INPUT, "not a Python file")
     mod = importlib.util.module_from_spec(spec)
+    before = set(sys.modules)
     try:
         spec.loader.exec_module(mod)
     except SyntaxError as e:
         die(BAD_INPUT, "%s: %s" % (e.lineno, e.msg))
     except Exception as e:
         die(BAD_INPUT, "%s%s: %s" % (last_frame(path), type(e).__name__, e))
+    SOURCES[:] = sources(triton, path, [sys.modules[m] for m in set(sys.modules) - before])
     jits = sorted(k for k, v in vars(mod).items() if isinstance(v, JITFunction)
                   or isinstance(getattr(v, "fn", None), JITFunction))
     fn = getattr(mod, name, None)
@@ -116,6 +142,9 @@ def describe(triton, path, name, out):
         kind = "constexpr" if p.is_constexpr else "value"
         lines.append("param %s %s%s" % (p.name, kind, " " + one_line(p.default)
                                         if p.has_default else ""))
+    lines += ["source " + f for f in SOURCES if "\n" not in f]
+    if any("\n" in f for f in SOURCES):  # cannot be listed: never cached
+        lines.append("uncacheable")
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
 

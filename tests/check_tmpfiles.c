@@ -7,7 +7,11 @@
  * temporary gone, and those already forgotten (renamed into place) kept. */
 #include "suites.h"
 
+#include "spawn.h"
 #include "tmpfiles.h"
+
+#include <errno.h>
+#include <time.h>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -119,6 +123,107 @@ START_TEST(test_reuse)
 }
 END_TEST
 
+/* The child of test_reinstalled: a registered directory with a file in
+ * it, a helper (sleep) running in its own group with its pid sent up the
+ * pipe, the handler reinstalled through signal() as NVRTC does (which
+ * drops SA_RESETHAND and SA_NODEFER), then sig. */
+static void child_reinstalled(int sig, int wfd)
+{
+	char base[4200], sub[4200], file[4300];
+	int slot;
+	struct sigaction old;
+	struct ub_child c;
+	char *argv[] = { (char *)"sleep", (char *)"60", NULL };
+	signal(sig, SIG_DFL);
+	ub_tmp_handle_signals();
+	snprintf(base, sizeof base, "%s/work", dir);
+	if (ub_tmp_mkdir(base, sub, sizeof sub, &slot))
+		_exit(10);
+	snprintf(file, sizeof file, "%s/tmpxft_0001", sub);
+	if (open(file, O_WRONLY | O_CREAT, 0666) < 0)
+		_exit(11);
+	if (ub_child_start(&c, argv, NULL))
+		_exit(12);
+	if (write(wfd, &c.pid, sizeof c.pid) != sizeof c.pid)
+		_exit(13);
+	sigaction(sig, NULL, &old);
+	signal(sig, old.sa_handler);
+	raise(sig);
+	_exit(14);
+}
+
+/* waitpid with a time limit: the handler must not loop */
+static int wait_limited(pid_t pid, int *st)
+{
+	for (int i = 0; i < 1000; i++) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+		if (r == pid)
+			return 0;
+		struct timespec ts = {0, 10000000};
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, st, 0);
+	return -1;
+}
+
+static void reinstalled(int sig)
+{
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t pid = fork(), helper = 0;
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(fds[0]);
+		child_reinstalled(sig, fds[1]);
+	}
+	close(fds[1]);
+	ssize_t r = read(fds[0], &helper, sizeof helper);
+	close(fds[0]);
+	int st;
+	ck_assert_msg(wait_limited(pid, &st) == 0, "signal %d: the reinstalled "
+		      "handler did not end the program within 10 s", sig);
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == sig,
+		      "the child should die of signal %d (status 0x%x)", sig, st);
+	ck_assert_int_eq(r, (ssize_t)sizeof helper);
+	/* the helper was killed (and reaped by the child's handler) */
+	ck_assert_msg(kill(helper, 0) != 0 && errno == ESRCH,
+		      "the helper %d still runs", (int)helper);
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	ck_assert_msg(n == 0, "signal %d: the registered directory is left", sig);
+	rmdir(dir);
+}
+
+START_TEST(test_reinstalled_term) { reinstalled(SIGTERM); }
+END_TEST
+
+START_TEST(test_reinstalled_int) { reinstalled(SIGINT); }
+END_TEST
+
+/* A helper's private TMPDIR is removed with what it left there. */
+START_TEST(test_child_dir)
+{
+	struct ub_child c;
+	char *argv[] = { (char *)"sh", (char *)"-c",
+			 (char *)"echo x > \"$TMPDIR/left\" && mkdir \"$TMPDIR/d\" && "
+			 "echo y > \"$TMPDIR/d/f\"", NULL };
+	setenv("TMPDIR", dir, 1);
+	ck_assert_int_eq(ub_child_start(&c, argv, NULL), 0);
+	char made[sizeof c.dir];
+	snprintf(made, sizeof made, "%s", c.dir);
+	ck_assert_msg(strncmp(made, dir, strlen(dir)) == 0, "TMPDIR %s not in %s", made, dir);
+	int st = ub_child_wait(&c);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_msg(!exists(made), "%s is left", made);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *ub_tmpfiles_suite(void)
 {
 	Suite *s = suite_create("tmpfiles");
@@ -128,6 +233,9 @@ Suite *ub_tmpfiles_suite(void)
 	tcase_add_test(tc, test_sigint);
 	tcase_add_test(tc, test_sighup);
 	tcase_add_test(tc, test_reuse);
+	tcase_add_test(tc, test_reinstalled_term);
+	tcase_add_test(tc, test_reinstalled_int);
+	tcase_add_test(tc, test_child_dir);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -91,6 +91,23 @@ def test_input_dtype_mismatch_refused():
                                             "g": np.zeros(4, dtype=np.float32)})
 
 
+def test_values_are_never_changed_unsaid():
+    with pytest.raises(ValueError, match=r"n=1\.5: a whole number"):
+        ulpbench.run(op="atan_bwd", n=1.5)
+    with pytest.raises(TypeError, match="seed: a whole number, not str"):
+        ulpbench.run(op="atan_bwd", n=10, seed="7")
+    with pytest.raises(ValueError, match=r"domain\['x'\]: 'abc' is neither 'LO:HI' nor"):
+        ulpbench.run(op="atan_bwd", n=10, domain={"x": "abc"})
+    with pytest.raises(ulpbench.UlpbenchError) as e:  # the engine's refusal
+        ulpbench.run(op="atan_bwd", n=10, domain={"x": "1e400:1e401"})
+    assert e.value.status == 2 and "beyond the largest double" in e.value.message
+    # an empty array compares nothing: refused, never a pass
+    with pytest.raises(ulpbench.UlpbenchError) as e:
+        ulpbench.run(op="sqrt", inputs={"x": np.zeros(0, dtype=np.float32)})
+    assert e.value.status == 2 and "holds no element" in e.value.message
+    assert ulpbench.run(op="atan_bwd", n=1e3, modes=["fma"]).rows[0].n == 1000
+
+
 def test_engine_errors_are_exceptions():
     with pytest.raises(ulpbench.UlpbenchError) as e:
         ulpbench.run(op="no_such_op", n=10)

@@ -183,13 +183,28 @@ def _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore, domain,
     if dtypes:
         opts += ["--dtype", ",".join(dtypes)]
     if n is not None:
-        opts += ["-n", str(int(n))]
+        opts += ["-n", _whole("n", n)]
     if seed is not None:
-        opts += ["--seed", str(int(seed))]
+        opts += ["--seed", _whole("seed", seed)]
     for name, lohi in (domain or {}).items():
-        lo, hi = (lohi.split(":") if isinstance(lohi, str) else lohi)
+        parts = lohi.split(":") if isinstance(lohi, str) else lohi
+        try:
+            lo, hi = parts
+        except (TypeError, ValueError):
+            raise ValueError(f"domain[{name!r}]: {lohi!r} is neither 'LO:HI' nor a "
+                             "(lo, hi) pair") from None
         opts += ["--domain", f"{name}={_num(lo)}:{_num(hi)}"]
     return opts, explain
+
+
+def _whole(what, v):
+    """A count or seed as the engine reads it: a whole number, never one
+    truncated unsaid (n=1.5 is refused; 1e6 is 1000000)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) and not hasattr(v, "__index__"):
+        raise TypeError(f"{what}: a whole number, not {type(v).__name__}")
+    if isinstance(v, float) and not v.is_integer():
+        raise ValueError(f"{what}={v!r}: a whole number")
+    return str(int(v))
 
 
 def _num(v):

@@ -13,9 +13,9 @@
  * fails the file.  Every message is "FILE:LINE:COL: message". */
 #include "catalog_internal.h"
 #include "rowop.h"
+#include "paths.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -592,29 +592,11 @@ int ub_catalog_parse(const char *text, const char *file,
 int ub_catalog_load(const char *path, struct ub_catalog *cat,
 		    struct ub_error *err)
 {
-	memset(cat, 0, sizeof *cat);
-	FILE *f = fopen(path, "rb");
 	char *text = NULL;
-	size_t len = 0;
-	if (f) {
-		FILE *m = open_memstream(&text, &len);
-		char buf[4096];
-		size_t k;
-		while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
-			fwrite(buf, 1, k, m);
-		int bad = ferror(f) || !m;
-		if (m)
-			fclose(m);
-		fclose(f);
-		if (bad) {
-			free(text);
-			text = NULL;
-		}
-	}
-	if (!text)
-		return ub_fail(err, UB_USAGE, "%s: cannot read: %s", path,
-			       strerror(errno));
-	int st = ub_catalog_parse(text, path, cat, err);
+	memset(cat, 0, sizeof *cat);
+	int st = ub_read_file(path, &text, err); /* a file, text, not too large */
+	if (!st)
+		st = ub_catalog_parse(text, path, cat, err);
 	free(text);
 	return st;
 }

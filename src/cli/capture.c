@@ -17,6 +17,7 @@
 
 #include "backend.h"
 #include "capture_file.h"
+#include "clash.h"
 #include "commands.h"
 #include "cuda_driver.h"
 #include "inputs.h"
@@ -306,5 +307,12 @@ int ub_cmd_capture_approx(int argc, char **argv, struct ub_error *err)
 		return ub_fail(err, UB_USAGE, "capture-approx: %s (see ulpbench "
 			       "capture-approx --help)", first < argc ? "one FILE only" :
 			       "no FILE given");
+	struct ub_clash cl = {0}; /* clash.h: not in stdout's file */
+	s = ub_clash_add(&cl, 1, "FILE", argv[first], argv[first]) |
+	    ub_clash_add(&cl, 1, "stdout", "the summary", "-") ?
+	    ub_fail(err, UB_RUNTIME, "out of memory") : ub_clash_check(&cl, err);
+	ub_clash_free(&cl);
+	if (s)
+		return ub_prefix(err, s, "capture-approx: ");
 	return capture(&c, argv[first], err);
 }

@@ -130,11 +130,15 @@ static int clash(const struct ub_named *a, const struct ub_named *b,
 		return ub_fail(err, UB_USAGE, "%s %s is the same file as %s %s: "
 			       "the %s would overwrite it", a->opt, a->arg, b->opt,
 			       b->arg, strcmp(a->opt, "--dump") ? "report" : "dump");
-	if (!strcmp(b->opt, "stdout"))
+	if (!strcmp(b->opt, "stdout")) {
+		size_t n = strlen(b->arg);
 		return ub_fail(err, UB_USAGE, "%s %s is the same file as stdout, where "
-			       "%s go%s: write it to stdout with %s - instead",
-			       a->opt, a->arg, b->arg, strcmp(b->arg, "the table") ? "" : "es",
-			       a->opt);
+			       "%s go%s: %s%s%s", a->opt, a->arg, b->arg,
+			       n && b->arg[n - 1] == 's' ? "" : "es",
+			       strncmp(a->opt, "--", 2) ? "give it a file of its own" :
+			       "write it to stdout with ", strncmp(a->opt, "--", 2) ? "" :
+			       a->opt, strncmp(a->opt, "--", 2) ? "" : " - instead");
+	}
 	return ub_fail(err, UB_USAGE, "%s %s and %s %s are the same file: each "
 		       "output needs one of its own", b->opt, b->arg, a->opt, a->arg);
 }

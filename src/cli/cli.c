@@ -378,6 +378,12 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 int ub_cli_check_outputs(const struct ub_cli *cli, struct ub_error *err)
 {
 	const struct ub_config *c = &cli->cfg;
+	const char *const name[] = {"csv", "json", "html", "dump", "partial", "out"};
+	const char *const file[] = {cli->csv, cli->json, cli->html, cli->dump,
+				    cli->partial, cli->out};
+	for (int i = 0; i < 6; i++) /* else found out only after the run */
+		if (file[i] && !file[i][0])
+			return ub_fail(err, UB_USAGE, "--%s: an empty file name", name[i]);
 	if (cli->append && (!cli->csv || !strcmp(cli->csv, "-")))
 		return ub_fail(err, UB_USAGE, "--append needs --csv FILE (a file, not '-')");
 	if ((cli->csv && !strcmp(cli->csv, "-")) + (cli->json && !strcmp(cli->json, "-")) +
@@ -450,12 +456,22 @@ int ub_cli_apply_domains(const struct ub_cli *cli, struct ub_op *op,
 		if (s)
 			return s;
 		const char *lo = strchr(spec, '=') + 1;
+		for (int j = 0; j < i; j++) /* else the last would win unsaid */
+			if (!strncmp(cli->domain_spec[j], spec, (size_t)(lo - spec)))
+				return ub_fail(err, UB_USAGE, "--domain: %s given twice (%s, "
+					       "%s)", op->inputs[k], cli->domain_spec[j], spec);
+		errno = 0;
 		double a = strtod(lo, &colon), b = 0;
-		int good = colon != lo && *colon == ':';
+		int good = colon != lo && *colon == ':', over = errno == ERANGE && isinf(a);
 		if (good) {
+			errno = 0;
 			b = strtod(colon + 1, &end);
 			good = end != colon + 1 && !*end && a <= b;
+			over |= errno == ERANGE && isinf(b);
 		}
+		if (good && over) /* 1e400 would become inf unsaid */
+			return ub_fail(err, UB_USAGE, "--domain: '%s': a bound beyond the "
+				       "largest double (about 1.8e308); write inf for none", spec);
 		if (!good)
 			return ub_fail(err, UB_USAGE, "--domain: '%s' is not NAME=LO:HI "
 				       "with LO <= HI (e.g. x=-1:1, x=0:inf)", spec);

@@ -31,7 +31,11 @@
 
 static int die(const struct ub_error *err, int status)
 {
-	fprintf(stderr, "ulpbench: %s\n", err->msg);
+	if (err->msg[0])
+		fprintf(stderr, "ulpbench: %s\n", err->msg);
+	else /* never an empty "ulpbench: " */
+		fprintf(stderr, "ulpbench: failed without a message (exit status %d): "
+			"an internal error\n", status);
 	return status;
 }
 
@@ -214,9 +218,9 @@ int ub_run_command(struct ub_cli *cli, const struct ub_catalog *cat,
 	return s;
 }
 
-/* `ulpbench NAME ...` for a subcommand of commands.h: its status, or -1
- * when argv[1] names none. */
-static int subcommand(int argc, char **argv, struct ub_error *err)
+/* `ulpbench NAME ...` for a subcommand of commands.h: 1 with its status
+ * in *s, or 0 when argv[1] names none. */
+static int subcommand(int argc, char **argv, int *s, struct ub_error *err)
 {
 	static const struct {
 		const char *name;
@@ -227,9 +231,18 @@ static int subcommand(int argc, char **argv, struct ub_error *err)
 #undef X
 		{NULL, NULL}};
 	for (int i = 0; argc > 1 && cmds[i].name; i++)
-		if (strcmp(argv[1], cmds[i].name) == 0)
-			return cmds[i].fn(argc - 1, argv + 1, err);
-	return -1;
+		if (strcmp(argv[1], cmds[i].name) == 0) {
+			err->msg[0] = '\0';
+			*s = cmds[i].fn(argc - 1, argv + 1, err);
+			if (*s < 0 || *s > UB_IO) { /* never a status of its own */
+				char msg[sizeof err->msg];
+				snprintf(msg, sizeof msg, "%s", err->msg[0] ? err->msg : "no message");
+				*s = ub_fail(err, UB_RUNTIME, "%s: internal error (status "
+					     "%d): %s", argv[1], *s, msg);
+			}
+			return 1;
+		}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -239,8 +252,8 @@ int main(int argc, char **argv)
 	struct ub_error err = {{0}};
 	char buf[256];
 	ub_tmp_handle_signals(); /* a signal leaves no temporary file */
-	int s = subcommand(argc, argv, &err);
-	if (s >= 0)
+	int s = 0;
+	if (subcommand(argc, argv, &s, &err))
 		return finish(s, &err);
 	s = ub_cli_parse(argc, argv, &cli, &err);
 	if (s)

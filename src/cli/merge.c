@@ -10,6 +10,7 @@
  * again must be the parts' (the catalog or kernel files have not changed
  * since); the reports are made from that configuration and the merged
  * rows.  A directory given stands for its part.K files. */
+#include "clash.h"
 #include "commands.h"
 #include "fileid.h"
 #include "partial.h"
@@ -48,7 +49,8 @@ struct merge {
 static int option(void *ctx, const char *name, const char *arg, struct ub_error *err)
 {
 	struct merge *m = ctx;
-	(void)err;
+	if (arg && !arg[0]) /* else found out only after the merge */
+		return ub_fail(err, UB_USAGE, "merge: --%s: an empty file name", name);
 	if (!strcmp(name, "csv"))
 		m->csv = arg;
 	else if (!strcmp(name, "json"))
@@ -60,23 +62,47 @@ static int option(void *ctx, const char *name, const char *arg, struct ub_error 
 	return 0;
 }
 
-/* No report is written over a part, nor two reports on stdout. */
+/* The reports against each other and stdout's table (clash.h), and,
+ * once the run is set up (cli), against the files it reads: the
+ * catalog, --fpcore files, the kernel.  "merge: " before the message. */
+static int check_clash(const struct merge *m, const struct ub_cli *cli,
+		       const struct ub_op *op, struct ub_error *err)
+{
+	const char *const name[] = {"--csv", "--json", "--html"};
+	const char *const file[] = {m->csv, m->json, m->html};
+	struct ub_clash c = {0};
+	int r = 0, on_stdout = 0;
+	for (int o = 0; o < 3; o++)
+		if (file[o]) {
+			r |= ub_clash_add(&c, 1, name[o], file[o], file[o]);
+			on_stdout += !strcmp(file[o], "-");
+		}
+	if (!on_stdout && !m->quiet)
+		r |= ub_clash_add(&c, 1, "stdout", "the table", "-");
+	if (cli)
+		r |= ub_clash_inputs(&c, cli, op);
+	int s = r ? ub_fail(err, UB_RUNTIME, "out of memory") :
+		on_stdout > 1 ? ub_fail(err, UB_USAGE, "only one of --csv, --json and "
+					"--html can be '-' (stdout)") :
+		ub_clash_check(&c, err);
+	ub_clash_free(&c);
+	if (s)
+		ub_prefix(err, s, "merge: ");
+	return s;
+}
+
+/* No report is written over a part. */
 static int check_outputs(const struct merge *m, char **parts, int nparts,
 			 struct ub_error *err)
 {
 	const char *out[] = {m->csv, m->json, m->html};
 	const char *name[] = {"--csv", "--json", "--html"};
 	struct ub_fileid id[3], p;
-	int on_stdout = 0;
-	for (int o = 0; o < 3; o++) {
-		on_stdout += out[o] && !strcmp(out[o], "-");
+	int s = check_clash(m, NULL, NULL, err);
+	for (int o = 0; !s && o < 3; o++)
 		if (out[o])
 			ub_fileid_get(out[o], &id[o]);
-	}
-	if (on_stdout > 1)
-		return ub_fail(err, UB_USAGE, "merge: only one of --csv, --json and "
-			       "--html can be '-' (stdout)");
-	for (int i = 0; i < nparts; i++) {
+	for (int i = 0; !s && i < nparts; i++) {
 		ub_fileid_get(parts[i], &p);
 		for (int o = 0; o < 3; o++)
 			if (out[o] && strcmp(out[o], "-") && ub_fileid_same(&id[o], &p))
@@ -84,7 +110,7 @@ static int check_outputs(const struct merge *m, char **parts, int nparts,
 					       "the report would overwrite it", name[o],
 					       out[o], parts[i]);
 	}
-	return 0;
+	return s;
 }
 
 /* "merge: shards 2, 5 of 7 are missing" (the first ten named). */
@@ -244,6 +270,8 @@ static int merge(const struct merge *m, char **parts, int nparts,
 	s = add_parts(parts, nparts, &acc, err);
 	if (!s)
 		s = setup(&acc, parts[0], &cli, &cat, &op, &cfg, &uk, err);
+	if (!s) /* no report over a file the run reads */
+		s = check_clash(m, &cli, &op, err);
 	/* the page as the single run's: its figures, its explain commands */
 	cfg.figures = 1;
 	cfg.explain_opts = s || ub_explain_opts(&cli, explain, sizeof explain) ? NULL

@@ -13,9 +13,12 @@
  * rerun after a failure runs only what is missing); when none is left,
  * only the merge is submitted.  The run is set up here first (catalog,
  * op, kernel), so a mistake fails now rather than in N tasks. */
+#include "clash.h"
 #include "commands.h"
 #include "outfile.h"
 #include "partial.h"
+#include "report.h"
+#include "sbatch.h"
 #include "setup.h"
 #include "user_kernel.h"
 
@@ -28,41 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* s as one word for sh: in single quotes, each ' as '\'' */
-static void quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
-}
-
-/* A path as #SBATCH lines take it: absolute, with no space or '%'. */
-static int sbatch_path(const char *what, const char *path, char *abs, size_t len,
-		       struct ub_error *err)
-{
-	if (!realpath(path, abs))
-		return ub_fail(err, UB_USAGE, "sbatch: %s %s: %s", what, path, strerror(errno));
-	if (strpbrk(abs, " \t\n%") || strlen(abs) + 64 > len)
-		return ub_fail(err, UB_USAGE, "sbatch: %s %s: a path for #SBATCH lines "
-			       "can hold no space or '%%'", what, abs);
-	return 0;
-}
-
-struct job {
-	struct ub_cli *cli;
-	const char *name;         /* the op */
-	char dir[PATH_MAX], cwd[PATH_MAX], exe[PATH_MAX];
-	int threads;
-	char array[8192];         /* the shards to run, as --array takes them */
-	size_t todo;
-};
-
 /* "0-3,5,7-9": the shards of dir without a complete part of run id. */
-static void todo(struct job *j, const struct ub_run_id *id)
+static void todo(struct ub_sbatch_job *j, const struct ub_run_id *id)
 {
 	size_t n = j->cli->shards, used = 0, run = 0;
 	j->todo = 0;
@@ -93,67 +63,25 @@ static void todo(struct job *j, const struct ub_run_id *id)
 	}
 }
 
-static void header(FILE *f, const struct job *j, const char *what, const char *log)
+static int write_shards(const struct ub_sbatch_job *j, const char *path,
+			struct ub_error *err)
 {
-	fprintf(f, "#!/bin/bash\n# %s, written by ulpbench sbatch\n", what);
-	fprintf(f, "#SBATCH --job-name=ulpbench-%s\n", j->name);
-	fprintf(f, "#SBATCH --output=%s/logs/%s\n", j->dir, log);
-	fprintf(f, "#SBATCH --chdir=%s\n", j->cwd);
-	for (int i = 0; i < j->cli->nsbatch; i++)
-		fprintf(f, "#SBATCH %s\n", j->cli->sbatch[i]);
-}
-
-static int write_shards(const struct job *j, const char *path, struct ub_error *err)
-{
-	const char *args[2 * UB_MAX_GIVEN];
 	struct ub_outfile o;
-	char what[96];
 	int s = ub_outfile_open(&o, path, err);
 	if (s)
 		return s;
-	snprintf(what, sizeof what, "the %zu shards of a run", j->cli->shards);
-	header(o.f, j, what, "shard.%a.out");
-	fprintf(o.f, "#SBATCH --array=%s\n#SBATCH --cpus-per-task=%d\n", j->array, j->threads);
-	fputs("exec ", o.f);
-	quoted(o.f, j->exe);
-	int n = ub_cli_args(j->cli, UB_ROLE_RUN, args, 2 * UB_MAX_GIVEN);
-	for (int i = 0; i < n; i++) {
-		fputc(' ', o.f);
-		quoted(o.f, args[i]);
-	}
-	n = ub_cli_args(j->cli, UB_ROLE_LOCAL, args, 2 * UB_MAX_GIVEN);
-	for (int i = 0; i < n; i++) /* --threads once, below */
-		if (strcmp(args[i], "--threads") && (i == 0 || strcmp(args[i - 1], "--threads"))) {
-			fputc(' ', o.f);
-			quoted(o.f, args[i]);
-		}
-	fprintf(o.f, " --threads %d --shard \"$SLURM_ARRAY_TASK_ID/%zu\" --partial ",
-		j->threads, j->cli->shards);
-	quoted(o.f, j->dir);
-	fputs("/part.\"$SLURM_ARRAY_TASK_ID\" --resume\n", o.f);
+	ub_sbatch_shards(o.f, j);
 	return ub_outfile_commit(&o, err);
 }
 
-static int write_merge(const struct job *j, const char *path, struct ub_error *err)
+static int write_merge(const struct ub_sbatch_job *j, const char *path,
+		       struct ub_error *err)
 {
 	struct ub_outfile o;
 	int s = ub_outfile_open(&o, path, err);
 	if (s)
 		return s;
-	header(o.f, j, "the merge of the shards' parts", "merge.out");
-	fputs("exec ", o.f);
-	quoted(o.f, j->exe);
-	fputs(" merge", o.f);
-	const char *const name[] = {"--csv", "--json", "--html"};
-	const char *const file[] = {j->cli->csv, j->cli->json, j->cli->html};
-	for (int i = 0; i < 3; i++)
-		if (file[i]) {
-			fprintf(o.f, " %s ", name[i]);
-			quoted(o.f, file[i]);
-		}
-	fputs(" ", o.f);
-	quoted(o.f, j->dir);
-	fputc('\n', o.f);
+	ub_sbatch_merge(o.f, j);
 	return ub_outfile_commit(&o, err);
 }
 
@@ -187,7 +115,7 @@ static int submit(const char *const *args, char *id, size_t len, struct ub_error
 	return 0;
 }
 
-static int scripts(struct job *j, const struct ub_run_id *id, struct ub_error *err)
+static int scripts(struct ub_sbatch_job *j, const struct ub_run_id *id, struct ub_error *err)
 {
 	char shards[PATH_MAX + 32], merge[PATH_MAX + 32], logs[PATH_MAX + 8];
 	char jobid[64] = "", mjob[64], dep[96];
@@ -257,8 +185,72 @@ static int check_run(struct ub_cli *cli, struct ub_run_id *id, struct ub_error *
 	cfg.nshards = cli->shards;
 	if (!s)
 		s = ub_run_id_make(cli, &cfg, id, err);
+	if (!s) { /* the merge job's reports (clash.h) */
+		struct ub_clash c = {0};
+		int r = ub_clash_outputs(&c, cli, "sbatch's lines") |
+			ub_clash_inputs(&c, cli, &op);
+		s = r ? ub_fail(err, UB_RUNTIME, "out of memory") : ub_clash_check(&c, err);
+		ub_clash_free(&c);
+	}
 	ub_user_kernel_free(&uk);
 	ub_catalog_free(&cat);
+	return s;
+}
+
+/* The merge job's reports: not in --out (the parts' and logs' place, which
+ * the merge reads), and writable now, as the main command checks them. */
+static int check_reports(const struct ub_sbatch_job *j, struct ub_error *err)
+{
+	const char *const name[] = {"--csv", "--json", "--html"};
+	const char *const file[] = {j->cli->csv, j->cli->json, j->cli->html};
+	size_t dl = strlen(j->dir);
+	for (int i = 0; i < 3; i++) {
+		char dir[PATH_MAX], abs[PATH_MAX];
+		if (!file[i] || !strcmp(file[i], "-"))
+			continue;
+		const char *slash = strrchr(file[i], '/');
+		snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file[i]) + 1 : 1,
+			 slash ? file[i] : ".");
+		int inside = realpath(dir, abs) && (!strncmp(abs, j->dir, dl) &&
+						    (abs[dl] == '/' || !abs[dl]));
+		inside |= realpath(file[i], abs) && !strcmp(abs, j->dir);
+		if (inside)
+			return ub_fail(err, UB_USAGE, "sbatch: %s %s is in --out %s, where the "
+				       "shards' parts and logs go: write the reports elsewhere",
+				       name[i], file[i], j->cli->out);
+	}
+	struct ub_outputs o;
+	int s = ub_outputs_open(&o, j->cli->csv, 0, j->cli->json, j->cli->html, err);
+	if (!s)
+		ub_outputs_abort(&o);
+	return s;
+}
+
+/* --out made (or found) and checked, with the working directory, the
+ * --sbatch options and the reports; a directory made here is removed
+ * again when something is refused. */
+static int out_dir(struct ub_sbatch_job *j, struct ub_error *err)
+{
+	const struct ub_cli *cli = j->cli;
+	int s = 0, made = 0;
+	if (!realpath(".", j->cwd))
+		return ub_fail(err, UB_USAGE, "sbatch: the working directory: %s",
+			       strerror(errno));
+	snprintf(j->dir, sizeof j->dir, "%s", cli->out); /* as given, first */
+	s = ub_sbatch_check(j, err);
+	if (!s && mkdir(cli->out, 0777) == 0)
+		made = 1;
+	else if (!s && errno != EEXIST)
+		s = ub_fail(err, UB_IO, "%s: cannot create directory: %s", cli->out,
+			    strerror(errno));
+	if (!s && !realpath(cli->out, j->dir))
+		s = ub_fail(err, UB_USAGE, "sbatch: --out %s: %s", cli->out, strerror(errno));
+	if (!s)
+		s = ub_sbatch_check(j, err);
+	if (!s)
+		s = check_reports(j, err);
+	if (s && made)
+		rmdir(cli->out);
 	return s;
 }
 
@@ -266,7 +258,7 @@ int ub_cmd_sbatch(int argc, char **argv, struct ub_error *err)
 {
 	static struct ub_cli cli;
 	static struct ub_run_id id;
-	struct job j = {.cli = &cli};
+	static struct ub_sbatch_job j;
 	int s = ub_cli_parse(argc, argv, &cli, err);
 	if (!s && cli.action == UB_ACT_HELP) {
 		printf("usage: ulpbench sbatch [RUN OPTIONS] --shards N --out DIR [--submit]\n"
@@ -277,14 +269,12 @@ int ub_cmd_sbatch(int argc, char **argv, struct ub_error *err)
 		       "RUN OPTIONS are ulpbench --op's (ulpbench --help); docs/cluster.md.\n");
 		return 0;
 	}
+	memset(&j, 0, sizeof j);
+	j.cli = &cli;
 	if (!s)
 		s = check_run(&cli, &id, err);
-	if (!s && mkdir(cli.out, 0777) && errno != EEXIST)
-		s = ub_fail(err, UB_IO, "%s: cannot create directory: %s", cli.out, strerror(errno));
 	if (!s)
-		s = sbatch_path("--out", cli.out, j.dir, sizeof j.dir, err);
-	if (!s)
-		s = sbatch_path("the working directory", ".", j.cwd, sizeof j.cwd, err);
+		s = out_dir(&j, err);
 	if (!s && !realpath("/proc/self/exe", j.exe))
 		s = ub_fail(err, UB_RUNTIME, "sbatch: where is this ulpbench? %s", strerror(errno));
 	j.name = cli.op;

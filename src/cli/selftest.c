@@ -14,6 +14,7 @@
  * met float mul/add without a rounding modifier says "unmarked": ptxas may
  * have fused those into an FMA, the first suspect when such a row differs.
  * Without a usable GPU: one line saying why, status 4. */
+#include "clash.h"
 #include "backend.h"
 #include "catalog.h"
 #include "commands.h"
@@ -322,6 +323,17 @@ int ub_cmd_selftest(int argc, char **argv, struct ub_error *err)
 	if (!s && t.insns.capture && t.insns.replay)
 		s = ub_fail(err, UB_USAGE, "selftest: --capture records a GPU, --replay "
 			    "replaces one: not both");
+	if (!s && t.insns.capture) { /* clash.h: not over the list, nor stdout's file */
+		struct ub_clash c = {0};
+		int r = ub_clash_add(&c, 1, "--capture", t.insns.capture, t.insns.capture) |
+			ub_clash_add(&c, 1, "stdout", "the lines", "-");
+		if (t.insns.list)
+			r |= ub_clash_add(&c, 0, "--list", t.insns.list, t.insns.list);
+		s = r ? ub_fail(err, UB_RUNTIME, "out of memory") : ub_clash_check(&c, err);
+		ub_clash_free(&c);
+		if (s)
+			ub_prefix(err, s, "selftest: ");
+	}
 	if (!s && t.do_insns) {
 		t.insns.arch = t.cfg.arch;
 		t.insns.arch_set = t.cfg.arch_set;

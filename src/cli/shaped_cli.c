@@ -1,6 +1,7 @@
 /* shaped_cli.c — `ulpbench --op NAME` for a shaped op (shaped.h,
  * docs/reductions.md): the command line into a run, its report rows into
  * the table and the CSV/JSON reports, and --list-ops --op NAME. */
+#include "clash.h"
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
@@ -26,8 +27,9 @@ static int refuse(const struct ub_cli *cli, const struct ub_shaped_op *op,
 		for (int k = 0; no[k]; k++)
 			if (!strcmp(ub_opts[cli->given[i].opt].name, no[k]) &&
 			    !(op->kind == UB_SH_FPCORE && !strcmp(no[k], "param")))
-				return ub_fail(err, UB_USAGE, "--%s: not supported for "
-					       "the shaped op %s (docs/reductions.md)%s", no[k],
+				return ub_fail(err, UB_USAGE, "%s%s: not supported for "
+					       "the shaped op %s (docs/reductions.md)%s",
+					       no[k][1] ? "--" : "-", no[k],
 					       cli->op, no[k][0] == 'n' && !no[k][1] ?
 					       "; give its size as --shape ROWS,COLS" : "");
 	return 0;
@@ -288,8 +290,12 @@ int ub_shaped_main(struct ub_cli *cli, const struct ub_shaped_op *op,
 		mm_params(&q, rows, cols, &si);
 	cfg.op = &si.rep;
 	q.cfg = &cfg;
+	for (int t = 0; !s && t < cfg.ndtypes; t++) /* before any work */
+		s = ub_shaped_fits(&q, cfg.dtypes[t], rows, cols, err);
 	if (!s && (cli->kernel || cli->triton))
 		s = kernel(cli, &si, &q, &cfg, &uk, err);
+	if (!s) /* no output over another, or over an input */
+		s = ub_clash_check_cli(cli, NULL, err);
 	struct ub_outputs out;
 	int opened = !s && !(s = ub_outputs_open(&out, cli->csv, cli->append, cli->json,
 						  NULL, err)); /* before the work */

@@ -34,12 +34,27 @@ const char *ub_getopt_error(int c, char **argv, const struct option *lopts,
 	 * letter inside a cluster (-Zq: optind stays on it), named by optopt */
 	const char *word = argv[optind - 1], *name = NULL;
 	int is_long = strncmp(word, "--", 2) == 0;
-	for (int i = 0; optopt && lopts[i].name; i++)
+	size_t wl = is_long ? strcspn(word + 2, "=") : 0;
+	/* a long option by the word (--cs for --csv as getopt takes it: the
+	 * one name it begins, or the name it is), never by its val, which
+	 * several options may share; a letter by optopt */
+	const char *exact = NULL, *prefix = NULL;
+	int nprefix = 0;
+	for (int i = 0; is_long && wl && lopts[i].name; i++)
+		if (!strncmp(lopts[i].name, word + 2, wl)) {
+			if (strlen(lopts[i].name) == wl)
+				exact = lopts[i].name;
+			prefix = lopts[i].name;
+			nprefix++;
+		}
+	/* an abbreviation of several options names none */
+	name = exact ? exact : nprefix == 1 ? prefix : NULL;
+	for (int i = 0; !is_long && optopt && lopts[i].name; i++)
 		if (lopts[i].val == optopt)
 			name = lopts[i].name;
-	if (c == '?' && !optopt) /* an unknown long option, up to its '=' */
+	if (c == '?' && is_long && !name) /* unknown, or ambiguous: up to its '=' */
 		snprintf(buf, len, "unknown option '%.*s'", (int)strcspn(word, "="), word);
-	else if (c == '?' && name && is_long) /* --quiet=3 */
+	else if (c == '?' && is_long) /* --quiet=3 */
 		snprintf(buf, len, "option '--%s' takes no argument", name);
 	else if (c == '?')
 		snprintf(buf, len, "unknown option '-%c'", optopt);

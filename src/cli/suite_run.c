@@ -2,7 +2,9 @@
  * file first (a bad one stops everything with exit 2, FILE:LINE), then
  * runs each entry through ub_run(), checks its expectations on the rows
  * and prints each one that failed with the measured value beside the
- * bound.  The rows of every run can go to one CSV and one JSON report. */
+ * bound.  A run that fails (a compile error, a kernel fault) is reported
+ * on its line and the suite goes on.  The rows of every run that ran can
+ * go to one CSV and one JSON report, written whatever failed. */
 #include "suite.h"
 #include "clash.h"
 #include "nvrtc_cache.h"
@@ -143,8 +145,13 @@ static int check(const struct ub_entry *e, const struct ub_result *res, FILE *f)
 
 struct tally {
 	int runs, expects, failed;
+	int errors, unchecked;  /* runs that failed, their expectations */
+	int status;             /* the first failed run's */
+	char first[400];        /* its FILE:LINE: message */
 };
 
+/* One run and its expectations; a run that fails is reported on its
+ * line and counted, and the suite goes on. */
 static int run_entry(struct ub_entry *e, int idx, int total, struct ub_progress *prog,
 		     struct ub_outputs *out, FILE *f, struct tally *t,
 		     struct ub_error *err)
@@ -162,27 +169,56 @@ static int run_entry(struct ub_entry *e, int idx, int total, struct ub_progress 
 	int s = ub_run(&cfg, &res, err);
 	ub_progress_clear(prog);
 	if (s) {
-		char msg[sizeof err->msg];
-		snprintf(msg, sizeof msg, "%s", err->msg);
-		s = ub_fail(err, s, "%s:%d: %.900s", e->file, e->line, msg);
-	} else {
-		int bad = check(e, &res, f);
-		if (bad)
-			fprintf(f, "%s:%d: FAILED  %s  (%d of %d expectations failed)\n",
-				e->file, e->line, e->text, bad, e->nexpect);
-		else
-			fprintf(f, "%s:%d: ok  %s  (%d expectation%s held, %.1f s)\n",
-				e->file, e->line, e->text, e->nexpect,
-				e->nexpect == 1 ? "" : "s", now() - t0);
+		fprintf(f, "%s:%d: ERROR  %s  (exit status %d: %s)\n", e->file, e->line,
+			e->text, s, err->msg[0] ? err->msg : "no message");
 		fflush(f);
-		snprintf(label, sizeof label, "%s:%d", e->file, e->line);
-		s = ub_outputs_add(out, &res, label, err); /* no HTML here: cannot fail */
+		if (!t->errors++) {
+			t->status = s;
+			snprintf(t->first, sizeof t->first, "%s:%d: %.300s", e->file,
+				 e->line, err->msg);
+		}
 		t->runs++;
-		t->expects += e->nexpect;
-		t->failed += bad;
+		t->unchecked += e->nexpect;
+		ub_result_free(&res); /* what the run had made before it failed */
+		return 0;
 	}
+	int bad = check(e, &res, f);
+	if (bad)
+		fprintf(f, "%s:%d: FAILED  %s  (%d of %d expectations failed)\n",
+			e->file, e->line, e->text, bad, e->nexpect);
+	else
+		fprintf(f, "%s:%d: ok  %s  (%d expectation%s held, %.1f s)\n",
+			e->file, e->line, e->text, e->nexpect, e->nexpect == 1 ? "" : "s",
+			now() - t0);
+	fflush(f);
+	snprintf(label, sizeof label, "%s:%d", e->file, e->line);
+	s = ub_outputs_add(out, &res, label, err); /* no HTML here: cannot fail */
+	t->runs++;
+	t->expects += e->nexpect;
+	t->failed += bad;
 	ub_result_free(&res);
 	return s;
+}
+
+/* The summary line, and the command's status: the first failed run's,
+ * else 1 when an expectation failed. */
+static int summary(const struct tally *t, FILE *f, struct ub_error *err)
+{
+	fprintf(f, "ulpbench suite: %d runs, %d expectations, %d failed", t->runs,
+		t->expects + t->unchecked, t->failed);
+	if (t->errors)
+		fprintf(f, "; %d run%s failed to run (%d expectation%s not checked)",
+			t->errors, t->errors == 1 ? "" : "s", t->unchecked,
+			t->unchecked == 1 ? "" : "s");
+	fprintf(f, "\n");
+	fflush(f); /* before the error line on stderr */
+	if (t->errors)
+		return ub_fail(err, t->status, "suite: %d of %d runs failed to run, "
+			       "the first: %s", t->errors, t->runs, t->first);
+	if (t->failed)
+		return ub_fail(err, UB_EXPECT_FAILED, "suite: %d of %d expectations failed",
+			       t->failed, t->expects);
+	return 0;
 }
 
 static int run_all(struct ub_suite *su, const struct ub_cli *cli, struct ub_error *err)
@@ -200,18 +236,14 @@ static int run_all(struct ub_suite *su, const struct ub_cli *cli, struct ub_erro
 	for (int i = 0; !s && i < su->nentries; i++)
 		s = run_entry(&su->entries[i], i, su->nentries, &prog, &out, f, &t, err);
 	ub_progress_end(&prog);
-	if (s) {
+	if (s) { /* not a run's failure: the reports' */
 		ub_outputs_abort(&out);
 		return s;
 	}
-	fprintf(f, "ulpbench suite: %d runs, %d expectations, %d failed\n",
-		t.runs, t.expects, t.failed);
-	fflush(f); /* before the error line on stderr */
+	int r = summary(&t, f, err);
+	/* the rows of every run that ran, whatever failed */
 	s = ub_outputs_commit(&out, err);
-	if (!s && t.failed)
-		s = ub_fail(err, UB_EXPECT_FAILED, "suite: %d of %d expectations failed",
-			    t.failed, t.expects);
-	return s;
+	return s ? s : r;
 }
 
 /* The reports against each other and every file the suites read. */

@@ -7,8 +7,12 @@
  * compile cache (nvrtc_cache.h) under a key of the .py file's text, the
  * kernel's name, the request (signature, constexprs, aligned pointers,
  * options, architecture), the helper's own text, the Triton version and
- * install, the environment variables Triton says change its output, and
- * the Python; files the .py imports are not part of it. */
+ * install, the environment variables Triton says change its output, the
+ * Python, and a hash of each file of the modules that importing the .py
+ * loaded (a @triton.jit helper imported from another file: the helper's
+ * "source" lines).  The helper runs under a time limit
+ * (ULPBENCH_TRITON_TIMEOUT, 300 s by default): a module that loops at
+ * import is stopped with a message. */
 #include "triton.h"
 #include "nvrtc_cache.h"
 #include "paths.h"
@@ -67,6 +71,22 @@ static const char *last_line(const char *text, char *buf, size_t len)
 	return buf[0] ? buf : "(no message)";
 }
 
+/* The helper's time limit in seconds (0: none): ULPBENCH_TRITON_TIMEOUT,
+ * else 300. */
+static int time_limit(double *limit, struct ub_error *err)
+{
+	const char *v = getenv("ULPBENCH_TRITON_TIMEOUT");
+	char *end;
+	*limit = 300;
+	if (!v || !v[0])
+		return 0;
+	*limit = strtod(v, &end);
+	if (*end || !(*limit >= 0 && *limit <= 1e9))
+		return ub_fail(err, UB_USAGE, "ULPBENCH_TRITON_TIMEOUT: '%.100s' is not a "
+			       "number of seconds (0: no limit)", v);
+	return 0;
+}
+
 /* Runs `python helper CMD FILE KERNEL OUT [request]`; *res gets OUT's
  * text when it exits 0.  Errors in the user's terms. */
 static int helper(const struct ub_triton *t, const char *cmd,
@@ -77,7 +97,10 @@ static int helper(const struct ub_triton *t, const char *cmd,
 	const char *dir = getenv("TMPDIR");
 	int slot, status;
 	char *out = NULL;
+	double limit;
 	*res = NULL;
+	if (time_limit(&limit, err))
+		return UB_USAGE;
 	snprintf(base, sizeof base, "%s/ulpbench-triton", dir && dir[0] ? dir : "/tmp");
 	int fd = ub_tmp_create(base, tmp, sizeof tmp, &slot);
 	if (fd < 0)
@@ -86,12 +109,20 @@ static int helper(const struct ub_triton *t, const char *cmd,
 	close(fd);
 	char *argv[] = { (char *)t->python, (char *)t->helper, (char *)cmd, t->file,
 			 t->kernel, tmp, (char *)request, NULL };
-	int s = ub_spawn(argv, &out, &status, err);
+	int s = ub_spawn_limit(argv, limit, &out, &status, err);
 	if (s) { /* "cannot run PYTHON: why" */
 		snprintf(line, sizeof line, "%s", err->msg);
 		s = ub_fail(err, UB_USAGE, "--triton: %s (name a Python that has "
 			    "Triton with --python PATH)", line);
 	}
+	else if (status == UB_SPAWN_TIMED_OUT && !strcmp(cmd, "describe"))
+		s = ub_fail(err, UB_USAGE, "%s: importing it did not end within %g s (a "
+			    "loop at import?): stopped; ULPBENCH_TRITON_TIMEOUT=SECONDS "
+			    "sets another limit, 0 none", t->file, limit);
+	else if (status == UB_SPAWN_TIMED_OUT)
+		s = ub_fail(err, UB_COMPILE, "%s: Triton did not compile %s within %g s: "
+			    "stopped; ULPBENCH_TRITON_TIMEOUT=SECONDS sets another limit, "
+			    "0 none", t->file, t->kernel, limit);
 	else if (status == 0)
 		s = ub_read_file(tmp, res, err);
 	else if (status == H_NO_TRITON)
@@ -137,8 +168,30 @@ static int desc_param(struct ub_triton *t, const char *v, struct ub_error *err)
 	return 0;
 }
 
-/* The describe answer: "KEY VALUE" lines. */
-static int parse_desc(struct ub_triton *t, char *text, struct ub_error *err)
+/* One "source PATH" line (path NULL: "uncacheable"): the file's hash
+ * and path onto t->sources; a file that cannot be read makes the kernel
+ * one that is never cached. */
+static int add_source(struct ub_triton *t, const char *path, struct ub_error *err)
+{
+	const char *why;
+	char hex[33], *data;
+	size_t n = 0, len = t->sources ? strlen(t->sources) : 0;
+	if (!path || !(data = ub_cache_slurp(path, &n, &why))) {
+		t->uncached = 1;
+		return 0;
+	}
+	ub_cache_hash(data, n, hex);
+	free(data);
+	size_t add = strlen(path) + 35;
+	char *m = realloc(t->sources, len + add);
+	if (!m)
+		return ub_fail(err, UB_RUNTIME, "out of memory");
+	snprintf(m + len, add, "%s %s\n", hex, path);
+	t->sources = m;
+	return 0;
+}
+
+int ub_triton_parse_desc(struct ub_triton *t, char *text, struct ub_error *err)
 {
 	int s = 0;
 	for (char *save, *l = strtok_r(text, "\n", &save); l && !s;
@@ -158,6 +211,8 @@ static int parse_desc(struct ub_triton *t, char *text, struct ub_error *err)
 				 strlen(t->d.env), "%s;", v);
 		else if (!strcmp(l, "param"))
 			s = desc_param(t, v, err);
+		else if (!strcmp(l, "source") || !strcmp(l, "uncacheable"))
+			s = add_source(t, l[0] == 's' ? v : NULL, err);
 	}
 	if (!s && !t->d.version[0])
 		s = ub_fail(err, UB_USAGE, "%s: no answer from the Triton helper", t->file);
@@ -172,9 +227,8 @@ static const char *tl_dtype(enum ub_dtype dt)
 	return names[dt];
 }
 
-/* The compile request (JSON) of t in mode for dt. */
-static int request(const struct ub_triton *t, enum ub_mode mode,
-		   enum ub_dtype dt, int n64, char *buf, size_t len)
+int ub_triton_request(const struct ub_triton *t, enum ub_mode mode,
+		      enum ub_dtype dt, int n64, char *buf, size_t len)
 {
 	size_t u = (size_t)snprintf(buf, len, "{\"signature\": {");
 	char aligned[2048] = "";
@@ -209,10 +263,9 @@ static int request(const struct ub_triton *t, enum ub_mode mode,
 	return u < len && ua < sizeof aligned ? 0 : -1;
 }
 
-/* "meta num_warps=N shared=N fusion=N hidden=N" then the PTX, into out. */
-static int parse_entry(const struct ub_triton *t, enum ub_mode mode,
-		       char *text, struct ub_triton_ptx *out,
-		       struct ub_error *err)
+int ub_triton_parse_entry(const struct ub_triton *t, enum ub_mode mode,
+			  char *text, struct ub_triton_ptx *out,
+			  struct ub_error *err)
 {
 	int shared, fusion, hidden, used = 0;
 	unsigned warps;
@@ -265,18 +318,20 @@ int ub_triton_compile(const struct ub_triton *t, enum ub_mode mode,
 	if (tmodes[mode].na)
 		return ub_fail(err, UB_USAGE, "%s: mode %s: %s", t->file,
 			       ub_modes[mode].name, tmodes[mode].na);
-	if (request(t, mode, dt, n64, req, sizeof req))
+	if (ub_triton_request(t, mode, dt, n64, req, sizeof req))
 		return ub_fail(err, UB_USAGE, "%s: %s: too many parameters", t->file, t->kernel);
 	size_t rl = strlen(req);
-	char *opts = malloc(rl + strlen(t->helper_src) + 2);
+	const char *srcs = t->sources ? t->sources : "";
+	size_t ol = rl + strlen(t->helper_src) + strlen(srcs) + 3;
+	char *opts = malloc(ol);
 	if (!opts)
 		return ub_fail(err, UB_RUNTIME, "out of memory");
-	snprintf(opts, rl + strlen(t->helper_src) + 2, "%s\n%s", req, t->helper_src);
+	snprintf(opts, ol, "%s\n%s\n%s", req, t->helper_src, srcs);
 	snprintf(name, sizeof name, "triton %s", t->kernel);
 	snprintf(version, sizeof version, "triton %s %s %s", t->d.version,
 		 t->d.package, t->d.env);
 	struct ub_cache_key key = { t->src, name, opts, t->arch, version, t->d.python };
-	int cached = ub_cache_path(&key, path, sizeof path);
+	int cached = !t->uncached && ub_cache_path(&key, path, sizeof path);
 	free(opts);
 	char *text = cached ? ub_cache_get(path) : NULL;
 	char ctx[256];
@@ -284,7 +339,7 @@ int ub_triton_compile(const struct ub_triton *t, enum ub_mode mode,
 		 t->kernel, ub_dtypes[dt].name, ub_modes[mode].name);
 	int s = text ? 0 : helper(t, "compile", req, ctx, &text, err);
 	if (!s)
-		s = parse_entry(t, mode, text, out, err);
+		s = ub_triton_parse_entry(t, mode, text, out, err);
 	if (!s)
 		s = check_unfused(t, mode, out->ptx, err);
 	if (!s && cached)
@@ -379,7 +434,7 @@ static int open_kernel(struct ub_triton *t, const struct ub_triton_req *req,
 	if (!s)
 		s = helper(t, "describe", NULL, NULL, &text, err);
 	if (!s)
-		s = parse_desc(t, text, err);
+		s = ub_triton_parse_desc(t, text, err);
 	free(text);
 	return s;
 }
@@ -415,6 +470,7 @@ void ub_triton_free(struct ub_triton *t)
 	free(t->kernel);
 	free(t->src);
 	free(t->helper_src);
+	free(t->sources);
 	for (int k = 0; k < t->nargs; k++)
 		free(t->args[k]);
 	memset(t, 0, sizeof *t);

@@ -79,6 +79,10 @@ struct ub_triton {
 	char toolkit[48];     /* "triton 3.9.0" */
 	char arch[16];        /* "sm_90" */
 	char options[UB_NMODES][640]; /* each mode row's CSV options */
+	char *sources;        /* "HASH PATH\n" for each file of a module that
+				 importing FILE.py loaded (the helper's
+				 "source" lines), part of the cache key */
+	int uncached;         /* one of them cannot be read: nothing cached */
 };
 
 /* Reads req->spec's file, asks the helper for the kernel's parameters,
@@ -93,6 +97,20 @@ int ub_triton_bind(const struct ub_triton_req *req, struct ub_op *op,
 		   struct ub_config *cfg, struct ub_triton *t,
 		   struct ub_error *err);
 void ub_triton_free(struct ub_triton *t);
+
+/* What the helper (kernels/triton_compile.py) answers, read back (also
+ * by tests/fuzz/fuzz_triton.c): the describe answer's "KEY VALUE" lines
+ * into t->d (and t->sources); the compile answer, "meta num_warps=N
+ * shared=N fusion=N hidden=N" then the PTX, into out; and the compile
+ * request of t in mode for dt as JSON into buf (-1 when it does not fit).
+ * Errors: UB_USAGE naming t->file. */
+struct ub_triton_ptx;
+int ub_triton_parse_desc(struct ub_triton *t, char *text, struct ub_error *err);
+int ub_triton_parse_entry(const struct ub_triton *t, enum ub_mode mode,
+			  char *text, struct ub_triton_ptx *out,
+			  struct ub_error *err);
+int ub_triton_request(const struct ub_triton *t, enum ub_mode mode,
+		      enum ub_dtype dt, int n64, char *buf, size_t len);
 /* The binding part of ub_triton_bind, t->d read (triton_bind.c). */
 int ub_triton_bind_params(struct ub_triton *t, const struct ub_triton_req *req,
 			  const struct ub_op *op, struct ub_error *err);

@@ -33,6 +33,12 @@ int ub_outfile_open(struct ub_outfile *o, const char *path,
 	int exists = stat(o->path, &st) == 0;
 	if (exists && S_ISDIR(st.st_mode))
 		return cannot(err, path, EISDIR);
+	/* a file the rename would replace: only if it could be written in
+	 * place, and by one of its mode */
+	if (exists && S_ISREG(st.st_mode) && access(o->path, W_OK) != 0)
+		return cannot(err, path, errno);
+	o->keep_mode = exists && S_ISREG(st.st_mode);
+	o->mode = (unsigned)(st.st_mode & 0777);
 	/* a device, FIFO or an open file of /proc (/dev/stdout) */
 	if ((exists && !S_ISREG(st.st_mode)) || strncmp(o->path, "/proc/", 6) == 0) {
 		o->direct = 1;
@@ -84,7 +90,10 @@ int ub_outfile_commit(struct ub_outfile *o, struct ub_error *err)
 		int bad = fflush(stdout) != 0 || ferror(stdout);
 		return bad ? cannot(err, "stdout", errno ? errno : EIO) : 0;
 	}
-	int e = ub_close_errno(o->f);
+	int e = o->keep_mode && !o->direct && fchmod(fileno(o->f), (mode_t)o->mode) != 0
+		? errno : 0;
+	int c = ub_close_errno(o->f);
+	e = e ? e : c;
 	o->f = NULL;
 	if (!e && !o->direct && ub_rename_locked(o->tmp, o->path) != 0)
 		e = errno;

@@ -18,11 +18,15 @@ struct ub_outfile {
 	int slot;         /* the temporary's (tmpfiles.h); -1: none */
 	int is_stdout;
 	int direct;       /* a device or FIFO, written in place */
+	int keep_mode;    /* path exists: its mode goes to the new file */
+	unsigned mode;
 };
 
 /* Opens a temporary file beside path ("-" means stdout).  UB_IO
- * "PATH: cannot write: ..." when the directory is not writable or path is
- * a directory. */
+ * "PATH: cannot write: ..." when the directory is not writable, path is
+ * a directory, or path is a file this process may not write (a 0444
+ * report is not replaced; one that may be written is replaced by a file
+ * of its mode). */
 int ub_outfile_open(struct ub_outfile *o, const char *path,
 		    struct ub_error *err);
 /* Flushes, closes and renames; on any write error removes the temporary

@@ -77,9 +77,24 @@ static char *first_line(int fd)
 	return buf;
 }
 
+/* A last line without its newline is a row cut short (by a run killed
+ * while it appended, or a copy cut short), which the new rows would keep
+ * broken, unless it is the header alone: 0, or UB_USAGE. */
+static int check_tail(int fd, const char *name, off_t size, const char *want,
+		      struct ub_error *err)
+{
+	char last = '\n';
+	if (pread(fd, &last, 1, size - 1) != 1 || last == '\n' ||
+	    (size_t)size <= strlen(want) + 1) /* the header, perhaps with a \r */
+		return 0;
+	return ub_fail(err, UB_USAGE, "%s: not appending: its last line has no end "
+		       "(a row cut short?): remove that line, or end it, first", name);
+}
+
 /* 0 when the report of size bytes open on fd is empty or starts with this
- * version's header; else fails (UB_USAGE, naming the first column that
- * differs), the report untouched. */
+ * version's header and does not end in a row cut short; else fails
+ * (UB_USAGE, naming the first column that differs), the report
+ * untouched. */
 static int check_report(int fd, const char *name, off_t size, struct ub_error *err)
 {
 	if (size == 0)
@@ -88,6 +103,8 @@ static int check_report(int fd, const char *name, off_t size, struct ub_error *e
 	int s = !have ? ub_fail(err, UB_IO, "%s: cannot read: %s", name, strerror(errno))
 		: !want ? ub_fail(err, UB_RUNTIME, "out of memory")
 		: check_header(name, have, want, err);
+	if (!s)
+		s = check_tail(fd, name, size, want, err);
 	free(have);
 	free(want);
 	return s;

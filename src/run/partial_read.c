@@ -409,19 +409,23 @@ static int parse(struct rd *r, struct ub_partial *p)
 	return r->p == r->end ? 0 : bad(r, "text after 'end'");
 }
 
-/* The file whole, NUL-terminated, into *buf. */
+/* The file whole, NUL-terminated, into *buf: one that does not start
+ * with the format's name is read no further ("not a ulpbench partial
+ * file", e.g. /dev/zero), nor one of more than 4 GiB. */
 static int slurp(const char *path, char **buf, size_t *len, struct ub_error *err)
 {
 	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16;
+	size_t cap = 1 << 16, mlen = strlen(UB_PARTIAL_MAGIC);
 	*len = 0;
 	if (!f)
 		return ub_fail(err, UB_USAGE, "%s: cannot read: %s", path, strerror(errno));
 	*buf = malloc(cap);
 	for (size_t got; *buf && (got = fread(*buf + *len, 1, cap - *len - 1, f)) > 0;) {
 		*len += got;
+		if (*len > mlen && memcmp(*buf, UB_PARTIAL_MAGIC " ", mlen + 1))
+			break; /* the caller says what it is not */
 		if (*len + 1 == cap) {
-			char *more = realloc(*buf, cap *= 2);
+			char *more = cap < ((size_t)1 << 32) ? realloc(*buf, cap *= 2) : NULL;
 			if (!more) {
 				free(*buf);
 				*buf = NULL;
@@ -432,7 +436,8 @@ static int slurp(const char *path, char **buf, size_t *len, struct ub_error *err
 	int e = ferror(f) ? errno : 0;
 	fclose(f);
 	if (!*buf)
-		return ub_fail(err, UB_RUNTIME, "out of memory");
+		return ub_fail(err, UB_RUNTIME, "%s: cannot read: out of memory, or "
+			       "more than 4 GiB", path);
 	(*buf)[*len] = '\0';
 	return e ? ub_fail(err, UB_USAGE, "%s: cannot read: %s", path, strerror(e)) : 0;
 }
@@ -450,6 +455,13 @@ int ub_partial_read(const char *path, struct ub_partial *p, struct ub_error *err
 		return ub_fail(err, UB_USAGE, "%s: not a ulpbench partial file", path);
 	}
 	snprintf(head, sizeof head, "%s %d\n", UB_PARTIAL_MAGIC, UB_PARTIAL_VERSION);
+	const char *cr = strchr(buf, '\r'), *nl = strchr(buf, '\n');
+	if (cr && (!nl || cr < nl)) {
+		free(buf);
+		return ub_fail(err, UB_USAGE, "%s: its lines end in CR LF, not LF: a "
+			       "part copied as text (copy it as binary, or run its shard "
+			       "again)", path);
+	}
 	if (strncmp(buf, head, strlen(head))) {
 		free(buf);
 		return ub_fail(err, UB_USAGE, "%s: a partial file of another format "
@@ -474,6 +486,9 @@ int ub_partial_read(const char *path, struct ub_partial *p, struct ub_error *err
 	err->msg[0] = '\0';
 	next_line(&r); /* the format line */
 	s = parse(&r, p);
+	/* the helpers return -1 once bad() said why: the status is bad()'s */
+	if (s < 0)
+		s = r.err->msg[0] ? UB_USAGE : bad(&r, "malformed");
 	free(buf);
 	if (s)
 		ub_partial_free(p);

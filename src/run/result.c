@@ -36,6 +36,9 @@ int ub_open_inputs(const struct ub_config *cfg, enum ub_dtype dt,
 			break;
 		}
 		s = ub_npy_open(path, dt, &f[k], err);
+		if (!s && f[k].n == 0) /* figures over no element would hold of nothing */
+			s = ub_fail(err, UB_USAGE, "%s: input %s holds no element: nothing "
+				    "to compare", path, op->inputs[k]);
 		if (!s && first >= 0 && f[k].n != f[first].n)
 			s = ub_fail(err, UB_USAGE, "%s: %zu elements, but %s has %zu",
 				    path, f[k].n, f[first].path, f[first].n);

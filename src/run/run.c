@@ -161,7 +161,8 @@ static int run_written(const struct ub_config *cfg, struct ub_job *job,
 			       "kernel writes): --backend sim", job->name);
 	int s = ub_run_written(out, acc, job->checks, launch, &l, &first, &count, err);
 	if (!s && count)
-		return ub_prefix(err, ub_unwritten_fail(err, first, count, out->n, &job->geom),
+		return ub_prefix(err, ub_unwritten_fail(err, first, count, out->n, &job->geom,
+							cfg->triton != NULL),
 				 "%s: kernel %s, %s: ", job->name, job->shown ? job->shown
 				 : job->entry, job->what);
 	int k = s ? 1 : ub_schedules_for(cfg->schedules, job->checks);
@@ -234,7 +235,8 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 	struct ub_karg args[UB_MAX_KARGS];
 	char what[48];
 	size_t n = d->in[0].n;
-	int s = ub_array_alloc(out, d->dt, n);
+	int s = ub_array_alloc(out, d->dt, n) ? ub_fail(err, UB_RUNTIME, "out of memory "
+							 "for the output (%zu elements)", n) : 0;
 	if (!s && cfg->triton)
 		return run_triton(cfg, mode, d, out, approx, rc, err);
 	if (!s && !op->kernel) { /* generated: inputs, out, n */

@@ -90,6 +90,17 @@ const char *ub_extent_name(enum ub_extent e);
 enum ub_dtype ub_shaped_in_dtype(const struct ub_shaped_op *op, int k, enum ub_dtype dt);
 /* Whether input a holds integers (classes, or UB_ARG_INT). */
 int ub_shaped_is_int(const struct ub_shaped_arg *a);
+
+struct ub_shaped_req;
+/* The bytes a run of q in dtype dt over rows x cols keeps at the least
+ * (shaped_size.c: inputs, reference, exact values, each mode's outputs,
+ * the torch plan's), and UB_USAGE with both figures when that is more
+ * than the memory this process may use (the machine's, ulimit -v or -d,
+ * the cgroup's memory.max): refused before the run. */
+double ub_shaped_floor_bytes(const struct ub_shaped_req *q, enum ub_dtype dt,
+			     size_t rows, size_t cols);
+int ub_shaped_fits(const struct ub_shaped_req *q, enum ub_dtype dt, size_t rows,
+		   size_t cols, struct ub_error *err);
 /* Element i of a class-index input (its int32). */
 static inline int64_t ub_shaped_class(const struct ub_array *a, size_t i)
 {

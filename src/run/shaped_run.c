@@ -221,9 +221,10 @@ static int reference(const struct ub_shaped_req *q, struct sdata *d, size_t rows
 	int s = 0;
 	for (int o = 0; !s && o < q->op->nout; o++) {
 		size_t n = ub_extent_count(q->op->out[o].ext, rows, cols);
-		s = ub_array_alloc(&d->cr[o], d->dt, n);
-		if (!s && !(d->exact[o] = calloc(n, sizeof *d->exact[o])))
-			s = ub_fail(err, UB_RUNTIME, "out of memory");
+		s = ub_array_alloc(&d->cr[o], d->dt, n) ||
+		    !(d->exact[o] = calloc(n, sizeof *d->exact[o])) ?
+		    ub_fail(err, UB_RUNTIME, "out of memory for the reference of %s "
+			    "(%zu elements)", q->op->out[o].name, n) : 0;
 	}
 	if (!s && ub_shaped_is_mm(q->op)) {   /* all rows at once */
 		if (!(d->dotabs = calloc(rows * cols, sizeof *d->dotabs)))
@@ -259,7 +260,7 @@ struct launch {
  * ..." for a launch over job->n rows: what each block covers, and how to
  * give one warp or one block a row. */
 static void unwritten(struct ub_error *err, size_t first, size_t count, size_t n,
-		      const struct ub_job *job)
+		      const struct ub_job *job, int triton)
 {
 	unsigned grid, block;
 	ub_geom_grid(&job->geom, job->n, &grid, &block);
@@ -272,9 +273,11 @@ static void unwritten(struct ub_error *err, size_t first, size_t count, size_t n
 	else
 		snprintf(each, sizeof each, "%llu row%s a block", per, per == 1 ? "" : "s");
 	ub_fail(err, UB_RUNTIME, "output element %zu of %zu%s was never written; the "
-		"launch: %u block%s of %u threads, %s, for %zu rows (one warp a row: "
-		"--launch block=32*W,per-block=W; one block a row: per-block=1)", first, n,
-		of, grid, grid == 1 ? "" : "s", block, each, job->n);
+		"launch: %u block%s of %u threads, %s, for %zu rows (%s)", first, n,
+		of, grid, grid == 1 ? "" : "s", block, each, job->n, triton ?
+		"Triton's launcher: --grid N, or one program a row without it" :
+		"one warp a row: --launch block=32*W,per-block=W; one block a row: "
+		"per-block=1");
 }
 
 static int run_level(void *ctx, struct ub_error *err)
@@ -294,7 +297,7 @@ static int run_level(void *ctx, struct ub_error *err)
 	int s = ub_run_written(&l->y[l->o], 0, NULL, run_level, &in, &first, &count,
 			       err);
 	if (!s && count) {
-		unwritten(err, first, count, l->y[l->o].n, l->job);
+		unwritten(err, first, count, l->y[l->o].n, l->job, l->q->cfg->triton != NULL);
 		s = ub_prefix(err, UB_RUNTIME, "%s: kernel %s, %s: output %s: ",
 			      l->job->name, l->job->shown ? l->job->shown : l->job->entry,
 			      l->job->what, l->q->op->out[l->o].name);
@@ -380,7 +383,10 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	memset(&sa, 0, sizeof sa);
 	for (int o = 0; !s && o < op->nout; o++) {
 		ub_array_free(&y[o]);
-		s = ub_array_alloc(&y[o], d->dt, ub_extent_count(op->out[o].ext, rows, cols));
+		size_t n = ub_extent_count(op->out[o].ext, rows, cols);
+		if ((s = ub_array_alloc(&y[o], d->dt, n)) != 0)
+			s = ub_fail(err, s, "out of memory for output %s (%zu elements)",
+				    op->out[o].name, n);
 	}
 	for (int a = 0; q->kernel && a < q->nargs && !s; a++)
 		s = ub_shaped_bind(q, d, y, a, rows, cols, &sa, &args[nargs++], err);
@@ -409,6 +415,13 @@ static int run_mode(const struct ub_shaped_req *q, struct sdata *d, int mi,
 	struct launch l = { q, &job, y, approx, 0, &sa };
 	s = s ? s : run_level(&l, err);
 	ub_shaped_args_free(&sa);
+	if (s == UB_RUNTIME && !q->kernel && strstr(err->msg, " instructions (line ")) {
+		char msg[sizeof err->msg]; /* the budget of the shipped kernel's thread */
+		snprintf(msg, sizeof msg, "%s", err->msg);
+		s = ub_fail(err, s, "%.700s; rows.cu runs one thread a row, and a row of %zu "
+			    "columns is more than one thread may run on the sim: give fewer "
+			    "columns", msg, cols);
+	}
 	return s;
 }
 

@@ -109,7 +109,10 @@ int ub_shaped_torch(const struct ub_shaped_op *op, enum ub_dtype dt,
 			snprintf(na[o], sizeof na[o], "PyTorch returns %s in %s for %s "
 				 "inputs, not in the dtype", op->out[o].name,
 				 ub_dtypes[stat].name, ub_dtypes[dt].name);
-		else if (!(s = ub_array_alloc(&torch[o], dt, n)))
+		else if ((s = ub_array_alloc(&torch[o], dt, n)) != 0)
+			s = ub_fail(err, s, "out of memory for the torch plan's %s (%zu "
+				    "elements)", op->out[o].name, n);
+		else
 			for (size_t i = 0; i < n; i++)
 				ub_array_set(&torch[o], i, ob[o][i]);
 	}

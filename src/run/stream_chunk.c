@@ -203,8 +203,9 @@ static int run_mode_kern(const struct job *j, const struct skern *k,
 	int s = ub_run_written(out, is_acc(k), chk, launch, &l, &at, &count, err);
 	*unwritten = !s && count;
 	if (*unwritten) {
-		ub_unwritten_fail(err, first + at, count, j->n, &k->geom);
-		return ub_prefix(err, UB_RUNTIME, "%s: ", k->ctx);
+		ub_unwritten_fail(err, first + at, count, j->n, &k->geom,
+				  j->cfg->triton != NULL);
+		s = ub_prefix(err, UB_RUNTIME, "%s: ", k->ctx);
 	}
 	int ks = s ? 1 : ub_schedules_for(j->cfg->schedules, chk);
 	st->schedules = (uint64_t)ks;

@@ -112,13 +112,17 @@ int ub_run_written(struct ub_array *out, int acc, const struct ub_checks *chk,
 }
 
 int ub_unwritten_fail(struct ub_error *err, size_t first, size_t count, size_t n,
-		      const struct ub_geom *geom)
+		      const struct ub_geom *geom, int triton)
 {
 	char of[64] = "", each[96];
 	unsigned grid, block;
 	ub_geom_grid(geom, n, &grid, &block);
 	unsigned long long per = geom && geom->per_block ? geom->per_block : block;
-	if (geom && geom->grid)
+	if (triton) /* Triton's launcher, which --launch does not set */
+		snprintf(each, sizeof each, "%s (--grid N; the elements of a program: "
+			 "its --constexpr)", geom && geom->grid ? "a fixed grid" :
+			 "one program a block");
+	else if (geom && geom->grid)
 		snprintf(each, sizeof each, "a fixed grid (--grid N, --launch grid=G)");
 	else if (per % block == 0)
 		snprintf(each, sizeof each, "%llu element%s a thread (--launch "

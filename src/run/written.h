@@ -35,8 +35,10 @@ struct ub_op;
 int ub_op_acc(const struct ub_op *op);
 
 /* "output element 99998 of 100003 (the first of 5) was never written:
- * ..." into err, as UB_RUNTIME, with the launch that left it. */
+ * ..." into err, as UB_RUNTIME, with the launch that left it and the
+ * options that set another (--launch; --grid and --constexpr for a
+ * --triton kernel). */
 int ub_unwritten_fail(struct ub_error *err, size_t first, size_t count, size_t n,
-		      const struct ub_geom *geom);
+		      const struct ub_geom *geom, int triton);
 
 #endif

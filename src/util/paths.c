@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int ub_data_path(const char *rel, char *out, size_t len, struct ub_error *err)
@@ -27,15 +28,29 @@ int ub_data_path(const char *rel, char *out, size_t len, struct ub_error *err)
 
 int ub_read_file(const char *path, char **text, struct ub_error *err)
 {
+	struct stat st;
 	FILE *f = fopen(path, "rb");
+	*text = NULL;
 	if (!f)
 		return ub_fail(err, UB_USAGE, "%s: cannot read: %s", path,
 			       strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return ub_fail(err, UB_USAGE, "%s: cannot read: a directory, not a file",
+			       path);
+	}
 	size_t cap = 4096, len = 0;
 	char *buf = malloc(cap);
-	while (buf) {
-		len += fread(buf + len, 1, cap - len - 1, f);
-		if (len + 1 < cap)
+	const char *why = NULL;
+	int e = 0;
+	while (buf && !why) {
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		if (memchr(buf + len, '\0', got)) /* text stops there: refuse */
+			why = "a NUL byte";
+		len += got;
+		if (len > UB_SOURCE_MAX)
+			why = "too large";
+		if (len + 1 < cap || why)
 			break;
 		char *nb = realloc(buf, cap * 2);
 		if (!nb) {
@@ -46,12 +61,19 @@ int ub_read_file(const char *path, char **text, struct ub_error *err)
 		buf = nb;
 		cap *= 2;
 	}
-	int bad = ferror(f);
+	if (ferror(f))
+		e = errno ? errno : EIO;
 	fclose(f);
-	if (!buf || bad) {
+	if (!buf || e || why) {
 		free(buf);
+		if (why && why[0] == 't')
+			return ub_fail(err, UB_USAGE, "%s: cannot read: more than %d MiB, "
+				       "too large for a source file", path, UB_SOURCE_MAX >> 20);
+		if (why)
+			return ub_fail(err, UB_USAGE, "%s: cannot read: a NUL byte in the "
+				       "first %zu bytes: not a text file", path, len);
 		return ub_fail(err, UB_USAGE, "%s: cannot read: %s", path,
-			       bad ? "read error" : "out of memory");
+			       e ? strerror(e) : "out of memory");
 	}
 	buf[len] = '\0';
 	*text = buf;

@@ -11,8 +11,13 @@
 int ub_data_path(const char *rel, char *out, size_t len,
 		 struct ub_error *err);
 
-/* Reads a whole file into a NUL-terminated malloc'd string (UB_USAGE
- * "PATH: cannot read: ..." on error). */
+/* The largest text file ub_read_file() reads: 64 MiB. */
+#define UB_SOURCE_MAX (64 << 20)
+
+/* Reads a whole text file into a NUL-terminated malloc'd string (UB_USAGE
+ * "PATH: cannot read: ..." on error: a directory, a NUL byte, which would
+ * end the text there unseen, more than UB_SOURCE_MAX bytes, a read
+ * error). */
 int ub_read_file(const char *path, char **text, struct ub_error *err);
 
 #endif

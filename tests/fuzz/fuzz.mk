@@ -13,7 +13,7 @@
 O = fuzz-build
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
-FUZZ = npy fpcore suite ptx cache capture approx_code cli partial insns why
+FUZZ = npy fpcore suite ptx cache capture approx_code cli partial insns why triton sbatch
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -g -O1 -std=gnu11 -Wall -Wextra -ffp-contract=off -frounding-math $(SAN) \
 	-fsanitize=fuzzer-no-link -DUB_CAPTURE_MAX='(UINT32_C(1) << 16)'

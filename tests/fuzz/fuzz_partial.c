@@ -1,7 +1,9 @@
 /* fuzz_partial.c — partial files (src/run/partial_read.c): the input is
- * the file.  One that reads is written back (partial_write.c) and read
- * again, and must hold the same statistics and figures: a difference is
- * a finding (abort). */
+ * the file.  One that is refused must be refused with an exit status of
+ * ub.h (1-5) and a message: anything else (the -1 of an inner helper,
+ * which the command took for "no such subcommand") is a finding (abort).
+ * One that reads is written back (partial_write.c) and read again, and
+ * must hold the same statistics and figures: a difference is a finding. */
 #include "fuzz.h"
 #include "partial.h"
 
@@ -40,7 +42,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct ub_partial p, q;
 	struct ub_error err;
 	const char *path = fuzz_file("part.0", data, size);
-	if (!path || ub_partial_read(path, &p, &err))
+	if (!path)
+		return 0;
+	err.msg[0] = '\0';
+	int s = ub_partial_read(path, &p, &err);
+	if (s && (s < UB_EXPECT_FAILED || s > UB_IO || !err.msg[0]))
+		abort();
+	if (s)
 		return 0;
 	const char *again = fuzz_file("part.1", (const uint8_t *)"", 0);
 	if (again && !ub_partial_write(again, &p, &err) && !ub_partial_read(again, &q, &err)) {

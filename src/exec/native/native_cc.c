@@ -43,6 +43,7 @@
 #include "ptx_native.h"
 #include "hash.h"
 #include "mufu.h"
+#include "spawn.h"
 #include "tmpfiles.h"
 
 #include <dlfcn.h>
@@ -57,7 +58,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 #define TRAILER_LEN 97   /* "ulpbench-so 2 " 32 " " 16 " " 32 "\n" */
 
@@ -271,13 +271,12 @@ static int run_cc(const char *src, const char *out, const char *errf,
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, errf, O_WRONLY | O_TRUNC, 0);
-	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ), st = 0;
+	struct ub_child child; /* its own TMPDIR: a signal leaves no file of it */
+	int rc = ub_child_start(&child, argv, &fa), st = 0;
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc)
 		return ub_fail(err, UB_RUNTIME, "no C compiler '%s' (%s)", argv[0], strerror(rc));
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	st = ub_child_wait(&child);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
 	char line[200];
