@@ -16,6 +16,7 @@
 #include "progress.h"
 #include "nvrtc_cache.h"
 #include "report.h"
+#include "run_toolkits.h"
 #include "setup.h"
 #include "shaped.h"
 #include "tmpfiles.h"
@@ -137,6 +138,8 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 				    ub_opts[cli->given[i].opt].name);
 	if (!s)
 		s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
+	if (!s) /* several toolkits: what they refuse, before any work */
+		s = ub_toolkits_check(&cfg, cli->partial || cli->nshards, err);
 	cfg.shard = cli->shard;
 	cfg.nshards = cli->nshards;
 	if (!s && cli->partial)
@@ -170,7 +173,7 @@ static int run(struct ub_cli *cli, const struct ub_catalog *cat,
 	/* NULL (no explain command on the page) rather than one cut short */
 	cfg.explain_opts = ub_explain_opts(cli, explain, sizeof explain) ? NULL : explain;
 	cfg.progress_ctx = &prog;
-	s = ub_run(&cfg, &res, err);
+	s = ub_run_toolkits(&cfg, &res, err);
 	ub_progress_end(&prog);
 	if (!s && cfg.times)
 		print_times(stderr, &res);
@@ -246,7 +249,11 @@ int main(int argc, char **argv)
 	/* a shaped op (docs/reductions.md), unless a catalog defines the name */
 	const struct ub_shaped_op *sop = s || !cli.op || ub_catalog_find(&cat, cli.op) ? NULL
 					 : ub_shaped_find(cli.op);
-	if (sop && cli.action == UB_ACT_LIST_OPS)
+	if (sop && (cli.toolkit || cli.torch_toolkit))
+		s = ub_fail(&err, UB_USAGE, "--%s: %s is a shaped op, compiled with the "
+			    "default toolkit (docs/reductions.md)",
+			    cli.toolkit ? "toolkit" : "torch-toolkit", cli.op);
+	else if (sop && cli.action == UB_ACT_LIST_OPS)
 		s = ub_shaped_list(stdout, sop);
 	else if (sop)
 		s = ub_shaped_main(&cli, sop, &err);

@@ -13,6 +13,7 @@
 #include "sim.h"
 
 struct ub_nvcc_unit;
+struct ub_toolkit;
 
 /* Bit 63 of an approx mask (the bits below are ptx.h's approximate
  * kinds): the sim ran f32/f64/f16/bf16 mul, add or sub without a rounding
@@ -40,6 +41,8 @@ struct ub_job {
 	const char *what;    /* "mode fma", "torch step 1": for messages */
 	int exec;            /* sim only: enum ub_exec (native.h), how the
 				kernel runs when not traced */
+	const struct ub_toolkit *toolkit; /* what compiles it (toolkit.h);
+				NULL: the default toolkit */
 };
 
 struct ub_backend {
@@ -75,7 +78,8 @@ int ub_backend_get(const char *name, const struct ub_backend **be,
 		   struct ub_error *err);
 
 /* The job's PTX (compute_NN arch) or CUBIN (sm_NN with cubin set; *size
- * bytes): nvcc compiles job->unit when there is one, NVRTC job->src. */
+ * bytes), with job->toolkit: nvcc compiles job->unit when there is one,
+ * NVRTC job->src. */
 int ub_job_compile(const struct ub_job *job, int cubin, char **out,
 		   size_t *size, struct ub_error *err);
 

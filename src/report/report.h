@@ -22,7 +22,8 @@ void ub_report_table(FILE *f, const struct ub_result *res);
 	X(seed, INT) X(inputs, TEXT) X(toolkit, TEXT) X(arch, TEXT)        \
 	X(options, TEXT) X(domain, TEXT) X(catalog, TEXT)                  \
 	X(ulpbench_version, TEXT) X(status, TEXT) X(undecided, INT)        \
-	X(rejected, INT) X(kernel, TEXT) X(launch, TEXT) X(params, TEXT)
+	X(rejected, INT) X(kernel, TEXT) X(launch, TEXT) X(params, TEXT)    \
+	X(toolkit_mismatch, INT) X(toolkit_max_dist, INT) X(toolkit_ptxdiff, TEXT)
 
 enum ub_col {
 #define X(name, kind) UB_COL_##name,

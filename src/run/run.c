@@ -76,7 +76,7 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 		struct ub_job job = { .src = src, .name = name, .opts = UB_TORCH_OPTS,
 				      .entry = UB_STEP_ENTRY, .args = args,
 				      .nargs = nenv + 2, .n = n, .what = what,
-				      .geom = UB_STEP_GEOM };
+				      .geom = UB_STEP_GEOM, .toolkit = cfg->torch_toolkit };
 		s = compile_run(cfg, &job, approx, err);
 	}
 	free(src);
@@ -184,7 +184,7 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 		struct ub_job job = { .src = src, .name = ub_kernel_name(cfg, name, sizeof name),
 				      .opts = ub_modes[mode].opts, .entry = UB_KERNEL_ENTRY,
 				      .args = args, .nargs = op->ninputs + 2, .n = n,
-				      .what = what };
+				      .what = what, .toolkit = cfg->toolkit };
 		return run_written(cfg, &job, out, approx, err);
 	}
 	for (int a = 0; !s && a < op->nargs && a < UB_MAX_KARGS; a++)
@@ -195,7 +195,8 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 	struct ub_job job = { .src = src, .unit = cfg->kernel_unit, .name = op->kernel,
 			      .opts = ub_modes[mode].opts, .entry = op->entry,
 			      .shown = op->entry_shown, .args = args, .nargs = op->nargs,
-			      .n = n, .geom = cfg->geom, .what = what };
+			      .n = n, .geom = cfg->geom, .what = what,
+			      .toolkit = cfg->toolkit };
 	return run_written(cfg, &job, out, approx, err);
 }
 
@@ -205,9 +206,7 @@ static struct ub_row *new_row(struct ub_result *res, const struct ub_data *d,
 	return ub_row_new(res, d, out, d->torch.data != NULL, mode, opts);
 }
 
-/* The row of results y, which are d's array out (result.h), and its
- * figures when cfg asks for them. */
-static int add_row(struct ub_result *res, const struct ub_data *d, int out,
+int ub_run_add_row(struct ub_result *res, const struct ub_data *d, int out,
 		   const char *mode, const char *opts,
 		   const struct ub_array *y, uint64_t approx, struct ub_error *err)
 {
@@ -282,13 +281,13 @@ static int run_dtype(struct ub_result *res, struct ub_data *d,
 			continue; /* no row; d->out[m] stays empty */
 		s = run_mode(cfg, src, cfg->modes[m], d, &d->out[m], &approx, err);
 		if (!s)
-			s = add_row(res, d, m, ub_modes[cfg->modes[m]].name,
+			s = ub_run_add_row(res, d, m, ub_modes[cfg->modes[m]].name,
 				    ub_modes[cfg->modes[m]].opts, &d->out[m], approx, err);
 		if (!s)
 			stage_done(res, d, ub_modes[cfg->modes[m]].name);
 	}
 	if (!s && cfg->op->nsteps)
-		s = add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
+		s = ub_run_add_row(res, d, UB_ROW_TORCH, "torch", UB_TORCH_OPTS, &d->torch,
 			    torch_approx, err);
 	return s;
 }
@@ -315,7 +314,8 @@ int ub_result_init(const struct ub_config *cfg, struct ub_result *res,
 	memset(res, 0, sizeof *res);
 	res->cfg = cfg;
 	ub_describe_inputs(cfg, res->inputs, sizeof res->inputs);
-	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES + 1), sizeof *res->rows);
+	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES * UB_MAX_TOOLKITS + 1),
+			   sizeof *res->rows);
 	return res->rows ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
 
