@@ -4,6 +4,7 @@
 #include "toolkit.h"
 #include "hash.h"
 #include "nvrtc_cache.h"
+#include "paths.h"
 
 #include <glob.h>
 #include <inttypes.h>
@@ -222,8 +223,16 @@ const struct ub_toolkit *ub_toolkit_default(void)
 		return &reg[0];
 	struct ub_toolkit *tk = &reg[nreg++];
 	const char *env = getenv("ULPBENCH_CUDA");
+	char prefix[4096];
 	if (env && env[0] && ub_toolkit_probe(env, tk) == 0) {
-		tk->origin = "default ($ULPBENCH_CUDA)";
+		tk->origin = "$ULPBENCH_CUDA";
+	} else if (access(UB_NVRTC_LIB, F_OK) != 0 &&
+		   ub_program_prefix(prefix, sizeof prefix) &&
+		   ub_toolkit_probe(prefix, tk) == 0) {
+		/* configure's is gone (a wheel built in a build environment):
+		 * the toolkit installed beside the program, in its prefix's
+		 * site-packages (the wheel's dependencies) */
+		tk->origin = "beside the program";
 	} else {
 		/* configure's: its NVRTC as the link check found it */
 		if (ub_toolkit_probe(CUDA_HOME, tk) != 0) {

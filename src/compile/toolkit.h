@@ -26,7 +26,9 @@
  * device, inode, size, time), so a cached run never loads NVRTC.
  *
  * The default toolkit is $ULPBENCH_CUDA (a directory read as above), else
- * the one configure found.  Names are looked up (`--toolkit 12.9`,
+ * the one configure found, else, when that one is gone (a wheel of
+ * ulpbench built in pip's build environment), the one in the prefix the
+ * program runs from (PREFIX/bin/ulpbench; PREFIX's site-packages).  Names are looked up (`--toolkit 12.9`,
  * `ulpbench toolkits`) among, in order: the default toolkit, each
  * directory of $ULPBENCH_TOOLKITS (colon-separated), $VIRTUAL_ENV,
  * $CONDA_PREFIX, $XDG_DATA_HOME/ulpbench/toolkits/NAME (default
