@@ -21,13 +21,42 @@
  * is of that type (struct { __half h; }); bits 8-9: 1 a pointer, 2 a
  * value; bit 10: the pointee is const; bits 16-47: sizeof the value, or
  * of the pointee (0 for void).
- * Nothing here changes the user's kernel or its code. */
+ * Nothing here changes the user's kernel or its code.  Under NVRTC (a
+ * toolkit without nvcc, whose NVRTC may lack <type_traits>) the few
+ * traits it needs are its own, on the compiler's built-in ones. */
 #ifndef ULPBENCH_PROBE_H
 #define ULPBENCH_PROBE_H
 
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#ifdef __CUDACC_RTC__
+namespace ulpbench_probe_ { namespace tt {
+template <bool B> struct bool_constant { static constexpr bool value = B; };
+typedef bool_constant<false> false_type;
+typedef bool_constant<true> true_type;
+template <class T> struct remove_cv { typedef T type; };
+template <class T> struct remove_cv<const T> { typedef T type; };
+template <class T> struct remove_cv<volatile T> { typedef T type; };
+template <class T> struct remove_cv<const volatile T> { typedef T type; };
+template <class T> struct remove_pointer { typedef T type; };
+template <class T> struct remove_pointer<T *> { typedef T type; };
+template <class T> struct is_pointer : false_type {};
+template <class T> struct is_pointer<T *> : true_type {};
+template <class T> struct is_const : false_type {};
+template <class T> struct is_const<const T> : true_type {};
+template <class T> struct is_array : false_type {};
+template <class T> struct is_array<T[]> : true_type {};
+template <class T, unsigned long long N> struct is_array<T[N]> : true_type {};
+template <class T> struct is_class : bool_constant<__is_class(T)> {};
+#if __cplusplus >= 201703L
+template <class T> struct is_aggregate : bool_constant<__is_aggregate(T)> {};
+#endif
+} }
+#define ULPBENCH_STD ulpbench_probe_::tt
+#else
 #include <type_traits>
+#define ULPBENCH_STD std
+#endif
 
 namespace ulpbench_probe_ {
 
@@ -46,16 +75,16 @@ ULPBENCH_EL(long long, 15) ULPBENCH_EL(unsigned long long, 16)
 /* Converts to anything: T{any{}} is valid for an aggregate of one member
  * or more, T{any{}, any{}} of two or more (unevaluated: never called). */
 struct any { template <class U> operator U() const; };
-template <class T, class = void> struct one : std::false_type {};
-template <class T> struct one<T, decltype((void)T{any{}})> : std::true_type {};
-template <class T, class = void> struct two : std::false_type {};
-template <class T> struct two<T, decltype((void)T{any{}, any{}})> : std::true_type {};
+template <class T, class = void> struct one : ULPBENCH_STD::false_type {};
+template <class T> struct one<T, decltype((void)T{any{}})> : ULPBENCH_STD::true_type {};
+template <class T, class = void> struct two : ULPBENCH_STD::false_type {};
+template <class T> struct two<T, decltype((void)T{any{}, any{}})> : ULPBENCH_STD::true_type {};
 template <class T> constexpr unsigned long long member()
 {
 	auto [m] = T{};   /* the one member, by a structured binding */
-	return el<typename std::remove_cv<decltype(m)>::type>::c;
+	return el<typename ULPBENCH_STD::remove_cv<decltype(m)>::type>::c;
 }
-template <class T, bool = std::is_aggregate<T>::value && !std::is_array<T>::value &&
+template <class T, bool = ULPBENCH_STD::is_aggregate<T>::value && !ULPBENCH_STD::is_array<T>::value &&
 		   one<T>::value && !two<T>::value>
 struct wrapped { static constexpr unsigned long long c = 0; };
 template <class T> struct wrapped<T, true> { static constexpr unsigned long long c = member<T>(); };
@@ -65,8 +94,8 @@ template <class T> struct wrapped { static constexpr unsigned long long c = 0; }
 
 template <class T> constexpr unsigned long long elem()
 {
-	typedef typename std::remove_cv<T>::type U;
-	return el<U>::c ? el<U>::c : std::is_class<U>::value && wrapped<U>::c ? wrapped<U>::c | 0x80 : 0;
+	typedef typename ULPBENCH_STD::remove_cv<T>::type U;
+	return el<U>::c ? el<U>::c : ULPBENCH_STD::is_class<U>::value && wrapped<U>::c ? wrapped<U>::c | 0x80 : 0;
 }
 
 template <class T> constexpr unsigned long long size() { return sizeof(T); }
@@ -77,10 +106,10 @@ template <> constexpr unsigned long long size<const volatile void>() { return 0;
 
 template <class T> constexpr unsigned long long code()
 {
-	typedef typename std::remove_cv<T>::type U;
-	typedef typename std::remove_pointer<U>::type P;
-	return std::is_pointer<U>::value
-		? 1ull << 8 | (std::is_const<P>::value ? 1ull << 10 : 0) | elem<P>() |
+	typedef typename ULPBENCH_STD::remove_cv<T>::type U;
+	typedef typename ULPBENCH_STD::remove_pointer<U>::type P;
+	return ULPBENCH_STD::is_pointer<U>::value
+		? 1ull << 8 | (ULPBENCH_STD::is_const<P>::value ? 1ull << 10 : 0) | elem<P>() |
 		  size<P>() << 16
 		: 2ull << 8 | elem<U>() | size<U>() << 16;
 }
@@ -101,6 +130,11 @@ template <class... A> struct sig<void (*)(A...)> {
 	ULPBENCH_AT(K, i + 2), ULPBENCH_AT(K, i + 3)
 #define ULPBENCH_PROBE(K)                                                       \
 	extern "C" __device__ void *ulpbench_entry = (void *)(K);               \
+	ULPBENCH_PROBE_RTC(K)
+/* The parameters only: under NVRTC, which takes no kernel's address in a
+ * device variable's initializer, the kernel is named as NVRTC names it
+ * (nvrtcAddNameExpression; src/compile/nvcc.c) */
+#define ULPBENCH_PROBE_RTC(K)                                                   \
 	extern "C" __device__ unsigned long long ulpbench_params[33] = {        \
 		ULPBENCH_AT4(K, 0), ULPBENCH_AT4(K, 4), ULPBENCH_AT4(K, 8),     \
 		ULPBENCH_AT4(K, 12), ULPBENCH_AT4(K, 16), ULPBENCH_AT4(K, 20),  \

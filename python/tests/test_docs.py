@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 
-from conftest import TREE, torch_or_skip
+from conftest import TREE, argv_of_pytest, torch_or_skip
 
 
 def blocks(path):
@@ -50,8 +50,6 @@ def test_readme_block(tmp_path):
     (tmp_path / "my.cu").write_text(kernel)
     (tmp_path / "test_readme.py").write_text(readme[0])
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.join(TREE, "python") + os.pathsep + env.get("PYTHONPATH", "")
-    p = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p",
-                        "ulpbench.pytest_plugin", "-q", "test_readme.py"], cwd=tmp_path, env=env,
+    p = subprocess.run(argv_of_pytest(env) + ["-q", "test_readme.py"], cwd=tmp_path, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert p.returncode == 0 and re.search(r"^1 passed", p.stdout, re.M), p.stdout

@@ -5,19 +5,15 @@ readable message, and --ulpbench-html keeps a page per test."""
 import os
 import re
 import subprocess
-import sys
 
-from conftest import TREE
+from conftest import TREE, argv_of_pytest
 
 EXAMPLE = os.path.join(TREE, "python", "examples", "test_atan_backward.py")
 
 
-def run_pytest(*args, plugin=True):
+def run_pytest(*args):
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.join(TREE, "python") + os.pathsep + env.get("PYTHONPATH", "")
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
-    if plugin:  # not installed here: name the plugin (an install registers it)
-        cmd += ["-p", "ulpbench.pytest_plugin"]
+    cmd = argv_of_pytest(env)
     return subprocess.run(cmd + list(args), env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
 

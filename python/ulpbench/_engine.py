@@ -10,15 +10,19 @@ Where the engine is, in order:
   2. the installed one, BINDIR/ulpbench of the tree the package came from
      (after `make install`);
   3. that tree's own build, BUILDDIR/ulpbench (a built tree, no install);
-  4. ../../ulpbench beside this package, when it is imported from the
+  4. the one the package's wheel installed with it, bin/ulpbench of this
+     Python's prefix (a wheel built from a source tree that was not
+     built carries the engine);
+  5. ../../ulpbench beside this package, when it is imported from the
      source tree itself (PYTHONPATH=python);
-  5. `ulpbench` on PATH.
+  6. `ulpbench` on PATH.
 BINDIR and BUILDDIR come from _where.py, which `make` writes into
 python/ulpbench/ of the build tree (so `pip install ./python` after
 `make` carries them)."""
 import os
 import shutil
 import subprocess
+import sys
 
 try:
     from . import _where
@@ -60,6 +64,7 @@ def candidates():
     if _where is not None:
         out.append(("installed", os.path.join(_where.BINDIR, "ulpbench")))
         out.append(("build tree", os.path.join(_where.BUILDDIR, "ulpbench")))
+    out.append(("with the package", os.path.join(sys.prefix, "bin", "ulpbench")))
     here = os.path.dirname(os.path.abspath(__file__))
     out.append(("source tree", os.path.normpath(os.path.join(here, "..", "..", "ulpbench"))))
     found = shutil.which("ulpbench")

@@ -224,6 +224,10 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 		c->backend = arg;
 	} else if (!strcmp(name, "arch")) {
 		return ub_arch_parse(arg, &c->arch, &c->arch_set, err);
+	} else if (!strcmp(name, "toolkit")) {
+		cli->toolkit = arg;
+	} else if (!strcmp(name, "torch-toolkit")) {
+		cli->torch_toolkit = arg;
 	} else if (!strcmp(name, "catalog")) {
 		cli->catalog = arg;
 	} else if (!strcmp(name, "fpcore")) {

@@ -45,6 +45,8 @@
 	X("at", 0, 1, "NAME=0xBITS,...|worst", EXPLAIN, "explain: the input to explain, or the worst input of a run") \
 	X("backend", 0, 1, "NAME", RUN, "where kernels run: sim (PTX interpreter), cuda (the GPU) or auto (default: the GPU when usable, else sim)") \
 	X("arch", 0, 1, "ARCH", RUN, "compile for ARCH (default: compute_90 on sim, the GPU's own sm_NN on cuda)") \
+	X("toolkit", 0, 1, "LIST", RUN, "compile with each CUDA toolkit of LIST (12.9, 13.0, a directory, default): a row per toolkit and mode, each compared with the first's (default: the default toolkit; see ulpbench toolkits)") \
+	X("torch-toolkit", 0, 1, "NAME", RUN, "compile the torch plan with toolkit NAME, e.g. the one your PyTorch was built with (default: the first of --toolkit)") \
 	X("catalog", 0, 1, "FILE", RUN, "op catalog in FPCore syntax (default: the shipped suites/ops.fpcore)") \
 	X("quiet", 'q', 0, NULL, LOCAL, "no progress line on stderr") \
 	X("times", 0, 0, NULL, LOCAL, "say on stderr the CPU seconds of each stage (inputs, reference, kernels, metrics), per dtype") \
@@ -138,6 +140,8 @@ struct ub_cli {
 	int ngiven;
 	int dtypes_given;                  /* --dtype was given */
 	const char *shape;                 /* --shape R,C (shaped ops) */
+	const char *toolkit, *torch_toolkit; /* --toolkit LIST, --torch-toolkit
+					      NAME, as given (setup.c) */
 	int orders;                        /* --orders (the shaped sum) */
 	int why;                           /* --why (docs/why.md); 2: the
 					      `ulpbench why` report too */

@@ -15,7 +15,9 @@
 	X("selftest", ub_cmd_selftest, "the sim against the GPU, bit for bit, on every op and mode") \
 	X("capture-approx", ub_cmd_capture_approx, "record the GPU's approximate instructions into a file") \
 	X("merge", ub_cmd_merge, "add the partial files of a sharded run into its reports") \
-	X("sbatch", ub_cmd_sbatch, "a run as a Slurm job array of shards and the job that merges them")
+	X("sbatch", ub_cmd_sbatch, "a run as a Slurm job array of shards and the job that merges them") \
+	X("toolkits", ub_cmd_toolkits, "the CUDA toolkits found (--toolkit NAME) and how to install more") \
+	X("compare", ub_cmd_compare, "what changed between two JSON reports; exit 1 beyond a tolerance")
 
 #define X(name, fn, help) int fn(int argc, char **argv, struct ub_error *err);
 UB_COMMANDS(X)

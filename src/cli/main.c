@@ -16,6 +16,7 @@
 #include "progress.h"
 #include "nvrtc_cache.h"
 #include "report.h"
+#include "run_toolkits.h"
 #include "setup.h"
 #include "shaped.h"
 #include "tmpfiles.h"
@@ -154,6 +155,8 @@ int ub_run_command(struct ub_cli *cli, const struct ub_catalog *cat,
 	if (!s && (cli->shape || cli->orders)) /* shaped ops run elsewhere */
 		s = ub_fail(err, UB_USAGE, "--%s: %s is not a shaped op (docs/reductions.md)",
 			    cli->shape ? "shape" : "orders", cli->op);
+	if (!s) /* several toolkits: what they refuse, before any work */
+		s = ub_toolkits_check(&cfg, cli->partial || cli->nshards, err);
 	cfg.shard = cli->shard;
 	cfg.nshards = cli->nshards;
 	if (!s && cli->partial)
@@ -196,7 +199,7 @@ int ub_run_command(struct ub_cli *cli, const struct ub_catalog *cat,
 	/* NULL (no explain command on the page) rather than one cut short */
 	cfg.explain_opts = ub_explain_opts(cli, explain, sizeof explain) ? NULL : explain;
 	cfg.progress_ctx = &prog;
-	s = ub_run(&cfg, &res, err);
+	s = ub_run_toolkits(&cfg, &res, err);
 	ub_progress_end(&prog);
 	struct ub_why w = {0};
 	if (!s && cli->why)
@@ -295,6 +298,10 @@ int main(int argc, char **argv)
 	if (sop && cli.why && cli.action != UB_ACT_LIST_OPS)
 		s = ub_fail(&err, UB_USAGE, "--why: %s is an op over rows; why explains "
 			    "elementwise ops (docs/why.md)", cli.op);
+	else if (sop && (cli.toolkit || cli.torch_toolkit))
+		s = ub_fail(&err, UB_USAGE, "--%s: %s is a shaped op, compiled with the "
+			    "default toolkit (docs/reductions.md)",
+			    cli.toolkit ? "toolkit" : "torch-toolkit", cli.op);
 	else if (sop && cli.action == UB_ACT_LIST_OPS)
 		s = ub_shaped_list(stdout, sop);
 	else if (sop)

@@ -34,6 +34,13 @@ struct ub_expect {
 	enum ub_cmp cmp;
 	double bound;
 	char bound_text[64]; /* as written */
+	unsigned tks[UB_NMODES + 1]; /* a run of several toolkits: bit k of
+			       tks[m], mode m's row under the run's toolkit
+			       k (MODE@NAME); 0: under every toolkit */
+	int pair;           /* ROW == ROW or ROW != ROW: whether rows[0] and
+			       rows[1] give the same bits in every element
+			       (cmp, no col) */
+	char rows[2][40];   /* their labels, as the run names its rows */
 };
 
 /* One `run` line with its expectations, ready to run. */
@@ -75,9 +82,11 @@ struct ub_suite {
 int ub_suite_load(struct ub_suite *s, const char *path, struct ub_error *err);
 void ub_suite_free(struct ub_suite *s);
 
-/* Whether the expectation holds for value v; and whether it selects row. */
+/* Whether the expectation holds for value v; and whether it selects row
+ * of a run of cfg (its toolkits name MODE@NAME rows). */
 int ub_expect_holds(const struct ub_expect *e, double v);
-int ub_expect_selects(const struct ub_expect *e, const struct ub_row *row);
+int ub_expect_selects(const struct ub_expect *e, const struct ub_config *cfg,
+		      const struct ub_row *row);
 extern const char *const ub_cmp_names[UB_NCMPS];
 
 /* `ulpbench suite [--csv FILE [--append]] [--json FILE] [-q] FILE...`

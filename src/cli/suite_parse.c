@@ -11,6 +11,7 @@
  * against the run it belongs to. */
 #include "setup.h"
 #include "suite.h"
+#include "run_toolkits.h"
 #include "inputs.h"
 #include "paths.h"
 
@@ -104,6 +105,8 @@ static int setup_op(struct ub_entry *e, const struct ub_catalog *cat,
 		    struct ub_error *err)
 {
 	int s = ub_setup_op(&e->cli, cat, &e->op, &e->cfg, &e->uk, err);
+	if (!s)
+		s = ub_toolkits_check(&e->cfg, 0, err);
 	if (!s && e->cli.cfg.exhaustive)
 		s = ub_exhaustive_check(&e->op, e->cli.cfg.dtypes, e->cli.cfg.ndtypes,
 					&e->cli.cfg.range, err);
@@ -215,13 +218,44 @@ static int parse_run(struct ub_suite *s, struct ub_entry *e, char **w, int nw,
 	return st ? st : setup_op(e, cat, err);
 }
 
-/* "fma,torch:" -> the modes and dtypes it names, each one of the run's. */
+/* The toolkit of the run named NAME (MODE@NAME), its index into *k. */
+static int run_toolkit(const struct ub_entry *e, const char *row, const char *name,
+		       int *k, struct ub_error *err)
+{
+	char valid[200] = "";
+	if (e->cfg.ntoolkits < 2)
+		return ub_fail(err, UB_USAGE, "%s: rows MODE@NAME are those of a run of "
+			       "several toolkits (--toolkit A,B)", row);
+	for (*k = 0; *k < e->cfg.ntoolkits; (*k)++) {
+		if (!strcmp(e->cfg.toolkits[*k]->name, name))
+			return 0;
+		snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%.23s",
+			 *k ? ", " : "", e->cfg.toolkits[*k]->name);
+	}
+	return ub_fail(err, UB_USAGE, "%s: %s is not one of this run's toolkits (%s)",
+		       row, name, valid);
+}
+
+/* "fma,torch:" -> the modes and dtypes it names, each one of the run's;
+ * "fma@11.8": mode fma under toolkit 11.8 of the run. */
 static int parse_rows(const struct ub_entry *e, char *sel, struct ub_expect *x,
 		      struct ub_error *err)
 {
 	sel[strlen(sel) - 1] = '\0';
 	for (char *save, *t = strtok_r(sel, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int m = ub_mode_find(t), d = ub_dtype_find(t), in = 0;
+		char *at = strchr(t, '@');
+		int k = -1;
+		if (at) {
+			*at = '\0';
+			if (ub_mode_find(t) < 0) {
+				*at = '@';
+				return ub_fail(err, UB_USAGE, "'%s' is not MODE@TOOLKIT (see "
+					       "--list-modes)", t);
+			}
+			if (run_toolkit(e, t, at + 1, &k, err))
+				return UB_USAGE;
+		}
+		int m = ub_mode_find(t), d = at ? -1 : ub_dtype_find(t), in = 0;
 		if (!strcmp(t, "torch")) {
 			if (!e->op.nsteps)
 				return ub_fail(err, UB_USAGE, "%s has no torch plan, "
@@ -244,7 +278,57 @@ static int parse_rows(const struct ub_entry *e, char *sel, struct ub_expect *x,
 			x->modes |= 1u << m;
 		else
 			x->dtypes |= 1u << d;
+		if (k >= 0)
+			x->tks[m] |= 1u << k;
 	}
+	return 0;
+}
+
+/* A row of the run by its label: MODE, MODE@NAME or torch. */
+static int run_row(const struct ub_entry *e, const char *w, struct ub_error *err)
+{
+	char mode[40];
+	int k = 0, m;
+	snprintf(mode, sizeof mode, "%.*s", (int)strcspn(w, "@"), w);
+	if (!strcmp(w, "torch"))
+		return e->op.nsteps ? 0 : ub_fail(err, UB_USAGE, "%s has no torch plan, so "
+						  "no torch row", e->op.name);
+	if ((m = ub_mode_find(mode)) < 0)
+		return ub_fail(err, UB_USAGE, "'%s' is not a row (MODE, MODE@TOOLKIT or "
+			       "torch; see --list-modes)", w);
+	int in = 0;
+	for (int i = 0; i < e->cfg.nmodes; i++)
+		in |= e->cfg.modes[i] == (enum ub_mode)m;
+	if (!in)
+		return ub_fail(err, UB_USAGE, "%s is not one of this run's modes (the run "
+			       "line's --mode)", mode);
+	if (strchr(w, '@'))
+		return run_toolkit(e, w, strchr(w, '@') + 1, &k, err);
+	return e->cfg.ntoolkits > 1 ? ub_fail(err, UB_USAGE, "%s: name its toolkit "
+					      "(%s@%s)", w, w, e->cfg.toolkits[0]->name) : 0;
+}
+
+/* ROW == ROW, ROW != ROW: the same bits in every element, or not. */
+static int parse_pair(struct ub_entry *e, char **w, struct ub_expect *x,
+		      struct ub_error *err)
+{
+	int s = run_row(e, w[0], err);
+	if (!s)
+		s = run_row(e, w[2], err);
+	if (!s && (strlen(w[0]) >= sizeof x->rows[0] || strlen(w[2]) >= sizeof x->rows[0]))
+		s = ub_fail(err, UB_USAGE, "a row name too long");
+	if (s)
+		return s;
+	x->pair = 1;
+	x->cmp = !strcmp(w[1], "==") ? UB_CMP_EQ : UB_CMP_NE;
+	snprintf(x->rows[0], sizeof x->rows[0], "%s", w[0]);
+	snprintf(x->rows[1], sizeof x->rows[1], "%s", w[2]);
+	snprintf(x->bound_text, sizeof x->bound_text, "%s", w[2]);
+	/* the rows' elements are kept to compare them (run_toolkits.h) */
+	if (e->cfg.exhaustive || (!e->cfg.nfiles && e->cfg.n > UB_TK_MAX_ELEMS))
+		return ub_fail(err, UB_USAGE, "%s %s %s: the rows' elements are kept to "
+			       "compare them: at most %llu elements, no --exhaustive",
+			       w[0], w[1], w[2], (unsigned long long)UB_TK_MAX_ELEMS);
 	return 0;
 }
 
@@ -271,6 +355,10 @@ static int parse_expect(struct ub_entry *e, char **w, int nw, struct ub_expect *
 			struct ub_error *err)
 {
 	int k = nw && w[0][strlen(w[0]) - 1] == ':';
+	if (nw == 3 && (!strcmp(w[1], "==") || !strcmp(w[1], "!=")) &&
+	    ub_col_find(w[0]) < 0 && !k && (strchr(w[0], '@') || ub_mode_find(w[0]) >= 0 ||
+					   !strcmp(w[0], "torch")))
+		return parse_pair(e, w, x, err);
 	if (nw - k != 3)
 		return ub_fail(err, UB_USAGE, "expected '[ROWS:] METRIC CMP VALUE', "
 			       "e.g. 'fma: max_ulp < 2' or 'torch_mismatch == 0'");
@@ -428,9 +516,20 @@ int ub_expect_holds(const struct ub_expect *e, double v)
 	}
 }
 
-int ub_expect_selects(const struct ub_expect *e, const struct ub_row *row)
+int ub_expect_selects(const struct ub_expect *e, const struct ub_config *cfg,
+		      const struct ub_row *row)
 {
-	int m = strcmp(row->mode, "torch") ? ub_mode_find(row->mode) : UB_NMODES;
+	char mode[40];
+	const char *at = strchr(row->mode, '@');
+	int k = -1;
+	snprintf(mode, sizeof mode, "%.*s", (int)strcspn(row->mode, "@"), row->mode);
+	for (int i = 0; at && i < cfg->ntoolkits; i++)
+		if (!strcmp(cfg->toolkits[i]->name, at + 1))
+			k = i;
+	int m = strcmp(mode, "torch") ? ub_mode_find(mode) : UB_NMODES;
+	if (e->pair || m < 0)
+		return 0;
 	int mode_ok = e->modes ? (int)(e->modes >> m & 1) : m != UB_NMODES;
-	return m >= 0 && mode_ok && (!e->dtypes || (e->dtypes >> row->dt & 1));
+	int tk_ok = !e->tks[m] || (k >= 0 && (e->tks[m] >> k & 1));
+	return mode_ok && tk_ok && (!e->dtypes || (e->dtypes >> row->dt & 1));
 }

@@ -6,6 +6,7 @@
  * on its line and the suite goes on.  The rows of every run that ran can
  * go to one CSV and one JSON report, written whatever failed. */
 #include "suite.h"
+#include "run_toolkits.h"
 #include "clash.h"
 #include "nvrtc_cache.h"
 #include "progress.h"
@@ -99,6 +100,60 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The row of res labelled name in dtype block t, or NULL. */
+static const struct ub_row *row_named(const struct ub_result *res, int t,
+				      const char *name)
+{
+	for (int i = 0; i < res->nrows; i++)
+		if (res->rows[i].data == t && !strcmp(res->rows[i].mode, name))
+			return &res->rows[i];
+	return NULL;
+}
+
+/* ROW == ROW (or !=) on every dtype of res: 1 when it failed (printed). */
+static int check_pair(const struct ub_entry *e, const struct ub_expect *ex,
+		      const struct ub_result *res, FILE *f)
+{
+	int bad = 0;
+	for (int t = 0; t < res->ndata; t++) {
+		const struct ub_row *a = row_named(res, t, ex->rows[0]),
+				    *b = row_named(res, t, ex->rows[1]);
+		const struct ub_array *x = a ? ub_row_output(res, a) : NULL,
+				      *y = b ? ub_row_output(res, b) : NULL;
+		const char *dt = ub_dtypes[res->data[t].dt].name;
+		uint64_t differ = 0, dist = 0;
+		if (!x || !y || x->n != y->n) {
+			fprintf(f, "%s:%d: FAIL %s %s %s %s %s: %s has no results to "
+				"compare (n/a)\n", e->file, ex->line, res->cfg->op->name, dt,
+				ex->rows[0], ub_cmp_names[ex->cmp], ex->rows[1],
+				!x ? ex->rows[0] : ex->rows[1]);
+			bad = 1;
+			continue;
+		}
+		for (size_t i = 0; i < x->n; i++) {
+			uint64_t p = ub_array_get(x, i), q = ub_array_get(y, i);
+			if (p != q) {
+				differ++;
+				if (ub_distance(x->dt, p, q) > dist)
+					dist = ub_distance(x->dt, p, q);
+			}
+		}
+		if ((differ == 0) == (ex->cmp == UB_CMP_EQ))
+			continue;
+		bad = 1;
+		if (differ)
+			fprintf(f, "%s:%d: FAIL %s %s %s == %s: %llu of %zu elements differ "
+				"(by %llu at most)\n", e->file, ex->line, res->cfg->op->name, dt,
+				ex->rows[0], ex->rows[1], (unsigned long long)differ, x->n,
+				(unsigned long long)dist);
+		else
+			fprintf(f, "%s:%d: FAIL %s %s %s != %s: the same bits in every "
+				"element\n", e->file, ex->line, res->cfg->op->name, dt,
+				ex->rows[0], ex->rows[1]);
+	}
+	return bad;
+}
+
 /* Checks e's expectations on res, printing each failure on f; returns
  * how many expectation lines failed. */
 static int check(const struct ub_entry *e, const struct ub_result *res, FILE *f)
@@ -110,10 +165,14 @@ static int check(const struct ub_entry *e, const struct ub_result *res, FILE *f)
 	for (int x = 0; x < e->nexpect; x++) {
 		const struct ub_expect *ex = &e->expect[x];
 		int bad = !v;
+		if (ex->pair) {
+			failed += check_pair(e, ex, res, f);
+			continue;
+		}
 		for (int i = 0; v && i < res->nrows; i++) {
 			const struct ub_row *r = &res->rows[i];
 			char got[64];
-			if (!ub_expect_selects(ex, r))
+			if (!ub_expect_selects(ex, &e->cfg, r))
 				continue;
 			if (r->st.undecided && ub_col_vs_reference(ex->col)) {
 				/* the figures leave those elements out */
@@ -162,11 +221,13 @@ static int run_entry(struct ub_entry *e, int idx, int total, struct ub_progress 
 	cfg.op = &e->op;
 	cfg.progress = ub_progress_stage;
 	cfg.progress_ctx = prog;
-	cfg.stream = 1; /* expectations read the rows only */
+	cfg.stream = 1; /* expectations read the rows only, */
+	for (int x = 0; x < e->nexpect; x++) /* but ROW == ROW their elements */
+		cfg.stream &= !e->expect[x].pair;
 	snprintf(prefix, sizeof prefix, "[%d/%d] ", idx + 1, total);
 	ub_progress_run(prog, prefix);
 	double t0 = now();
-	int s = ub_run(&cfg, &res, err);
+	int s = ub_run_toolkits(&cfg, &res, err);
 	ub_progress_clear(prog);
 	if (s) {
 		fprintf(f, "%s:%d: ERROR  %s  (exit status %d: %s)\n", e->file, e->line,

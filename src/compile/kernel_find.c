@@ -2,6 +2,7 @@
  * (kernel_find.h): the file's entries from its PTX, demangled, one
  * chosen by --entry, then the probe unit compiled and read back. */
 #include "kernel_find.h"
+#include "toolkit.h"
 #include "paths.h"
 #include "spawn.h"
 
@@ -48,9 +49,8 @@ static int list_entries(const char *ptx, struct entry *e, int max)
 /* The demangler: the toolkit's cu++filt, else binutils' c++filt. */
 static const char *demangler(void)
 {
-	static char path[4200];
-	snprintf(path, sizeof path, "%s/bin/cu++filt", CUDA_HOME);
-	return access(path, X_OK) == 0 ? path : "c++filt";
+	const struct ub_toolkit *tk = ub_toolkit_default();
+	return tk->cufilt[0] ? tk->cufilt : "c++filt";
 }
 
 /* Splits a demangled name into qualified name, base name and parameter

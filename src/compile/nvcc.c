@@ -15,12 +15,14 @@
  * PTX only when every one is unchanged; a missing or changed file is a
  * miss, and compiling again rewrites both entries. */
 #include "nvcc.h"
+#include "host_aside.h"
 #include "modes.h"
 #include "nvrtc.h"
 #include "nvrtc_cache.h"
 #include "paths.h"
 #include "spawn.h"
 #include "tmpfiles.h"
+#include "toolkit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,22 +33,42 @@
 
 #define MAX_ARGV (UB_NVCC_MAX_FLAGS + 32)
 
+const char *ub_nvcc_path_tk(const struct ub_toolkit *tk)
+{
+	static char buf[UB_TK_MAX][4200];
+	const char *env = getenv("ULPBENCH_NVCC");
+	if (env && env[0] && tk->slot == 0)
+		return env;
+	if (tk->nvcc[0])
+		return tk->nvcc;
+	snprintf(buf[tk->slot], sizeof buf[0], "%s/bin/nvcc", tk->dir);
+	return buf[tk->slot];
+}
+
 const char *ub_nvcc_path(void)
 {
-	static char buf[4200];
+	return ub_nvcc_path_tk(ub_toolkit_default());
+}
+
+int ub_nvcc_has(const struct ub_toolkit *tk)
+{
 	const char *env = getenv("ULPBENCH_NVCC");
-	if (env && env[0])
-		return env;
-	snprintf(buf, sizeof buf, "%s/bin/nvcc", CUDA_HOME);
-	return buf;
+	return tk->nvcc[0] || (env && env[0] && tk->slot == 0) ||
+	       access(ub_nvcc_path_tk(tk), X_OK) == 0;
 }
 
 const char *ub_nvcc_version(struct ub_error *err)
 {
-	static char line[256];
+	return ub_nvcc_version_tk(ub_toolkit_default(), err);
+}
+
+const char *ub_nvcc_version_tk(const struct ub_toolkit *tk, struct ub_error *err)
+{
+	static char lines[UB_TK_MAX][256];
+	char *line = lines[tk->slot];
 	if (line[0])
 		return line;
-	char *argv[] = { (char *)ub_nvcc_path(), (char *)"--version", NULL }, *out;
+	char *argv[] = { (char *)ub_nvcc_path_tk(tk), (char *)"--version", NULL }, *out;
 	int status, s = ub_spawn(argv, &out, &status, err);
 	if (s)
 		return NULL;
@@ -56,7 +78,7 @@ const char *ub_nvcc_version(struct ub_error *err)
 		free(out);
 		return NULL;
 	}
-	snprintf(line, sizeof line, "%.*s", (int)strcspn(rel, "\n"), rel);
+	snprintf(line, sizeof lines[0], "%.*s", (int)strcspn(rel, "\n"), rel);
 	free(out);
 	return line;
 }
@@ -140,7 +162,8 @@ static void outputs_discard(struct outputs *o)
 
 /* The argument vector of one compilation into argv (pointers into the
  * options' copy `buf`). */
-static int make_argv(const struct ub_nvcc_unit *u, const char *opts,
+static int make_argv(const struct ub_toolkit *tk, const struct ub_nvcc_unit *u,
+		     const char *opts,
 		     const char *arch, int cubin, struct outputs *o,
 		     char *buf, size_t len, char **argv, char inc[2][4200],
 		     struct ub_error *err)
@@ -153,7 +176,7 @@ static int make_argv(const struct ub_nvcc_unit *u, const char *opts,
 	snprintf(inc[0], sizeof inc[0], "-I%s", kdir);
 	snprintf(inc[1], sizeof inc[1], "-I%s", INCLUDEDIR);
 	snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-	argv[n++] = (char *)ub_nvcc_path();
+	argv[n++] = (char *)ub_nvcc_path_tk(tk);
 	if (cubin == UB_NVCC_SHARED) {   /* host code too: a --launcher's */
 		argv[n++] = (char *)"-shared";
 		argv[n++] = (char *)"-Xcompiler";
@@ -186,13 +209,14 @@ static int make_argv(const struct ub_nvcc_unit *u, const char *opts,
 }
 
 /* Runs nvcc over u into o->obj; the failure's message as nvcc gave it. */
-static int run_nvcc(const struct ub_nvcc_unit *u, const char *opts,
+static int run_nvcc(const struct ub_toolkit *tk, const struct ub_nvcc_unit *u,
+		    const char *opts,
 		    const char *arch, int cubin, struct outputs *o,
 		    struct ub_error *err)
 {
 	char buf[1024], inc[2][4200], *argv[MAX_ARGV], *log = NULL;
 	int status = 0;
-	int s = make_argv(u, opts, arch, cubin, o, buf, sizeof buf, argv, inc, err);
+	int s = make_argv(tk, u, opts, arch, cubin, o, buf, sizeof buf, argv, inc, err);
 	if (!s && write_text(o->unit, u->text))
 		s = ub_fail(err, UB_COMPILE, "%s: cannot write %s: %s", u->file,
 			    o->unit, strerror(errno));
@@ -325,18 +349,88 @@ int ub_nvcc_compile(const struct ub_nvcc_unit *u, const char *opts,
 		    const char *arch, int cubin, char **out, size_t *size,
 		    struct ub_error *err)
 {
+	return ub_nvcc_compile_tk(ub_toolkit_default(), u, opts, arch, cubin, out,
+				  size, err);
+}
+
+/* u under a toolkit without nvcc: NVRTC over the file with its host code
+ * set aside (host_aside.h), then the rest of the unit (its first line
+ * #includes the file), with the unit's -I and -D, in nvcc's default
+ * dialect (-std=c++17), unannotated functions (the probe's, a header's
+ * inline helpers) on the device (-default-device).  The unit's
+ * ULPBENCH_PROBE(EXPR) becomes ULPBENCH_PROBE_RTC (the parameters only:
+ * NVRTC takes no kernel's address in a device variable's initializer) and
+ * EXPR a name expression, which instantiates the kernel; its entry is
+ * written into the PTX as a comment that reads as nvcc's variable,
+ * "// ulpbench_entry = NAME;" (kernel_find.c reads it).  Not cached: the
+ * headers the file includes are not tracked as nvcc's -MD tracks them. */
+static int nvrtc_unit(const struct ub_toolkit *tk, const struct ub_nvcc_unit *u,
+		      const char *opts, const char *arch, int cubin, char **out,
+		      size_t *size, struct ub_error *err)
+{
+	static const char probe[] = "ULPBENCH_PROBE(";
+	char *file = NULL, *aside = NULL, *src = NULL, all[8192], expr[2048] = "&",
+	     low[1024] = "";
+	const char *rest = strchr(u->text, '\n'), *pr = strstr(u->text, probe);
+	int s = read_all(u->abspath, &file, size) ? ub_fail(err, UB_USAGE, "%s: cannot "
+			 "read: %s", u->file, strerror(errno)) : 0;
+	size_t el = pr ? strcspn(pr + sizeof probe - 1, "\n") : 0;
+	*size = 0;
+	if (pr && el >= 2 && !strncmp(pr + sizeof probe - 1 + el - 2, ");", 2))
+		snprintf(expr, sizeof expr, "%.*s", (int)(el - 2), pr + sizeof probe - 1);
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(u->abspath, '/') - u->abspath),
+		 u->abspath);
+	if (!s && (!(aside = ub_host_aside(file, u->file, dir)) ||
+		   !(src = malloc(strlen(aside) + strlen(u->text) + 16))))
+		s = ub_fail(err, UB_RUNTIME, "out of memory");
+	if (!s) {   /* the file's device code, then the unit's other lines */
+		sprintf(src, "%s\n%.*s", aside, pr && rest ? (int)(pr - rest - 1) : rest ?
+			(int)strlen(rest + 1) : 0, rest ? rest + 1 : "");
+		if (pr)
+			sprintf(src + strlen(src), "ULPBENCH_PROBE_RTC(%s", pr + sizeof probe - 1);
+	}
+	snprintf(all, sizeof all, "-std=c++17 -default-device%s%s", opts[0] ? " " : "", opts);
+	for (int i = 0; i < u->nflags; i++)
+		snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s",
+			 all[0] ? " " : "", u->flags[i]);
+	if (!s)
+		s = ub_nvrtc_compile_expr(tk, src, u->file, all, arch, cubin,
+					  pr ? expr : NULL, low, sizeof low, out, size, err);
+	if (!s && !cubin && pr) {
+		size_t n = strlen(*out);
+		char *p = realloc(*out, n + strlen(low) + 32);
+		if (!p)
+			s = ub_fail(err, UB_RUNTIME, "out of memory");
+		else
+			sprintf((*out = p) + n, "\n// ulpbench_entry = %s;\n", low);
+	}
+	free(file);
+	free(aside);
+	free(src);
+	return s;
+}
+
+int ub_nvcc_compile_tk(const struct ub_toolkit *tk, const struct ub_nvcc_unit *u,
+		       const char *opts, const char *arch, int cubin, char **out,
+		       size_t *size, struct ub_error *err)
+{
+	if (!ub_nvcc_has(tk))
+		return nvrtc_unit(tk, u, opts, arch, cubin, out, size, err);
 	struct outputs o = { .slot = { -1, -1, -1 } };
-	char flags[8192] = "-lineinfo\n";   /* make_argv's: in the key */
-	const char *version = ub_nvcc_version(err);
+	char flags[8192] = "-lineinfo\n", version[400];   /* make_argv's: in the key */
+	const char *line = ub_nvcc_version_tk(tk, err);
 	*out = NULL;
 	*size = 0;
-	if (!version)
+	if (!line)
 		return ub_prefix(err, UB_COMPILE, "%s: --kernel files compile with "
 				 "the CUDA toolkit's nvcc (configure --with-cuda=DIR, "
 				 "or set ULPBENCH_NVCC): ", u->file);
 	for (int i = 0; i < u->nflags; i++)
 		snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s\n",
 			 u->flags[i]);
+	/* its identity: the release and its NVRTC's digest (toolkit.h) */
+	snprintf(version, sizeof version, "%s %s", line, ub_toolkit_id(tk));
 	struct ub_cache_key key = { u->text, u->file, opts, arch, version, flags };
 	if (!cubin && (*out = cache_lookup(&key)) != NULL)
 		return 0;
@@ -347,7 +441,7 @@ int ub_nvcc_compile(const struct ub_nvcc_unit *u, const char *opts,
 		s = ub_fail(err, UB_COMPILE, "%s: cannot make a temporary file: %s",
 			    u->file, strerror(errno));
 	if (!s)
-		s = run_nvcc(u, opts, arch, cubin, &o, err);
+		s = run_nvcc(tk, u, opts, arch, cubin, &o, err);
 	if (!s && read_all(o.obj, out, size))
 		s = ub_fail(err, UB_COMPILE, "%s: nvcc wrote no output", u->file);
 	if (!s && !cubin) {

@@ -1,5 +1,5 @@
 /* nvcc.h — a --kernel file compiled as the user builds it: with the CUDA
- * toolkit's nvcc (nvcc -ptx; the toolkit NVRTC comes from, CUDA_HOME),
+ * toolkit's nvcc (nvcc -ptx; the toolkit NVRTC comes from, toolkit.h),
  * which takes a whole translation unit (host code, main, the toolkit's
  * and the C library's headers, M_PI, the file's own headers) where NVRTC
  * takes device code only.
@@ -50,12 +50,26 @@ int ub_nvcc_compile(const struct ub_nvcc_unit *u, const char *opts,
 		    const char *arch, int cubin, char **out, size_t *size,
 		    struct ub_error *err);
 
-/* The nvcc that compiles --kernel files: $ULPBENCH_NVCC, else
- * CUDA_HOME/bin/nvcc. */
+/* The nvcc that compiles --kernel files: $ULPBENCH_NVCC, else the default
+ * toolkit's bin/nvcc (toolkit.h). */
 const char *ub_nvcc_path(void);
 
 /* nvcc's version line ("release 13.0, V13.0.88"), or NULL with err set
  * when nvcc cannot be run. */
 const char *ub_nvcc_version(struct ub_error *err);
+
+/* The same with the nvcc of toolkit tk (toolkit.h; ULPBENCH_NVCC is the
+ * default toolkit's only); the functions above use the default
+ * toolkit's.  The cache key holds tk's identity.  ub_nvcc_has: whether tk
+ * has an nvcc (the 11.x and 12.x wheels have none): a unit compiled with
+ * a toolkit without one goes through its NVRTC instead, the file's host
+ * code set aside (host_aside.h), uncached. */
+struct ub_toolkit;
+int ub_nvcc_compile_tk(const struct ub_toolkit *tk, const struct ub_nvcc_unit *u,
+		       const char *opts, const char *arch, int cubin, char **out,
+		       size_t *size, struct ub_error *err);
+const char *ub_nvcc_path_tk(const struct ub_toolkit *tk);
+const char *ub_nvcc_version_tk(const struct ub_toolkit *tk, struct ub_error *err);
+int ub_nvcc_has(const struct ub_toolkit *tk);
 
 #endif

@@ -31,6 +31,26 @@ int ub_nvrtc_archs(int *archs, int max);
 /* "13.0" */
 const char *ub_nvrtc_version(void);
 
+/* The same with the NVRTC of toolkit tk (toolkit.h); the functions above
+ * use the default toolkit's.  tk's identity is in every cache key. */
+struct ub_toolkit;
+int ub_nvrtc_compile_tk(const struct ub_toolkit *tk, const char *src,
+			const char *name, const char *opts, const char *arch,
+			char **ptx, char **log, struct ub_error *err);
+int ub_nvrtc_compile_cubin_tk(const struct ub_toolkit *tk, const char *src,
+			      const char *name, const char *opts, const char *arch,
+			      void **cubin, size_t *size, struct ub_error *err);
+int ub_nvrtc_archs_tk(const struct ub_toolkit *tk, int *archs, int max);
+/* src with tk's NVRTC, uncached, expr (NULL: none) added as a name expression (it
+ * instantiates the template kernel it names): PTX (cubin 0; *size 0) or
+ * a CUBIN (*size bytes) into *out, the entry expr names (its mangled
+ * name) into lowered. */
+int ub_nvrtc_compile_expr(const struct ub_toolkit *tk, const char *src,
+			  const char *name, const char *opts, const char *arch,
+			  int cubin, const char *expr, char *lowered, size_t lowlen,
+			  char **out, size_t *size, struct ub_error *err);
+const char *ub_nvrtc_version_tk(const struct ub_toolkit *tk);
+
 /* The first `max` lines of a compiler's log, joined with "; ", into out:
  * only its error lines when it has any (NVRTC and nvcc follow each with
  * the source line and a caret line). */

@@ -2,6 +2,7 @@
 #include "backend.h"
 #include "nvcc.h"
 #include "nvrtc.h"
+#include "toolkit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -89,13 +90,14 @@ int ub_arch_parse(const char *arg, const char **arch, int *arch_set,
 int ub_job_compile(const struct ub_job *job, int cubin, char **out,
 		   size_t *size, struct ub_error *err)
 {
+	const struct ub_toolkit *tk = job->toolkit ? job->toolkit : ub_toolkit_default();
 	*size = 0;
 	if (job->unit)
-		return ub_nvcc_compile(job->unit, job->opts, job->arch, cubin, out,
-				       size, err);
+		return ub_nvcc_compile_tk(tk, job->unit, job->opts, job->arch, cubin,
+					  out, size, err);
 	if (cubin)
-		return ub_nvrtc_compile_cubin(job->src, job->name, job->opts, job->arch,
-					      (void **)out, size, err);
-	return ub_nvrtc_compile(job->src, job->name, job->opts, job->arch, out,
-				NULL, err);
+		return ub_nvrtc_compile_cubin_tk(tk, job->src, job->name, job->opts,
+						 job->arch, (void **)out, size, err);
+	return ub_nvrtc_compile_tk(tk, job->src, job->name, job->opts, job->arch,
+				   out, NULL, err);
 }

@@ -13,6 +13,7 @@
 #include "sim.h"
 
 struct ub_nvcc_unit;
+struct ub_toolkit;
 
 /* Bit 63 of an approx mask (the bits below are ptx.h's approximate
  * kinds): the sim ran f32/f64/f16/bf16 mul, add or sub without a rounding
@@ -46,6 +47,8 @@ struct ub_job {
 				n and geom's grid unused */
 	struct ub_checks *checks; /* sim only: what the checks saw is folded
 				in (NULL: nobody; the GPU leaves it) */
+	const struct ub_toolkit *toolkit; /* what compiles it (toolkit.h);
+				NULL: the default toolkit */
 };
 
 struct ub_backend {
@@ -81,7 +84,8 @@ int ub_backend_get(const char *name, const struct ub_backend **be,
 		   struct ub_error *err);
 
 /* The job's PTX (compute_NN arch) or CUBIN (sm_NN with cubin set; *size
- * bytes): nvcc compiles job->unit when there is one, NVRTC job->src. */
+ * bytes), with job->toolkit: nvcc compiles job->unit when there is one,
+ * NVRTC job->src. */
 int ub_job_compile(const struct ub_job *job, int cubin, char **out,
 		   size_t *size, struct ub_error *err);
 

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_FILES (UB_NDTYPES * (UB_NMODES + 2 + UB_MAX_INPUTS))
+#define MAX_FILES (UB_NDTYPES * (UB_NMODES * UB_MAX_TOOLKITS + 2 + UB_MAX_INPUTS))
 
 struct staged {
 	char tmp[4200], final[4200];

@@ -278,6 +278,21 @@ static int explain(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = ub_explain_run(&x, err);
 	if (!s)
 		ub_explain_print(stdout, &x);
+	for (int k = 1; !s && k < cfgd.ntoolkits; k++) { /* --toolkit A,B,... */
+		struct ub_config ck = cfgd;
+		struct ub_explain xk = x;
+		ck.toolkit = cfgd.toolkits[k];
+		xk.cfg = &ck;
+		xk.steps = NULL;
+		memset(xk.modes, 0, sizeof xk.modes);
+		s = ub_explain_run(&xk, err);
+		if (!s) {
+			fprintf(stdout, "\n");
+			ub_explain_print(stdout, &xk);
+			ub_explain_toolkits(stdout, &x, &xk);
+		}
+		ub_explain_free(&xk);
+	}
 	ub_explain_free(&x);
 	ub_user_kernel_free(&uk);
 	ub_op_free(&held);

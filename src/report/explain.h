@@ -59,5 +59,10 @@ struct ub_explain {
 int ub_explain_run(struct ub_explain *x, struct ub_error *err);
 void ub_explain_free(struct ub_explain *x);
 void ub_explain_print(FILE *f, const struct ub_explain *x);
+/* A run of several toolkits (--toolkit): xk (one further toolkit's
+ * explanation) against x0 (the first's), mode by mode: both results and
+ * the diff of the kernel's PTX (explain_toolkits.c). */
+void ub_explain_toolkits(FILE *f, const struct ub_explain *x0,
+			 const struct ub_explain *xk);
 
 #endif

@@ -95,7 +95,7 @@ static int choose(const struct ub_hsec *sec, const struct ub_fig_elem **pick)
 			for (size_t j = 0; j < sec->s[i].fig->ntop[b]; j++)
 				c[nc++] = (struct cand){ &sec->s[i].fig->top[b][j], i, b, 0 };
 	qsort(c, nc, sizeof *c, cmp_cand);
-	int seen[UB_NMODES + 1][UB_FIG_BANDS + 1];
+	int seen[UB_NMODES * UB_MAX_TOOLKITS + 1][UB_FIG_BANDS + 1]; /* a series a row */
 	memset(seen, 0, sizeof seen);
 	for (size_t j = 0; j < nc; j++) { /* 0: the row's worst, 1: its band's */
 		int overall = seen[c[j].si][UB_FIG_BANDS]++, in_band = seen[c[j].si][c[j].band]++;
@@ -151,8 +151,8 @@ static void explain_row(FILE *f, const struct ub_hsec *sec, const struct ub_fig_
 /* What each row computed at e, rows with the same bits together. */
 static void results_cell(FILE *f, const struct ub_hsec *sec, const struct ub_fig_elem *e)
 {
-	const struct ub_fig_elem *got[UB_NMODES + 1];
-	int done[UB_NMODES + 1] = {0}, unknown = 0;
+	const struct ub_fig_elem *got[UB_NMODES * UB_MAX_TOOLKITS + 1];
+	int done[UB_NMODES * UB_MAX_TOOLKITS + 1] = {0}, unknown = 0;
 	fprintf(f, "<td class=\"res\">");
 	for (int i = 0; i < sec->ns; i++)
 		unknown += !(got[i] = find(&sec->s[i], e->idx));

@@ -28,7 +28,8 @@ void ub_report_table(FILE *f, const struct ub_result *res);
 	X(fixed_torch_mismatch, INT) X(fixed_cr_mismatch, INT)             \
 	X(fixed_max_ulp, REAL) X(why_blame, TEXT)                          \
 	X(initcheck, TEXT) X(racecheck, INT) X(hazard, TEXT)                \
-	X(schedules, INT) X(schedule_diff, INT) X(schedule_dist, INT)
+	X(schedules, INT) X(schedule_diff, INT) X(schedule_dist, INT)      \
+	X(toolkit_mismatch, INT) X(toolkit_max_dist, INT) X(toolkit_ptxdiff, TEXT)
 
 enum ub_col {
 #define X(name, kind) UB_COL_##name,

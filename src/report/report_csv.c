@@ -170,6 +170,12 @@ void ub_row_values(const struct ub_result *res, const struct ub_row *r,
 	R(max_dot_rel, r->dot_rel);
 	T(output, "%s", r->output ? r->output : "");
 	checks_values(r, v);
+	/* against the first toolkit's row of the mode (run_toolkits.h) */
+	I(toolkit_mismatch, r->tk_mismatch);
+	I(toolkit_max_dist, r->tk_max_dist);
+	T(toolkit_ptxdiff, "%s", r->tk_ptxdiff);
+	v[UB_COL_toolkit_mismatch].absent = v[UB_COL_toolkit_max_dist].absent =
+		v[UB_COL_toolkit_ptxdiff].absent = !r->has_tkdiff;
 	/* a mode that does not apply to the kernel measured nothing */
 	for (int c = UB_COL_n; r->na && c <= UB_COL_approx; c++)
 		v[c].absent = 1;

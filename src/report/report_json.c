@@ -116,7 +116,16 @@ static void config(FILE *f, const struct ub_result *res)
 		fputs(m ? ", " : "", f);
 		jstr(f, ub_modes[cfg->modes[m]].name);
 	}
-	fprintf(f, "], \"n\": %zu, \"seed\": %llu, \"inputs\": ",
+	fputs("]", f);
+	if (cfg->ntoolkits > 1) {   /* run_toolkits.h: rows MODE@NAME */
+		fputs(", \"toolkits\": [", f);
+		for (int k = 0; k < cfg->ntoolkits; k++) {
+			fputs(k ? ", " : "", f);
+			jstr(f, cfg->toolkits[k]->name);
+		}
+		fputs("]", f);
+	}
+	fprintf(f, ", \"n\": %zu, \"seed\": %llu, \"inputs\": ",
 		res->nrows ? res->rows[0].st.n : cfg->n,
 		(unsigned long long)cfg->seed);
 	jstr(f, res->inputs);

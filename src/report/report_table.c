@@ -2,6 +2,7 @@
 #include "report.h"
 #include "triton.h"
 #include "nvrtc.h"
+#include "toolkit.h"
 #include "ptx.h"
 #include "why.h"
 
@@ -93,6 +94,51 @@ static void undecided_note(FILE *f, const struct ub_row *r)
 		r->st.undecided, r->st.undecided == 1 ? "" : "s", at, why);
 }
 
+/* The width of the mode column: 10, or the longest row label (a run of
+ * several toolkits: fastmath@11.8). */
+static int mode_width(const struct ub_result *res)
+{
+	int w = 10;
+	for (int i = 0; i < res->nrows; i++)
+		if ((int)strlen(res->rows[i].mode) > w)
+			w = (int)strlen(res->rows[i].mode);
+	return w;
+}
+
+/* A run of several toolkits: "toolkits 13.0,11.8 (torch plan: nvrtc
+ * 13.0)" into tk. */
+static void toolkits(const struct ub_config *cfg, char *tk, size_t len)
+{
+	const struct ub_toolkit *t = cfg->torch_toolkit ? cfg->torch_toolkit
+							: ub_toolkit_default();
+	size_t used = (size_t)snprintf(tk, len, "toolkits ");
+	for (int k = 0; k < cfg->ntoolkits && used < len; k++)
+		used += (size_t)snprintf(tk + used, len - used, "%s%s", k ? "," : "",
+					 cfg->toolkits[k]->name);
+	if (used < len)
+		snprintf(tk + used, len - used, " (torch plan: nvrtc %s)",
+			 ub_nvrtc_version_tk(t));
+}
+
+/* Under a row of a further toolkit: how it differs from the first's. */
+static void tkdiff_note(FILE *f, const struct ub_result *res, const struct ub_row *r,
+			int w)
+{
+	const struct ub_config *cfg = res->cfg;
+	const char *at = strrchr(r->mode, '@');
+	int ml = at ? (int)(at - r->mode) : (int)strlen(r->mode);
+	if (!r->tk_mismatch) {
+		fprintf(f, "%-*s (the same bits as %.*s@%s in every element%s%s)\n", w, "",
+			ml, r->mode, cfg->toolkits[0]->name,
+			r->tk_ptxdiff[0] ? "; PTX differs from " : "", r->tk_ptxdiff);
+		return;
+	}
+	fprintf(f, "%-*s (%llu of %zu elements differ from %.*s@%s, by %llu at most%s%s)\n",
+		w, "", (unsigned long long)r->tk_mismatch, r->st.n, ml, r->mode,
+		cfg->toolkits[0]->name, (unsigned long long)r->tk_max_dist,
+		r->tk_ptxdiff[0] ? "; PTX from " : "; the same PTX", r->tk_ptxdiff);
+}
+
 static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 		   int first, int und)
 {
@@ -108,6 +154,8 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 	int plan_nvrtc = cfg->triton && !r->coords;
 	if (plan_nvrtc)
 		snprintf(tk, sizeof tk, "nvrtc %s", ub_nvrtc_version());
+	else if (cfg->ntoolkits > 1)
+		toolkits(cfg, tk, sizeof tk);
 	else
 		snprintf(tk, sizeof tk, "%s", r->toolkit);
 	fprintf(f, "%s%s %s  n=%zu  seed=%llu  inputs=%s%s  backend=%s  "
@@ -118,8 +166,8 @@ static void header(FILE *f, const struct ub_result *res, const struct ub_row *r,
 		say ? "  kernel: " : "", say ? r->kernel : "");
 	if (cfg->triton)
 		fprintf(f, "kernel: %s\n", ub_triton_about(cfg->triton, about, sizeof about));
-	fprintf(f, "%-10s %10s %10s %11s %14s %14s %12s %s%9s  %s\n",
-		"mode", "max_ulp", "mean_ulp", "cr_mismatch",
+	fprintf(f, "%-*s %10s %10s %11s %14s %14s %12s %s%9s  %s\n",
+		mode_width(res), "mode", "max_ulp", "mean_ulp", "cr_mismatch",
 		"torch_mismatch", "torch_max_dist", "nan_mismatch",
 		und ? "undecided " : "", "sim_exact", "worst_input");
 }
@@ -144,7 +192,7 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 	const struct ub_row *noted = NULL;
 	enum ub_dtype last = UB_NDTYPES;
 	const char *lastop = NULL;
-	int und = 0;
+	int und = 0, w = mode_width(res);
 	for (int i = 0; i < res->nrows; i++) {
 		const struct ub_row *r = &res->rows[i];
 		char worst[256], approx[256], nu[32] = "";
@@ -159,7 +207,7 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 			header(f, res, r, i == 0, und);
 		}
 		if (r->na) {
-			fprintf(f, "%-10s %10s  (%s)\n", r->mode, "n/a", r->na);
+			fprintf(f, "%-*s %10s  (%s)\n", w, r->mode, "n/a", r->na);
 			continue;
 		}
 		if (r->st.undecided)
@@ -174,26 +222,28 @@ void ub_report_table(FILE *f, const struct ub_result *res)
 		if (und)
 			snprintf(nu, sizeof nu, "%9zu ", r->st.undecided);
 		int none = ub_stats_no_number(&r->st);
-		fprintf(f, "%-10s %10s %10s %11zu %14s %14s %12zu %s%9s  %s\n",
-			r->mode, none ? "-" : num(mx, sizeof mx, r->st.max_ulp, 3),
+		fprintf(f, "%-*s %10s %10s %11zu %14s %14s %12zu %s%9s  %s\n",
+			w, r->mode, none ? "-" : num(mx, sizeof mx, r->st.max_ulp, 3),
 			none ? "-" : num(mean, sizeof mean, ub_stats_mean(&r->st), 4),
 			r->st.cr_mismatch, tm, td, r->st.nan_mismatch, nu,
 			r->sim_exact ? "yes" : "no", worst[0] ? worst : "-");
 		if (!r->sim_exact)
-			fprintf(f, "%-10s (modelled, not GPU bits: %s)\n", "", approx);
+			fprintf(f, "%-*s (modelled, not GPU bits: %s)\n", w, "", approx);
 		else if (approx[0])
-			fprintf(f, "%-10s (approximate, as measured on an sm_90 GPU: %s)\n", "",
+			fprintf(f, "%-*s (approximate, as measured on an sm_90 GPU: %s)\n", w, "",
 				approx);
 		if (r->note)
-			fprintf(f, "%-10s (%s)\n", "", r->note);
+			fprintf(f, "%-*s (%s)\n", w, "", r->note);
+		if (r->has_tkdiff)
+			tkdiff_note(f, res, r, w);
 		if (none)
-			fprintf(f, "%-10s (no number to measure: every result is NaN or inf "
+			fprintf(f, "%-*s (no number to measure: every result is NaN or inf "
 				"where the exact value is finite, nan_mismatch; status "
-				"nan-results)\n", "");
+				"nan-results)\n", w, "");
 		checks_notes(f, r);
 		if (r->why) {
 			char line[4096];
-			fprintf(f, "%-10s %s\n", "", ub_why_line(r->why, line, sizeof line));
+			fprintf(f, "%-*s %s\n", w, "", ub_why_line(r->why, line, sizeof line));
 		}
 	}
 	if (noted)

@@ -170,7 +170,12 @@ const struct ub_backend *ub_config_backend(const struct ub_config *cfg)
 void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r)
 {
 	const struct ub_op *op = cfg->op;
-	const char *v = cfg->kernel_unit ? ub_nvcc_version(NULL) : NULL;
+	const struct ub_toolkit *tk = torch ? cfg->torch_toolkit : cfg->toolkit;
+	if (!tk)
+		tk = ub_toolkit_default();
+	/* a kernel file: nvcc where the toolkit has it, else NVRTC (nvcc.h) */
+	const char *v = cfg->kernel_unit && ub_nvcc_has(tk) ? ub_nvcc_version_tk(tk, NULL)
+							     : NULL;
 	struct ub_geom g = torch ? (struct ub_geom)UB_STEP_GEOM   /* codegen.h */
 			 : op->kernel ? cfg->geom : (struct ub_geom){0};
 	if (torch)
@@ -189,7 +194,7 @@ void ub_row_kernel(const struct ub_config *cfg, int torch, struct ub_row *r)
 	if (v && !torch && strstr(v, ", V"))
 		snprintf(r->toolkit, sizeof r->toolkit, "nvcc %s", strstr(v, ", V") + 3);
 	else
-		snprintf(r->toolkit, sizeof r->toolkit, "nvrtc %s", ub_nvrtc_version());
+		snprintf(r->toolkit, sizeof r->toolkit, "nvrtc %s", ub_nvrtc_version_tk(tk));
 	ub_geom_format(&g, r->launch, sizeof r->launch);
 	if (!torch && cfg->launcher)   /* the launcher's own launches */
 		snprintf(r->launch, sizeof r->launch, "by --launcher %s", op->entry);

@@ -12,6 +12,7 @@
 #include "modes.h"
 #include "npy.h"
 #include "sim.h"
+#include "toolkit.h"
 
 struct ub_backend;
 struct ub_nvcc_unit;
@@ -101,6 +102,14 @@ struct ub_config {
 	int schedules;       /* --schedules K: how many schedules a kernel
 				the simulator tracks runs under (0: the
 				default, schedules.h) */
+	/* --toolkit, --torch-toolkit (toolkit.h): what compiles the kernel
+	 * under test (toolkit) and the torch plan (torch_toolkit); NULL: the
+	 * default toolkit.  A run of several toolkits (ntoolkits > 1,
+	 * run_toolkits.c) runs its modes under each of toolkits[]; toolkit
+	 * is toolkits[0] then, its first. */
+	const struct ub_toolkit *toolkit, *torch_toolkit;
+	int ntoolkits;
+	const struct ub_toolkit *toolkits[UB_MAX_TOOLKITS];
 };
 
 /* Why mode rn does not apply to a kernel file that does not use
@@ -163,6 +172,15 @@ struct ub_row {
 	double dot_rel;      /* the largest |y - exact| / sum |a_k b_k| */
 	const struct ub_why_row *why; /* --why: the analysis of the row
 				(why.h; not owned), or NULL */
+	/* A run of several toolkits (run_toolkits.c): the row's results
+	 * compared element by element with those of the same mode under the
+	 * run's first toolkit (has_tkdiff), how many differ in their bits and
+	 * by how much at most (ordered distance, as torch_max_dist), and the
+	 * first instruction where the two kernels' PTX differ ("" when the
+	 * PTX is the same but for its header and register names). */
+	int has_tkdiff;
+	uint64_t tk_mismatch, tk_max_dist;
+	char tk_ptxdiff[200];
 };
 
 /* The data behind the rows of one dtype, kept for --dump. */
@@ -174,8 +192,9 @@ struct ub_data {
 	struct ub_array in[UB_MAX_INPUTS];
 	struct ub_array cr, torch;
 	struct ub_exact *exact;
-	int nmodes;
-	struct ub_array out[UB_NMODES];
+	int nmodes;          /* out[] used: the modes, then (a run of several
+				toolkits) the modes of each further toolkit */
+	struct ub_array out[UB_NMODES * UB_MAX_TOOLKITS];
 	uint64_t rejected;   /* candidate inputs :pre rejected (inputs.h) */
 	double cpu[UB_NSTAGES]; /* cfg->times: CPU seconds of each stage,
 				   every thread (enum ub_stage) */
@@ -193,6 +212,9 @@ struct ub_result {
 	 * and what was read for it (freed with the result) */
 	struct ub_op ops[UB_NDTYPES], held[UB_NDTYPES];
 	struct ub_config cfgs[UB_NDTYPES];
+	/* a run of several toolkits: its rows' labels, MODE@NAME
+	 * (run_toolkits.c), [toolkit * UB_NMODES + mode] */
+	char tklabels[UB_MAX_TOOLKITS * UB_NMODES][40];
 };
 
 /* A new row of res for one mode (or "torch") of d (one of res->data), its

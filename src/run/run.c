@@ -82,7 +82,8 @@ static int run_step(const struct ub_config *cfg, const struct ub_array *env,
 		struct ub_job job = { .src = src, .name = name, .opts = UB_TORCH_OPTS,
 				      .entry = UB_STEP_ENTRY, .args = args,
 				      .nargs = nenv + 2, .n = n, .what = what,
-				      .geom = UB_STEP_GEOM, .checks = chk };
+				      .geom = UB_STEP_GEOM, .checks = chk,
+				      .toolkit = cfg->torch_toolkit };
 		s = compile_run(cfg, &job, approx, err);
 	}
 	free(src);
@@ -250,7 +251,8 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 		struct ub_job job = { .src = src, .name = ub_kernel_name(cfg, name, sizeof name),
 				      .opts = ub_modes[mode].opts, .entry = UB_KERNEL_ENTRY,
 				      .args = args, .nargs = op->ninputs + 2, .n = n,
-				      .what = what, .ptx = cfg->ptx, .checks = &rc->c };
+				      .what = what, .ptx = cfg->ptx, .checks = &rc->c,
+				      .toolkit = cfg->toolkit };
 		return run_written(cfg, &job, out, approx, &rc->sched, err);
 	}
 	for (int a = 0; !s && a < op->nargs && a < UB_MAX_KARGS; a++)
@@ -263,7 +265,8 @@ static int run_mode(const struct ub_config *cfg, const char *src,
 			      .opts = ub_modes[mode].opts, .entry = op->entry,
 			      .shown = op->entry_shown, .args = args, .nargs = op->nargs,
 			      .n = n, .geom = cfg->geom, .what = what,
-			      .launcher = cfg->launcher, .ptx = cfg->ptx, .checks = &rc->c };
+			      .launcher = cfg->launcher, .ptx = cfg->ptx, .checks = &rc->c,
+			      .toolkit = cfg->toolkit };
 	return run_written(cfg, &job, out, approx, &rc->sched, err);
 }
 
@@ -299,6 +302,16 @@ static int add_row(struct ub_result *res, const struct ub_data *d, int out,
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	ub_figs_add(r->fig, d->in, y, &d->cr, d->exact, torch, 0);
 	return 0;
+}
+
+/* A row as add_row makes it, for a run of another toolkit
+ * (run_toolkits.c), whose kernel ub_run_mode ran: no checks' figures. */
+int ub_run_add_row(struct ub_result *res, const struct ub_data *d, int out,
+		   const char *mode, const char *opts,
+		   const struct ub_array *y, uint64_t approx, struct ub_error *err)
+{
+	struct rowchk rc = { .c = { 0 } };
+	return add_row(res, d, out, mode, opts, y, approx, &rc, err);
 }
 
 /* Reports a finished stage to cfg->progress. */
@@ -398,7 +411,8 @@ int ub_result_init(const struct ub_config *cfg, struct ub_result *res,
 	memset(res, 0, sizeof *res);
 	res->cfg = cfg;
 	ub_describe_inputs(cfg, res->inputs, sizeof res->inputs);
-	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES + 1), sizeof *res->rows);
+	res->rows = calloc((size_t)cfg->ndtypes * (UB_NMODES * UB_MAX_TOOLKITS + 1),
+			   sizeof *res->rows);
 	return res->rows ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 }
 

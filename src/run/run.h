@@ -31,4 +31,11 @@ int ub_run_step(const struct ub_config *cfg, const struct ub_array *env,
 		int k, struct ub_array *out, uint64_t *approx,
 		struct ub_error *err);
 
+/* The row of results y, which are d's array out (result.h), measured,
+ * with its figures when res->cfg asks for them (a run of several
+ * toolkits adds the rows of its further toolkits so, run_toolkits.c). */
+int ub_run_add_row(struct ub_result *res, const struct ub_data *d, int out,
+		   const char *mode, const char *opts,
+		   const struct ub_array *y, uint64_t approx, struct ub_error *err);
+
 #endif

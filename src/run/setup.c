@@ -133,12 +133,50 @@ int ub_explain_opts(const struct ub_cli *cli, char *buf, size_t len)
 	return strlen(buf) + 1 < len ? 0 : -1; /* else it may be cut short */
 }
 
+/* --toolkit LIST and --torch-toolkit NAME into cfg (toolkit.h): the
+ * kernel under test with the first, the torch plan with NAME or that
+ * first; rows are named by release, so two toolkits of one release (two
+ * directories) cannot run together. */
+static int setup_toolkits(const struct ub_cli *cli, struct ub_config *cfg,
+			  struct ub_error *err)
+{
+	char buf[1024];
+	int s = 0;
+	cfg->ntoolkits = 0;
+	snprintf(buf, sizeof buf, "%s", cli->toolkit ? cli->toolkit : "");
+	for (char *save, *t = strtok_r(buf, ",", &save); !s && t;
+	     t = strtok_r(NULL, ",", &save)) {
+		const struct ub_toolkit *tk;
+		if (cfg->ntoolkits == UB_MAX_TOOLKITS)
+			return ub_fail(err, UB_USAGE, "--toolkit: at most %d toolkits",
+				       UB_MAX_TOOLKITS);
+		if ((s = ub_toolkit_resolve(t, &tk, err)) != 0)
+			return ub_prefix(err, s, "--toolkit: ");
+		for (int i = 0; i < cfg->ntoolkits; i++)
+			if (!strcmp(cfg->toolkits[i]->name, tk->name))
+				return ub_fail(err, UB_USAGE, "--toolkit: %s and %s are both "
+					       "release %s (rows are named by release: give "
+					       "one)", cfg->toolkits[i]->dir, tk->dir, tk->name);
+		cfg->toolkits[cfg->ntoolkits++] = tk;
+	}
+	if (cli->toolkit && !cfg->ntoolkits)
+		return ub_fail(err, UB_USAGE, "--toolkit: empty list (see ulpbench toolkits)");
+	cfg->toolkit = cfg->ntoolkits ? cfg->toolkits[0] : NULL;
+	cfg->torch_toolkit = cfg->toolkit;
+	if (cli->torch_toolkit && (s = ub_toolkit_resolve(cli->torch_toolkit,
+							  &cfg->torch_toolkit, err)) != 0)
+		return ub_prefix(err, s, "--torch-toolkit: ");
+	return 0;
+}
+
 int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 		struct ub_op *op, struct ub_config *cfg,
 		struct ub_user_kernel *uk, struct ub_error *err)
 {
 	const struct ub_op *found;
 	int s = ub_find_op(cat, cli->op, &found, err);
+	if (!s)
+		s = setup_toolkits(cli, &cli->cfg, err);
 	if (s)
 		return s;
 	*op = *found; /* a copy: --domain and --kernel change it for this run */

@@ -31,12 +31,14 @@ int ub_stream_threads(const struct ub_config *cfg)
  * (k->ctx set: what it is). */
 static int compile(const struct ub_config *cfg, const char *src,
 		   const struct ub_nvcc_unit *unit, const char *name,
-		   const char *opts, struct skern *k, struct ub_error *err)
+		   const char *opts, int torch, struct skern *k, struct ub_error *err)
 {
 	char *ptx = NULL;
 	size_t size;
+	/* the torch plan's steps with its toolkit, the kernel with the run's */
 	struct ub_job job = { .src = src, .unit = unit, .name = name, .opts = opts,
-			      .arch = cfg->arch };
+			      .arch = cfg->arch,
+			      .toolkit = torch ? cfg->torch_toolkit : cfg->toolkit };
 	int s = ub_job_compile(&job, 0, &ptx, &size, err);
 	if (!s && (s = ptx_parse_for(ptx, k->entry, &k->m, err)) != 0)
 		ub_prefix(err, s, "%s: ", k->ctx);   /* the PTX the user never saw */
@@ -92,7 +94,7 @@ static int compile_steps(struct job *j, struct ub_error *err)
 		bind_generated(&j->step[k], op->ninputs + k);
 		j->step[k].geom = (struct ub_geom)UB_STEP_GEOM;
 		if (!s)
-			s = compile(j->cfg, src, NULL, name, UB_TORCH_OPTS, &j->step[k], err);
+			s = compile(j->cfg, src, NULL, name, UB_TORCH_OPTS, 1, &j->step[k], err);
 		free(src);
 	}
 	return s;
@@ -167,7 +169,7 @@ static int compile_modes(struct job *j, const char *src,
 		}
 		s = compile(cfg, src, op->kernel ? cfg->kernel_unit : NULL,
 			    ub_kernel_name(cfg, name, sizeof name),
-			    ub_modes[cfg->modes[m]].opts, k, err);
+			    ub_modes[cfg->modes[m]].opts, 0, k, err);
 	}
 	return s;
 }

@@ -8,12 +8,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *ub_program_prefix(char *buf, size_t len)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0 || n >= (ssize_t)sizeof exe - 1)
+		return NULL;
+	exe[n] = '\0';
+	for (int up = 0; up < 2; up++) {   /* PREFIX/bin/ulpbench -> PREFIX */
+		char *slash = strrchr(exe, '/');
+		if (!slash || slash == exe)
+			return NULL;
+		*slash = '\0';
+	}
+	snprintf(buf, len, "%s", exe);
+	return buf;
+}
+
 int ub_data_path(const char *rel, char *out, size_t len, struct ub_error *err)
 {
 	const char *env = getenv("ULPBENCH_DATADIR");
+	char moved[4200], prefix[4096];
+	/* installed elsewhere than configured (a wheel's bin/ulpbench in a
+	 * virtual environment): PREFIX/share/ulpbench beside the program */
+	if (ub_program_prefix(prefix, sizeof prefix))
+		snprintf(moved, sizeof moved, "%s/share/ulpbench", prefix);
 	/* the build tree holds what make builds from the sources (the
 	 * compact tables, captures/mufu-sm90.tab) */
-	const char *dirs[] = {env && *env ? env : NULL, SRCDIR, BUILDDIR, PKGDATADIR};
+	const char *dirs[] = {env && *env ? env : NULL, SRCDIR, BUILDDIR, PKGDATADIR,
+			      ub_program_prefix(prefix, sizeof prefix) ? moved : NULL};
 	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
 		if (!dirs[i])
 			continue;
@@ -22,8 +45,8 @@ int ub_data_path(const char *rel, char *out, size_t len, struct ub_error *err)
 			return 0;
 	}
 	return ub_fail(err, UB_USAGE,
-		       "%s: not found in $ULPBENCH_DATADIR, %s, %s or %s", rel,
-		       SRCDIR, BUILDDIR, PKGDATADIR);
+		       "%s: not found in $ULPBENCH_DATADIR, %s, %s, %s or PREFIX/share/ulpbench "
+		       "beside the program", rel, SRCDIR, BUILDDIR, PKGDATADIR);
 }
 
 int ub_read_file(const char *path, char **text, struct ub_error *err)

@@ -6,8 +6,10 @@
 
 /* Resolves rel ("kernels", "suites/ops.fpcore") against, in order:
  * $ULPBENCH_DATADIR, the source tree the binary was built from (SRCDIR),
- * and the installed data directory (PKGDATADIR); the first that exists
- * wins.  UB_USAGE with the places tried if none does. */
+ * the installed data directory (PKGDATADIR), and PREFIX/share/ulpbench
+ * of the prefix the program runs from (installed elsewhere than
+ * configured: a wheel's bin/ulpbench); the first that exists wins.
+ * UB_USAGE with the places tried if none does. */
 int ub_data_path(const char *rel, char *out, size_t len,
 		 struct ub_error *err);
 
@@ -19,5 +21,9 @@ int ub_data_path(const char *rel, char *out, size_t len,
  * end the text there unseen, more than UB_SOURCE_MAX bytes, a read
  * error). */
 int ub_read_file(const char *path, char **text, struct ub_error *err);
+
+/* PREFIX of the running program, PREFIX/bin/ulpbench (/proc/self/exe),
+ * into buf; NULL when it cannot be read. */
+const char *ub_program_prefix(char *buf, size_t len);
 
 #endif
