@@ -81,11 +81,13 @@ static int role_ok(const char *param, const char *name, struct ub_error *err)
 #define X(role, target, what) "%s:" role " (" what ")"
 		       UB_BIND_ROLES(X)
 #undef X
-		       ")", param, name, colon + 1, (int)(colon - name), name
+		       "; roles (%s) are for ops over rows and FPCore ops of several "
+		       "outputs, docs/rowops.md)", param, name, colon + 1,
+		       (int)(colon - name), name
 #define X(role, target, what) , target
 		       UB_BIND_ROLES(X)
 #undef X
-		       );
+		       , ub_role_list());
 }
 
 /* "x, g, y, out" (an array's targets) or "n" (an integer's); the named

@@ -125,6 +125,9 @@ int ub_shaped_bind(const struct ub_shaped_req *q, struct sdata *d, struct ub_arr
 			       "own (docs/rowops.md)", nm, op->name);
 	if (colon && !strncmp(colon, ":acc=", 5))
 		sa->acc[o] = 1;
+	/* in place or accumulated: it starts as the input, written, so the
+	 * simulator's initcheck lets the kernel read it (sim.h, acc) */
+	arg->acc = colon != NULL;
 	return colon ? starts_as(q, d, o, strchr(colon, '=') + 1, sa, err) : 0;
 }
 
