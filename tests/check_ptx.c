@@ -280,5 +280,6 @@ Suite *ub_ptx_suite(void)
 	suite_add_tcase(s, ptx_vec_tcase());
 	suite_add_tcase(s, ptx_module_tcase());
 	suite_add_tcase(s, ptx_block_tcase());
+	suite_add_tcase(s, ptx_more_tcase());
 	return s;
 }

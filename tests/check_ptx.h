@@ -36,5 +36,6 @@ TCase *ptx_cvt_tcase(void);
 TCase *ptx_vec_tcase(void);
 TCase *ptx_module_tcase(void);
 TCase *ptx_block_tcase(void);
+TCase *ptx_more_tcase(void);
 
 #endif

@@ -163,6 +163,9 @@ struct ptx_run_info {
 				  (src/exec/native/), else on the interpreter */
 	uint64_t native_reruns; /* native launches a thread of which failed,
 				  finished on the interpreter from it */
+	uint64_t printf_calls; /* device printf calls that ran (ptx_builtin.c) */
+	char printf_text[2048]; /* the lines of the first ones, whole, each
+				  "(block X,Y,Z thread X,Y,Z): TEXT\n" */
 };
 
 /* The instruction budget of one thread when the launch sets none: a base

@@ -5,8 +5,9 @@
  * the start of each block.
  *
  * Within a block the warps run in order, each until all its lanes have
- * exited or wait at a barrier; when every live thread of the block waits
- * at the same bar.sync, all go on.  Threads that exited do not hold a
+ * exited or wait at a barrier; when every live thread of the block waits,
+ * those held at an mbarrier wait whose phase is complete go on
+ * (ptx_async.c), else, when all wait at the same bar.sync, all go on.  Threads that exited do not hold a
  * barrier up (PTX ISA, exit).  When every live thread waits but not all
  * at one barrier, the GPU would wait forever: an error naming the kernel,
  * both barriers' lines and a thread at each.
@@ -56,6 +57,7 @@ static void block_start(struct ptx_blk *b, const struct ptx_launch *l,
 	const uint64_t *R0 = b->c->fr->R;
 	memset(b->local, 0, (size_t)b->nthreads * f->local_size);
 	memset(b->shared, 0, b->shared_size);
+	ptx_async_reset(b);
 	for (unsigned wi = 0; wi < b->nwarps; wi++) {
 		struct ptx_warp *w = &b->w[wi];
 		unsigned nl = b->nthreads - wi * W < W ? b->nthreads - wi * W : W;
@@ -85,6 +87,33 @@ static void block_start(struct ptx_blk *b, const struct ptx_launch *l,
 	}
 }
 
+/* Threads held at an mbarrier wait whose phase is now complete go on
+ * (1 when one does); when none can, the one first held there is a
+ * deadlock (UB_RUNTIME, message); 0 when none is held at one. */
+static int release_mbar(struct ptx_blk *b)
+{
+	int held = 0, woke = 0;
+	unsigned at = 0;
+	for (unsigned wi = 0; wi < b->nwarps; wi++)
+		for (uint32_t m = b->w[wi].wait; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			const struct ptx_insn *in = &b->f->code[b->w[wi].barpc[l]];
+			if (!ptx_mbar_is_wait(in))
+				continue;
+			if (ptx_mbar_ready(b, wi, l, in))
+				b->w[wi].wait &= ~(1u << l), woke = 1;
+			else if (!held++)
+				at = wi * W + l;
+		}
+	if (woke || !held)
+		return woke;
+	uint32_t pc = b->w[at / W].barpc[at % W];
+	ptx_blk_fail(b, at, "%s at line %u waits for an mbarrier phase that no "
+		     "thread can complete: every thread of the block waits (a "
+		     "deadlock on the GPU)", b->f->text[pc], b->f->lines[pc]);
+	return UB_RUNTIME;
+}
+
 /* Every live thread waits at a barrier: the same one releases them all
  * (0); two different ones are a deadlock (UB_RUNTIME, message). */
 static int release(struct ptx_blk *b)
@@ -92,6 +121,9 @@ static int release(struct ptx_blk *b)
 	int have = 0;
 	uint32_t pc = 0;
 	unsigned first = 0;
+	int r = release_mbar(b);
+	if (r)
+		return r == 1 ? 0 : r;
 	for (unsigned wi = 0; wi < b->nwarps; wi++)
 		for (uint32_t m = b->w[wi].wait; m; m &= m - 1) {
 			unsigned l = (unsigned)__builtin_ctz(m);
@@ -170,7 +202,7 @@ static int blk_alloc(struct ptx_blk *b, const struct ptx_module *m,
 	b->w = calloc(b->nwarps, sizeof *b->w);
 	b->local = calloc((size_t)b->nthreads, f->local_size + 1u);
 	b->shared = calloc(1, b->shared_size + 1u);
-	if (!b->w || !b->local || !b->shared)
+	if (!b->w || !b->local || !b->shared || ptx_async_alloc(b))
 		return -1;
 	for (unsigned wi = 0; wi < b->nwarps; wi++)
 		if (!(b->w[wi].R = malloc((size_t)f->nslots * W * sizeof *b->w[wi].R)))
@@ -185,6 +217,7 @@ static void blk_free(struct ptx_blk *b)
 	free(b->w);
 	free(b->local);
 	free(b->shared);
+	ptx_async_free(b);
 }
 
 int ptx_block_grid(struct ptx_ctx *c, const struct ptx_module *m,
