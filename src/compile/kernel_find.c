@@ -307,7 +307,7 @@ static int probe(const struct ub_nvcc_unit *file_unit, const char *arch,
 	if (!(k->unit = malloc(len)))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	snprintf(k->unit, len, "%s#include \"ulpbench_probe.h\"\n"
-		 "#line 1 \"" UB_NVCC_UNIT_LINES "\"\nULPBENCH_PROBE(%s);\n",
+		 "#line 1 \"" UB_NVCC_UNIT_LINES "\"\nULPBENCH_PROBE((%s));\n",
 		 file_unit->text, k->expr);
 	u.text = k->unit;
 	int s = ub_nvcc_compile(&u, "", arch, 0, &ptx, &n, err);
@@ -338,6 +338,23 @@ static int file_entries(const struct ub_nvcc_unit *u, const char *arch,
 	free(ptx);
 	demangle(e, *n);
 	return 0;
+}
+
+int ub_kernel_instances(const struct ub_nvcc_unit *u, const char *arch,
+			struct ub_kinst *out, int max, int *n, struct ub_error *err)
+{
+	struct entry *e = calloc(MAX_ENTRIES, sizeof *e);
+	int ne = 0, s = e ? file_entries(u, arch, e, &ne, err)
+			  : ub_fail(err, UB_RUNTIME, "out of memory");
+	*n = 0;
+	for (int i = 0; !s && i < ne && *n < max; i++, ++*n) {
+		snprintf(out[*n].mangled, sizeof out[*n].mangled, "%s", e[i].mangled);
+		snprintf(out[*n].shown, sizeof out[*n].shown, "%s", e[i].shown);
+		snprintf(out[*n].base, sizeof out[*n].base, "%s", e[i].base);
+		snprintf(out[*n].params, sizeof out[*n].params, "%s", e[i].params);
+	}
+	free(e);
+	return s;
 }
 
 int ub_kernel_find(const struct ub_nvcc_unit *u, const char *src,

@@ -458,6 +458,15 @@ int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
 			struct ub_config *cfg, struct ub_user_kernel *uk,
 			struct ub_error *err)
 {
+	if (cfg->ndtypes > 1)   /* each dtype its kernel (kernel_dtypes.c) */
+		return ub_user_kernel_bind_dtypes(req, op, cfg, uk, err);
+	return ub_user_kernel_bind_one(req, op, cfg, uk, err);
+}
+
+int ub_user_kernel_bind_one(const struct ub_kernel_req *req, struct ub_op *op,
+			    struct ub_config *cfg, struct ub_user_kernel *uk,
+			    struct ub_error *err)
+{
 	int dt = UB_F32;
 	memset(uk, 0, sizeof *uk);
 	int st = read_kernel(req, cfg, uk, err);
@@ -489,6 +498,7 @@ int ub_user_kernel_triton(const struct ub_triton_req *req, struct ub_op *op,
 
 void ub_user_kernel_free(struct ub_user_kernel *uk)
 {
+	ub_kernel_dtypes_free(uk->dtypes);
 	if (uk->triton)
 		ub_triton_free(uk->triton);
 	free(uk->triton);
