@@ -61,6 +61,7 @@
 	X("constexpr", 0, 1, "NAME=V,...", RUN, "values of the --triton kernel's tl.constexpr parameters (default: their defaults)") \
 	X("grid", 0, 1, "N|n/NAME", RUN, "--triton's programs: N, or ceil(n / constexpr NAME) (default: the constexpr named like BLOCK)") \
 	X("num-warps", 0, 1, "W", RUN, "--triton's num_warps: 32*W threads a program (default: 4)") \
+	X("num-stages", 0, 1, "S", RUN, "--triton's num_stages: the stages its pipelined loops load ahead (default: Triton's own, 3)") \
 	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton (default: $ULPBENCH_PYTHON, else python3)") \
 	X("list-ops", 0, 0, NULL, ACTION, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, ACTION, "list the compile modes and their NVRTC options") \
@@ -119,6 +120,7 @@ struct ub_cli {
 	const char *flag_arg[UB_NVCC_MAX_FLAGS]; /* DIR or NAME[=VALUE] */
 	const char *triton, *constexprs, *grid, *python; /* --triton ... */
 	unsigned num_warps;                /* --num-warps (0: not given) */
+	unsigned num_stages;               /* --num-stages (0: not given) */
 	int modes_given;                   /* --mode was given */
 	size_t shard, nshards;             /* --shard K/N (nshards 0: none) */
 	const char *partial;               /* --partial FILE */

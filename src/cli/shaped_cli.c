@@ -110,7 +110,7 @@ static int triton(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
 {
 	struct ub_triton_req req = { cli->triton, cli->args, cli->constexprs, cli->grid,
-				     cli->python, cli->num_warps, 1 };
+				     cli->python, cli->num_warps, 1, cli->num_stages };
 	if (cfg->geom.block || cfg->geom.per_block || cfg->geom.grid || cfg->geom.shared)
 		return ub_fail(err, UB_USAGE, "--launch is for --kernel files: a --triton "
 			       "kernel is launched as Triton does (one program a row, "
