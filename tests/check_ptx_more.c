@@ -433,6 +433,34 @@ START_TEST(printf_lines)
 }
 END_TEST
 
+/* %clock64 and %globaltimer count the instructions the launch ran: two
+ * reads with two adds between them are 3 apart (the second read counts
+ * itself), in one thread; the block executor counts the same. */
+START_TEST(clocks)
+{
+#define CLOCK_HEAD ".version 9.0\n.target sm_90\n.address_size 64\n" \
+	".visible .entry ck(.param .u64 p)\n{\n"
+#define CLOCK_BODY ".reg .b64 %rd<8>;\n.reg .b32 %r<4>;\n"                 \
+	"ld.param.u64 %rd1, [p];\nmov.u64 %rd2, %clock64;\n"                 \
+	"add.u32 %r1, %r1, 1;\nadd.u32 %r1, %r1, 1;\n"                       \
+	"mov.u64 %rd3, %globaltimer;\nsub.s64 %rd4, %rd3, %rd2;\n"           \
+	"st.global.u32 [%rd1], %rd4;\n"
+	/* the second reads .shared memory: block level */
+	static const char *const src[2] = {
+		CLOCK_HEAD CLOCK_BODY "ret;\n}\n",
+		CLOCK_HEAD ".shared .b8 s[4];\n" CLOCK_BODY "mov.u32 %r2, s;\nret;\n}\n",
+	};
+#undef CLOCK_HEAD
+#undef CLOCK_BODY
+	for (int k = 0; k < 2; k++) {
+		uint32_t w[1] = { 0 };
+		struct ub_error err = { "" };
+		ck_assert_msg(run_block(src[k], "ck", 1, 1, w, 1, &err) == 0, "%s", err.msg);
+		ck_assert_uint_eq(w[0], 3);
+	}
+}
+END_TEST
+
 TCase *ptx_more_tcase(void)
 {
 	TCase *tc = tcase_create("more");
@@ -444,5 +472,6 @@ TCase *ptx_more_tcase(void)
 	tcase_add_test(tc, shfl_nosync);
 	tcase_add_test(tc, assert_trap);
 	tcase_add_test(tc, printf_lines);
+	tcase_add_test(tc, clocks);
 	return tc;
 }
