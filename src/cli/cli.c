@@ -345,8 +345,8 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 		return ub_fail(err, UB_USAGE, "%s needs --kernel FILE.cu",
 			       cli->entry ? "--entry" : cli->args ? "--args" :
 			       cli->flag_kind[0] == 'I' ? "-I" : "-D");
-	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps || cli->python ||
-			     cli->num_stages))
+	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps ||
+			     (cli->python && !cli->kernel) || cli->num_stages))
 		return ub_fail(err, UB_USAGE, "--%s needs --triton FILE.py:KERNEL",
 			       cli->constexprs ? "constexpr" : cli->grid ? "grid" :
 			       cli->num_warps ? "num-warps" : cli->num_stages ? "num-stages"

@@ -62,7 +62,7 @@
 	X("grid", 0, 1, "N|n/NAME", RUN, "--triton's programs: N, or ceil(n / constexpr NAME) (default: the constexpr named like BLOCK)") \
 	X("num-warps", 0, 1, "W", RUN, "--triton's num_warps: 32*W threads a program (default: 4)") \
 	X("num-stages", 0, 1, "S", RUN, "--triton's num_stages: the stages its pipelined loops load ahead (default: Triton's own, 3)") \
-	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton (default: $ULPBENCH_PYTHON, else python3)") \
+	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton, or whose torch gives a --kernel PyTorch extension file its flags (default: $ULPBENCH_PYTHON, else python3)") \
 	X("list-ops", 0, 0, NULL, ACTION, "list the ops: name, inputs, math and torch plan")  \
 	X("list-modes", 0, 0, NULL, ACTION, "list the compile modes and their NVRTC options") \
 	X("list-dtypes", 0, 0, NULL, ACTION, "list the dtypes")                      \

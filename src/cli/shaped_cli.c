@@ -166,7 +166,8 @@ static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 	if (cli->triton)
 		return triton(cli, si, q, cfg, uk, err);
 	static char flags[UB_NVCC_MAX_FLAGS][4100], args[4200];
-	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0} };
+	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->nflags, {0},
+				     cli->python };
 	if (strcmp(q->op->out[0].name, "out"))
 		req.args = first_out(cli->args, q->op->out[0].name, args, sizeof args);
 	for (int i = 0; i < cli->nflags; i++) {

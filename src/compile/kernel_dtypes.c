@@ -18,6 +18,8 @@
  * then bound as for a run of that dtype alone, which checks that its
  * arrays are of the dtype (a mismatch: that one-dtype run's message). */
 #include "user_kernel.h"
+#include "paths.h"
+#include "torch_ext.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -177,7 +179,16 @@ static int instances(const struct ub_kernel_req *req, const struct ub_config *cf
 				  .nflags = req->nflags };
 	for (int i = 0; i < req->nflags && i < UB_NVCC_MAX_FLAGS; i++)
 		u.flags[i] = req->flags[i];
-	return ub_kernel_instances(&u, cfg->arch, k, MAX_INST, nk, err);
+	char *src = NULL;
+	int s = ub_read_file(req->file, &src, err);
+	if (!s && ub_torch_ext_uses(src))   /* the flags the run's unit has */
+		s = ub_torch_ext_flags(req->file, ub_torch_python(req->python), &u, err);
+	if (!s)
+		s = ub_kernel_instances(&u, cfg->arch, k, MAX_INST, nk, err);
+	for (int i = req->nflags; i < u.nflags; i++)
+		free((char *)u.flags[i]);
+	free(src);
+	return s;
 }
 
 int ub_user_kernel_bind_dtypes(const struct ub_kernel_req *req, struct ub_op *op,

@@ -9,6 +9,7 @@
  * (f32 by default).  Values are checked where they are read (user_value.c). */
 #include "user_kernel.h"
 #include "dag.h"
+#include "torch_ext.h"
 #include "triton.h"
 #include "paths.h"
 
@@ -448,7 +449,27 @@ static int read_kernel(const struct ub_kernel_req *req, const struct ub_config *
 		free(text);
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	}
+	if (ub_torch_ext_uses(uk->src) &&   /* as cpp_extension builds it */
+	    (st = ub_torch_ext_flags(uk->file, ub_torch_python(req->python), uk->unit,
+				     err)) != 0) {
+		free(text);
+		return st;
+	}
+	/* the modes the run compiles, side by side with the probe's own
+	 * (nvcc.h; rn only where it means something, ub_mode_na) */
+	const char *warm[UB_NMODES + 1] = { NULL };
+	for (int m = 0, w = 0; m < cfg->nmodes; m++) {
+		int applies = 0;   /* to one of the run's dtypes (native16) */
+		for (int t = 0; t < cfg->ndtypes; t++)
+			applies |= ub_mode_applies(cfg->modes[m], cfg->dtypes[t]);
+		if (applies && (cfg->modes[m] != UB_MODE_RN || ub_ksig_uses_macros(uk->src)))
+			warm[w++] = ub_modes[cfg->modes[m]].opts;
+	}
+	uk->unit->warm = warm;
+	uk->unit->progress = cfg->progress;
+	uk->unit->progress_ctx = cfg->progress_ctx;
 	st = ub_kernel_find(uk->unit, uk->src, req->entry, cfg->arch, uk->kf, err);
+	uk->unit->warm = NULL;
 	free(text);
 	uk->unit->text = uk->kf->unit;   /* what every mode compiles */
 	return st;

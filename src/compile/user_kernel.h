@@ -20,6 +20,9 @@ struct ub_kernel_req {
 	const char *file, *entry, *args;  /* --kernel, --entry, --args */
 	int nflags;                       /* -I DIR, -D NAME[=VALUE] as */
 	const char *flags[UB_NVCC_MAX_FLAGS]; /* "-IDIR", "-DNAME=VALUE" */
+	const char *python;               /* --python: whose torch gives a
+					     PyTorch extension's flags
+					     (torch_ext.h); NULL: the default */
 };
 
 struct ub_kernel_dtypes;
