@@ -32,10 +32,6 @@
 #define W PTX_WARP
 #define REG(l, s) b->w[wi].R[(size_t)(s) * W + (l)]
 
-/* The mbarrier sub-operations (MBARRIER's cmp, ptx_insn_more.c). */
-enum { MB_INIT, MB_INVAL, MB_ARRIVE, MB_ARRIVE_DROP, MB_TEST, MB_TRY,
-       MB_PENDING, MB_CP_ARRIVE };
-
 #define MB_COUNT 0x1fffffull
 #define MB_PHASE(o) ((o) >> 42 & MB_COUNT)
 #define MB_EXPECT(o) ((o) >> 21 & MB_COUNT)
@@ -189,7 +185,7 @@ static int arrive(struct ptx_blk *b, unsigned t, const struct ptx_insn *in,
 				    (unsigned long long)count, (unsigned long long)pend);
 	exp -= drop ? count : 0;
 	pend -= count;
-	if (!pend && (in->flags & PTX_F_SAT) && in->cmp != MB_CP_ARRIVE)
+	if (!pend && (in->flags & PTX_F_SAT) && in->cmp != PTX_MB_CP_ARRIVE)
 		return ptx_blk_fail(b, t, "%s at line %u: a .noComplete arrival "
 				    "completes the phase (undefined on the GPU)",
 				    text_of(b, in), line_of(b, in));
@@ -216,7 +212,7 @@ static int mbar_lane(struct ptx_blk *b, unsigned wi, unsigned l,
 {
 	unsigned t = wi * W + l;
 	uint64_t v = REG(l, in->src[1]), o;
-	if (in->cmp == MB_PENDING) {   /* of a state, not of the object */
+	if (in->cmp == PTX_MB_PENDING) {   /* of a state, not of the object */
 		REG(l, in->dst) = v & MB_COUNT;
 		return 0;
 	}
@@ -224,31 +220,31 @@ static int mbar_lane(struct ptx_blk *b, unsigned wi, unsigned l,
 	if (!p)
 		return UB_RUNTIME;
 	memcpy(&o, p, 8);
-	if (in->cmp == MB_INIT) {
+	if (in->cmp == PTX_MB_INIT) {
 		uint64_t n = v & 0xffffffffu;
 		if (n < 1 || n >= 1u << 20)
 			return ptx_blk_fail(b, t, "%s at line %u: count %llu is not in "
 					    "1..2^20-1", text_of(b, in), line_of(b, in),
 					    (unsigned long long)n);
 		o = MB_INITED | n << 21 | n;
-	} else if (in->cmp == MB_INVAL) {
+	} else if (in->cmp == PTX_MB_INVAL) {
 		o = 0;
 	} else if (!(o & MB_INITED)) {
 		return ptx_blk_fail(b, t, "%s at line %u: the mbarrier at .shared "
 				    "offset 0x%llx is used before mbarrier.init",
 				    text_of(b, in), line_of(b, in),
 				    (unsigned long long)(p - b->shared));
-	} else if (in->cmp == MB_TEST || in->cmp == MB_TRY) {
+	} else if (in->cmp == PTX_MB_TEST || in->cmp == PTX_MB_TRY) {
 		*held = !done(b, wi, l, in, o);
 		REG(l, in->dst) = !*held;
 		return 0;
 	} else {
-		if (in->cmp == MB_CP_ARRIVE)   /* its copies first: then arrive */
+		if (in->cmp == PTX_MB_CP_ARRIVE)   /* its copies first: then arrive */
 			complete(b, t, 0, 1);
 		uint64_t was = o;
-		if ((in->cmp != MB_CP_ARRIVE || (in->flags & PTX_F_SAT)) &&
-		    arrive(b, t, in, &o, in->cmp == MB_CP_ARRIVE ? 1 : v & 0xffffffffu,
-			   in->cmp == MB_ARRIVE_DROP))
+		if ((in->cmp != PTX_MB_CP_ARRIVE || (in->flags & PTX_F_SAT)) &&
+		    arrive(b, t, in, &o, in->cmp == PTX_MB_CP_ARRIVE ? 1 : v & 0xffffffffu,
+			   in->cmp == PTX_MB_ARRIVE_DROP))
 			return UB_RUNTIME;
 		REG(l, in->dst) = was;
 	}
@@ -272,7 +268,7 @@ int ptx_mbar_wait(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 
 int ptx_mbar_is_wait(const struct ptx_insn *in)
 {
-	return in->op == PTX_MBARRIER && (in->cmp == MB_TEST || in->cmp == MB_TRY);
+	return in->op == PTX_MBARRIER && (in->cmp == PTX_MB_TEST || in->cmp == PTX_MB_TRY);
 }
 
 int ptx_mbar_ready(struct ptx_blk *b, unsigned wi, unsigned l,

@@ -226,10 +226,6 @@ static const char *cp_async_copy(struct ptx_pstate *st, const struct parts *p,
 	return NULL;
 }
 
-/* The mbarrier sub-operations (MBARRIER's cmp). */
-enum { MB_INIT, MB_INVAL, MB_ARRIVE, MB_ARRIVE_DROP, MB_TEST, MB_TRY,
-       MB_PENDING, MB_CP_ARRIVE };
-
 /* mbarrier.OP ... and cp.async.mbarrier.arrive{.noinc}.b64 [a]. */
 static const char *mbarrier(struct ptx_pstate *st, const struct parts *p,
 			    struct ptx_insn *in, int from_cp)
@@ -238,7 +234,7 @@ static const char *mbarrier(struct ptx_pstate *st, const struct parts *p,
 		"test_wait", "try_wait", "pending_count" };
 	static const char *const ok[] = { "parity", "noComplete", "noinc", "async",
 		"mbarrier", NULL };
-	int op = from_cp ? MB_CP_ARRIVE : -1, first = from_cp ? 3 : 1;
+	int op = from_cp ? PTX_MB_CP_ARRIVE : -1, first = from_cp ? 3 : 1;
 	for (int k = 0; !from_cp && p->n && k < COUNT(ops); k++)
 		if (!strcmp(p->part[0], ops[k]))
 			op = k;
@@ -267,24 +263,24 @@ static const char *mbarrier(struct ptx_pstate *st, const struct parts *p,
 	if (has(p, 0, "noinc"))
 		in->flags |= PTX_F_SAT;
 	st->f->block_level = 1;
-	if (op == MB_PENDING)
+	if (op == PTX_MB_PENDING)
 		return ptx_opd_dst(st, &in->dst) || ptx_expect(st, ",") ||
 		       ptx_opd_src(st, PTX_T_B64, &in->src[1]) ? "" : NULL;
-	if (op != MB_INIT && op != MB_INVAL && op != MB_CP_ARRIVE &&
+	if (op != PTX_MB_INIT && op != PTX_MB_INVAL && op != PTX_MB_CP_ARRIVE &&
 	    (ptx_opd_dst(st, &in->dst) || ptx_expect(st, ",")))
 		return "";
 	if (ptx_opd_mem(st, &in->src[0], &in->off))
 		return "";
-	if (op == MB_INIT)
+	if (op == PTX_MB_INIT)
 		return comma_src(st, PTX_T_U32, &in->src[1]) ? "" : NULL;
-	if ((op == MB_ARRIVE || op == MB_ARRIVE_DROP) && ptx_tok_is(cur(st), ","))
+	if ((op == PTX_MB_ARRIVE || op == PTX_MB_ARRIVE_DROP) && ptx_tok_is(cur(st), ","))
 		return comma_src(st, PTX_T_U32, &in->src[1]) ? "" : NULL;
-	if (op == MB_TEST || op == MB_TRY) {
+	if (op == PTX_MB_TEST || op == PTX_MB_TRY) {
 		if (comma_src(st, (in->flags & PTX_F_NEGC) ? PTX_T_U32 : PTX_T_B64,
 			      &in->src[1]))
 			return "";
 		uint32_t hint;   /* try_wait's suspendTimeHint: a wait's length */
-		if (op == MB_TRY && ptx_tok_is(cur(st), ",") &&
+		if (op == PTX_MB_TRY && ptx_tok_is(cur(st), ",") &&
 		    comma_src(st, PTX_T_U32, &hint))
 			return "";
 	}

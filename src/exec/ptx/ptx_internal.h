@@ -117,6 +117,11 @@ enum ptx_bop {
 	PTX_B_ADD, PTX_B_MIN, PTX_B_MAX, PTX_B_INC, PTX_B_DEC, PTX_B_AND,
 	PTX_B_OR, PTX_B_XOR, PTX_B_EXCH, PTX_B_CAS        /* atom, redux */
 };
+/* mbarrier's sub-operations (MBARRIER's cmp; ptx_insn_more.c decodes,
+ * ptx_async.c runs them): init, inval, arrive, arrive_drop, test_wait,
+ * try_wait, pending_count, cp.async.mbarrier.arrive. */
+enum { PTX_MB_INIT, PTX_MB_INVAL, PTX_MB_ARRIVE, PTX_MB_ARRIVE_DROP, PTX_MB_TEST,
+       PTX_MB_TRY, PTX_MB_PENDING, PTX_MB_CP_ARRIVE };
 /* atom/red space (aux): generic, global, shared. */
 enum { PTX_AS_GENERIC, PTX_AS_GLOBAL, PTX_AS_SHARED };
 
