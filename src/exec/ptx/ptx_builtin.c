@@ -178,13 +178,19 @@ static void conversion(struct pf *f, const char *s, size_t *used)
 			snprintf(piece, sizeof piece, spec, str);
 	} else if (conv == 'p') {
 		snprintf(piece, sizeof piece, "0x%llx", (unsigned long long)next_arg(f, 8));
+	} else if (conv == 'c') {   /* an int's low byte (C's %c) */
+		int ch = (unsigned char)next_arg(f, longs ? 8 : 4);
+		if (nstar == 2)
+			snprintf(piece, sizeof piece, spec, w, p, ch);
+		else if (nstar == 1)
+			snprintf(piece, sizeof piece, spec, w, ch);
+		else
+			snprintf(piece, sizeof piece, spec, ch);
 	} else {
 		unsigned n = longs ? 8 : 4;
 		uint64_t v = next_arg(f, n);
 		long long x = n == 8 ? (long long)v : strchr("di", conv) ?
 			      (long long)(int32_t)v : (long long)(uint32_t)v;
-		if (conv == 'c')
-			x = (unsigned char)v;
 		if (nstar == 2)
 			snprintf(piece, sizeof piece, spec, w, p, x);
 		else if (nstar == 1)
