@@ -101,7 +101,8 @@ static int run_block(const char *ptx, const char *name, unsigned bx, unsigned by
 }
 
 /* A block of 32 x 2 threads: each stores %lanemask_lt, %warpid and its
- * linear index t = %tid.x + 32 %tid.y; lane t % 32's lanemask_lt is
+ * linear index t = %tid.x + 32 %tid.y (16 bytes a thread, the vector
+ * store aligned); lane t % 32's lanemask_lt is
  * 2^(t%32) - 1, its warp t / 32 (warps of 32 consecutive linear threads). */
 START_TEST(lanes_2d)
 {
@@ -111,18 +112,18 @@ START_TEST(lanes_2d)
 		".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
 		"ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %tid.y;\n"
 		"mov.u32 %r3, %ntid.x;\nmad.lo.s32 %r4, %r2, %r3, %r1;\n"
-		"mul.wide.u32 %rd2, %r4, 12;\nadd.s64 %rd3, %rd1, %rd2;\n"
+		"mul.wide.u32 %rd2, %r4, 16;\nadd.s64 %rd3, %rd1, %rd2;\n"
 		"mov.u32 %r5, %lanemask_lt;\nmov.u32 %r6, %warpid;\n"
 		"st.global.v2.u32 [%rd3], {%r5, %r6};\nst.global.u32 [%rd3+8], %r4;\n"
 		"ret;\n}\n";
-	uint32_t w[64 * 3];
+	uint32_t w[64 * 4];
 	struct ub_error err = { "" };
 	memset(w, 0xff, sizeof w);
-	ck_assert_msg(run_block(ptx, "lanes", 32, 2, w, 64 * 3, &err) == 0, "%s", err.msg);
+	ck_assert_msg(run_block(ptx, "lanes", 32, 2, w, 64 * 4, &err) == 0, "%s", err.msg);
 	for (unsigned t = 0; t < 64; t++) {
-		ck_assert_uint_eq(w[3 * t], (1u << (t % 32)) - 1);
-		ck_assert_uint_eq(w[3 * t + 1], t / 32);
-		ck_assert_uint_eq(w[3 * t + 2], t);
+		ck_assert_uint_eq(w[4 * t], (1u << (t % 32)) - 1);
+		ck_assert_uint_eq(w[4 * t + 1], t / 32);
+		ck_assert_uint_eq(w[4 * t + 2], t);
 	}
 }
 END_TEST
@@ -132,6 +133,7 @@ END_TEST
  *   A: 4 bytes, its own group; B: 4 bytes of which src-size 2 are read
  *   (the upper two written zero), a second group; C: a word first set to
  *   0xdead by a store, then a copy with ignore-src true (zeros).
+ * A and B start at 0 (stored first: .shared memory starts uninitialized).
  * Each thread records A[t] before any wait (the copy completes at the
  * wait here: still 0), A[t] and B[t] after wait_group 1 (the older group,
  * A, is done: g[t]; B still 0), B[t] after wait_group 0 (g[t] & 0xffff),
@@ -160,6 +162,7 @@ START_TEST(cp_async)
 		"shl.b32 %r2, %r1, 2;\nmov.u32 %r3, A;\nadd.s32 %r3, %r3, %r2;\n"
 		"mov.u32 %r4, B;\nadd.s32 %r4, %r4, %r2;\nmov.u32 %r5, C;\n"
 		"add.s32 %r5, %r5, %r2;\nst.shared.u32 [%r5], 0xdead;\n"
+		"st.shared.u32 [%r3], 0;\nst.shared.u32 [%r4], 0;\n"
 		"cp.async.ca.shared.global [%r3], [%rd3], 4;\ncp.async.commit_group;\n"
 		"ld.shared.u32 %r6, [%r3];\n"
 		"cp.async.ca.shared::cta.global.L2::128B [%r4], [%rd3], 4, 2;\n"
@@ -287,6 +290,7 @@ START_TEST(atomics_more)
 		"mov.f32 %f1, 0f3F800000;\nmov.f32 %f2, 0f3F000000;\n"
 		"atom.global.v2.f32.add {%f3, %f4}, [%rd1+24], {%f1, %f2};\n"
 		"mov.b32 %f5, 0x00000200;\nmov.u32 %r2, sh;\n"
+		"setp.eq.u32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r2], 0;\nbar.sync 0;\n"
 		"atom.shared::cta.add.f32 %f6, [%r2], %f5;\n"
 		"atom.global.add.f32 %f6, [%rd1+36], %f5;\n"
 		"createpolicy.fractional.L2::evict_last.b64 %rd6, 1.0;\n"
@@ -461,12 +465,69 @@ START_TEST(clocks)
 }
 END_TEST
 
+/* The checks see cp.async: thread t copies g[t] (words 0..31 of the
+ * parameter) to A[t], waits, and reads A[(t + 1) % 32], a copy of
+ * another thread.  (a) With bar.sync before the read: no hazard, and
+ * g[(t + 1) % 32] into word 32 + t.  (b) Without: racecheck counts the
+ * copy's write and the read of another lane of the warp with nothing
+ * between them.  (c) A read of A[t] before the wait: nothing wrote it
+ * yet (initcheck, an error). */
+#define CPT_PTX(SYNC, EARLY)                                                  \
+	".version 9.0\n.target sm_90\n.address_size 64\n"                       \
+	".visible .entry cpt(.param .u64 p)\n{\n"                               \
+	".shared .align 4 .b8 A[128];\n"                                        \
+	".reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"                                \
+	"ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n"                       \
+	"mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"               \
+	"shl.b32 %r2, %r1, 2;\nmov.u32 %r3, A;\nadd.s32 %r4, %r3, %r2;\n"       \
+	"cp.async.ca.shared.global [%r4], [%rd3], 4;\n" EARLY                   \
+	"cp.async.wait_all;\n" SYNC                                             \
+	"add.s32 %r5, %r1, 1;\nand.b32 %r6, %r5, 31;\nshl.b32 %r7, %r6, 2;\n"  \
+	"add.s32 %r8, %r3, %r7;\nld.shared.u32 %r9, [%r8];\n"                   \
+	"st.global.u32 [%rd3+128], %r9;\nret;\n}\n"
+
+static int run_cpt(const char *ptx, uint32_t *w, struct ptx_run_info *info,
+		   struct ub_error *err)
+{
+	struct ptx_module *m = NULL;
+	ck_assert_msg(ptx_parse(ptx, &m, err) == 0, "%s", err->msg);
+	for (unsigned t = 0; t < 32; t++)
+		w[t] = 7 * t + 1, w[32 + t] = 0;
+	struct ptx_buffer b = { w, 64 * sizeof *w, 1, NULL };
+	uint64_t arg = (uint64_t)(uintptr_t)w;
+	struct ptx_launch l = { { 1, 1, 1 }, { 32, 1, 1 }, &arg, 1, &b, 1, 0, 0, 0,
+				0, 0 };
+	int rc = ptx_run(m, "cpt", &l, info, err);
+	ptx_free(m);
+	return rc;
+}
+
+START_TEST(cp_async_checked)
+{
+	uint32_t w[64];
+	struct ub_error err = { "" };
+	struct ptx_run_info info;
+	ck_assert_msg(run_cpt(CPT_PTX("bar.sync 0;\n", ""), w, &info, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_uint_eq(info.hazards, 0);
+	for (unsigned t = 0; t < 32; t++)
+		ck_assert_uint_eq(w[32 + t], 7 * ((t + 1) % 32) + 1);
+	ck_assert_msg(run_cpt(CPT_PTX("", ""), w, &info, &err) == 0, "%s", err.msg);
+	ck_assert_uint_gt(info.hazards, 0);
+	ck_assert_msg(strstr(info.hazard, "cp.async") != NULL, "%s", info.hazard);
+	ck_assert_int_eq(run_cpt(CPT_PTX("", "ld.shared.u32 %r10, [%r4];\n"), w, &info,
+				 &err), UB_RUNTIME);
+	ck_assert_msg(strstr(err.msg, "which nothing wrote before") != NULL, "%s", err.msg);
+}
+END_TEST
+
 TCase *ptx_more_tcase(void)
 {
 	TCase *tc = tcase_create("more");
 	tcase_add_loop_test(tc, one_insn, 0, (int)(sizeof prmt_cases / sizeof *prmt_cases));
 	tcase_add_test(tc, lanes_2d);
 	tcase_add_test(tc, cp_async);
+	tcase_add_test(tc, cp_async_checked);
 	tcase_add_test(tc, mbarrier);
 	tcase_add_test(tc, atomics_more);
 	tcase_add_test(tc, shfl_nosync);

@@ -11,7 +11,9 @@
  * nobody waits for completes when its thread exits.  Reading the
  * destination before the wait gives the bytes that were there before, one
  * of the values a GPU may give.  src-size below cp-size zero-fills the
- * rest; an ignore-src predicate that holds writes zeros.
+ * rest; an ignore-src predicate that holds writes zeros.  The checks
+ * (ptx_check.h) see the source read at the issue and the destination
+ * written at the completion, by the copy's thread and instruction.
  *
  * mbarrier (9.7.13): an object of 8 bytes in .shared memory, here bits
  * 0-20 the arrivals the current phase still waits for, 21-41 those each
@@ -24,7 +26,11 @@
  * it: one schedule a GPU may give); when every thread of the block waits
  * and none can complete it, the GPU would wait forever: an error.  Using
  * an object before init, or more arrivals than a phase has, is an error
- * (undefined on the GPU). */
+ * (undefined on the GPU).  The checks see init and inval as writes of the
+ * object and the other operations on it as atomics (initcheck: an object
+ * nothing wrote is read; racecheck: atomics take no part).  Racecheck
+ * takes no order from an mbarrier's phases, as it takes none from fences
+ * (docs/block-kernels.md). */
 #include "ptx_block.h"
 
 #include <stdlib.h>
@@ -36,9 +42,13 @@
 #define MB_PHASE(o) ((o) >> 42 & MB_COUNT)
 #define MB_EXPECT(o) ((o) >> 21 & MB_COUNT)
 #define MB_INITED (1ull << 63)
+/* set by init; all ones is the poison .shared memory starts with (no
+ * object init makes has an expected count of 2^21-1) */
+#define MB_IS_INITED(o) (((o) & MB_INITED) && (o) != UINT64_MAX)
 
 struct ptx_cp {
 	unsigned thread;
+	uint32_t pc;             /* the cp.async instruction */
 	uint32_t group;          /* the thread's groups committed before it */
 	uint64_t dst;            /* .shared offset */
 	unsigned n;
@@ -93,9 +103,12 @@ static void complete(struct ptx_blk *b, unsigned t, uint32_t below, int all)
 	size_t k = 0;
 	for (size_t i = 0; i < as->nq; i++) {
 		struct ptx_cp *e = &as->q[i];
-		if (e->thread == t && (all || e->group < below))
-			memcpy(b->shared + e->dst, e->data, e->n);   /* checked */
-		else
+		if (e->thread == t && (all || e->group < below)) {
+			/* bounds checked at the issue; a write cannot fail a check */
+			ptx_chk_shared(&b->chk, e->dst, e->n, PTX_CHK_WRITE, t, e->pc,
+				       e->data, b->shared + e->dst);
+			memcpy(b->shared + e->dst, e->data, e->n);
+		} else
 			as->q[k++] = *e;
 	}
 	as->nq = k;
@@ -133,7 +146,9 @@ static int copy(struct ptx_blk *b, unsigned wi, unsigned l, const struct ptx_ins
 				    "memory) at line %u", text_of(b, in),
 				    (unsigned long long)d, n,
 				    (unsigned long long)b->shared_size, line_of(b, in));
-	struct ptx_cp e = { .thread = t, .group = as->committed[t], .dst = d, .n = n };
+	uint32_t pc = (uint32_t)(in - b->f->code);
+	struct ptx_cp e = { .thread = t, .pc = pc, .group = as->committed[t], .dst = d,
+			    .n = n };
 	if (bytes && !ignore) {
 		unsigned char *lbuf = b->local + (size_t)t * b->f->local_size;
 		if (!ptx_mem_region(b->c, PTX_LD_GLOBAL, s, bytes, lbuf, &lo, &size)) {
@@ -142,6 +157,8 @@ static int copy(struct ptx_blk *b, unsigned wi, unsigned l, const struct ptx_ins
 			b->bad_thread = t;
 			return UB_RUNTIME;
 		}
+		if (ptx_chk_global(&b->chk, s, bytes, PTX_CHK_READ, t, pc, NULL))
+			return ptx_blk_fail(b, t, "%s", b->chk.msg);
 		memcpy(e.data, (const void *)(uintptr_t)s, bytes);
 	}
 	if (as->nq == as->cap) {
@@ -219,7 +236,16 @@ static int mbar_lane(struct ptx_blk *b, unsigned wi, unsigned l,
 	unsigned char *p = mbar_at(b, wi, l, in);
 	if (!p)
 		return UB_RUNTIME;
+	uint32_t pc = (uint32_t)(in - b->f->code);
+	int sets = in->cmp == PTX_MB_INIT || in->cmp == PTX_MB_INVAL;
 	memcpy(&o, p, 8);
+	if (!sets && (!MB_IS_INITED(o) ||   /* initcheck: nothing wrote it */
+		      ptx_chk_shared(&b->chk, (uint64_t)(p - b->shared), 8,
+				     PTX_CHK_ATOM, t, pc, NULL, p)))
+		return ptx_blk_fail(b, t, "%s at line %u: the mbarrier at .shared "
+				    "offset 0x%llx is used before mbarrier.init",
+				    text_of(b, in), line_of(b, in),
+				    (unsigned long long)(p - b->shared));
 	if (in->cmp == PTX_MB_INIT) {
 		uint64_t n = v & 0xffffffffu;
 		if (n < 1 || n >= 1u << 20)
@@ -229,11 +255,6 @@ static int mbar_lane(struct ptx_blk *b, unsigned wi, unsigned l,
 		o = MB_INITED | n << 21 | n;
 	} else if (in->cmp == PTX_MB_INVAL) {
 		o = 0;
-	} else if (!(o & MB_INITED)) {
-		return ptx_blk_fail(b, t, "%s at line %u: the mbarrier at .shared "
-				    "offset 0x%llx is used before mbarrier.init",
-				    text_of(b, in), line_of(b, in),
-				    (unsigned long long)(p - b->shared));
 	} else if (in->cmp == PTX_MB_TEST || in->cmp == PTX_MB_TRY) {
 		*held = !done(b, wi, l, in, o);
 		REG(l, in->dst) = !*held;
@@ -248,6 +269,9 @@ static int mbar_lane(struct ptx_blk *b, unsigned wi, unsigned l,
 			return UB_RUNTIME;
 		REG(l, in->dst) = was;
 	}
+	if (sets)
+		ptx_chk_shared(&b->chk, (uint64_t)(p - b->shared), 8, PTX_CHK_WRITE, t, pc,
+			       &o, p);
 	memcpy(p, &o, 8);
 	return 0;
 }
@@ -282,7 +306,7 @@ int ptx_mbar_ready(struct ptx_blk *b, unsigned wi, unsigned l,
 	if (!p)
 		return 1;   /* running it again says what is wrong */
 	memcpy(&o, p, 8);
-	return !(o & MB_INITED) || done(b, wi, l, in, o);
+	return !MB_IS_INITED(o) || done(b, wi, l, in, o);
 }
 
 int ptx_async_step(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,

@@ -47,6 +47,19 @@ unsigned char *ptx_mma_shared(struct ptx_blk *b, unsigned wi, unsigned l,
 	return p;
 }
 
+int ptx_mma_chk(struct ptx_blk *b, unsigned t, const struct ptx_insn *in,
+		unsigned char *p, uint64_t n, int store, const void *val)
+{
+	uint32_t pc = (uint32_t)(in - b->f->code);
+	int kind = store ? PTX_CHK_WRITE : PTX_CHK_READ, rc;
+	if (p >= b->shared && p < b->shared + b->shared_size)
+		rc = ptx_chk_shared(&b->chk, (uint64_t)(p - b->shared), n, kind, t, pc,
+				    val, p);
+	else
+		rc = ptx_chk_global(&b->chk, (uint64_t)(uintptr_t)p, n, kind, t, pc, val);
+	return rc ? ptx_blk_fail(b, t, "%s", b->chk.msg) : 0;
+}
+
 void ptx_mma_flag(struct ptx_blk *b, const struct ub_mma_model *m, unsigned doubt)
 {
 	if (!m->known || doubt)
@@ -108,12 +121,17 @@ int ptx_warp_ldmatrix(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in)
 							  in->sbits == PTX_WMMA_GENERIC, what);
 			if (!p)
 				return UB_RUNTIME;
-			for (int c = 0; c < 8; c++) {   /* little-endian host */
+			unsigned char row[16] = { 0 };
+			for (int c = 0; !ld && c < 8; c++)   /* little-endian host */
+				row[2 * c] = (unsigned char)x[r][c],
+				row[2 * c + 1] = (unsigned char)(x[r][c] >> 8);
+			if (ptx_mma_chk(b, wi * W + l, in, p, 16, !ld, row))
+				return UB_RUNTIME;
+			for (int c = 0; c < 8; c++) {
 				if (ld)
 					x[r][c] = (uint16_t)(p[2 * c] | p[2 * c + 1] << 8);
 				else
-					p[2 * c] = (unsigned char)x[r][c],
-					p[2 * c + 1] = (unsigned char)(x[r][c] >> 8);
+					p[2 * c] = row[2 * c], p[2 * c + 1] = row[2 * c + 1];
 			}
 		}
 		if (ld) {

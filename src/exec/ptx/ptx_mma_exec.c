@@ -165,11 +165,14 @@ static int wmma_mem(struct ptx_blk *b, unsigned wi, struct ptx_warp *w,
 				int sh = (int)size * 8 * j;
 				if (!q)
 					return UB_RUNTIME;
+				if (!load)
+					x = size == 8 ? v : v >> sh;
+				if (ptx_mma_chk(b, wi * W + l, in, q, size, !load, &x))
+					return UB_RUNTIME;
 				if (load) {
 					memcpy(&x, q, size);   /* little-endian host */
 					v |= x << (size == 8 ? 0 : sh);
 				} else {
-					x = size == 8 ? v : v >> sh;
 					memcpy(q, &x, size);
 				}
 			}
