@@ -7,6 +7,7 @@
  * parameter takes (8, 32 or 64 bits). */
 #include "shaped_internal.h"
 #include "kernel_roles.h"
+#include "shaped_mm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -27,7 +27,7 @@
 #define XHAT(i, k) "(* (- (ref x " i " " k ") (ref mean " i ")) (ref rstd " i "))"
 
 /* The matrix ops' pieces: a dot product over k, and sdpa's scores. */
-#define X_MAT(nm, e, doc) {nm, e, -2, 2, 0, doc}
+#define X_MAT(nm, e, doc) X_ARG(nm, e, -2, 2, 0, doc)
 #define DOT(a, b) "(for ([k K]) ([s 0 (+ s (* " a " " b "))]) s)"
 #define SCORE "(/ (for ([d D]) ([u 0 (+ u (* (ref q i d) (ref k t d)))]) u) (sqrt D))"
 #define SDPA_MATH(name, keep)                                                  \
@@ -140,7 +140,7 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	{"matmul", "matrix product: out = a b (--shape M,N,K)", UB_SH_MATMUL, 2, 1,
 	 {X_MAT("a", UB_EXT_MK, "the left matrix (M, K)"),
 	  X_MAT("b", UB_EXT_KN, "the right matrix (K, N)")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "sum over k of a[i,k] b[k,j], (M, N)"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "sum over k of a[i,k] b[k,j], (M, N)")},
 	 "ub_rows_matmul",
 	 "(FPCore matmul ((a M K) (b K N))\n"
 	 "  (tensor ([i M] [j N]) " DOT("(ref a i k)", "(ref b k j)") "))", NULL},
@@ -149,7 +149,7 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 {X_MAT("x", UB_EXT_MK, "the input (M, K)"),
 	  X_MAT("weight", UB_EXT_NK, "the weight (N, K)"),
 	  X_MAT("bias", UB_EXT_COLS, "the bias, one per column (N)")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "sum over k of x[i,k] weight[j,k], plus bias[j]"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "sum over k of x[i,k] weight[j,k], plus bias[j]")},
 	 "ub_rows_linear",
 	 "(FPCore linear ((x M K) (weight N K) (bias N))\n"
 	 "  (tensor ([i M] [j N])\n"
@@ -158,25 +158,25 @@ const struct ub_shaped_op ub_shaped_ops[] = {
 	 2, 1,
 	 {X_MAT("a", UB_EXT_MK, "the left matrices (B, M, K), as (B*M, K)"),
 	  X_MAT("b", UB_EXT_BKN, "the right matrices (B, K, N)")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "out[h,i,j] = sum over k of a[h,i,k] b[h,k,j], "
-	   "as (B*M, N)"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "out[h,i,j] = sum over k of a[h,i,k] b[h,k,j], "
+	   "as (B*M, N)")},
 	 "ub_rows_bmm",
 	 "(FPCore bmm ((a B M K) (b B K N))\n"
 	 "  (tensor ([h B] [i M] [j N]) " DOT("(ref a h i k)", "(ref b h k j)") "))", NULL},
 	{"sdpa", "scaled-dot-product attention forward: softmax(q k^T / sqrt(D)) v "
 	 "(--shape L,S,D)", UB_SH_SDPA, 3, 1,
-	 {{"q", UB_EXT_FULL, -3, 3, 0, "the queries (L, D)"},
-	  {"k", UB_EXT_KN, -3, 3, 0, "the keys (S, D)"},
+	 {X_ARG("q", UB_EXT_FULL, -3, 3, 0, "the queries (L, D)"),
+	  X_ARG("k", UB_EXT_KN, -3, 3, 0, "the keys (S, D)"),
 	  X_MAT("v", UB_EXT_KN, "the values (S, D)")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "sum over t of softmax_t(q[i] . k[t] / sqrt(D)) "
-	   "v[t,c], (L, D)"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "sum over t of softmax_t(q[i] . k[t] / sqrt(D)) "
+	   "v[t,c], (L, D)")},
 	 "ub_rows_sdpa", SDPA_MATH("sdpa", "TRUE"), NULL},
 	{"sdpa_causal", "causal scaled-dot-product attention forward: key t <= query i "
 	 "(torch's is_causal) (--shape L,S,D)", UB_SH_SDPA_CAUSAL, 3, 1,
-	 {{"q", UB_EXT_FULL, -3, 3, 0, "the queries (L, D)"},
-	  {"k", UB_EXT_KN, -3, 3, 0, "the keys (S, D)"},
+	 {X_ARG("q", UB_EXT_FULL, -3, 3, 0, "the queries (L, D)"),
+	  X_ARG("k", UB_EXT_KN, -3, 3, 0, "the keys (S, D)"),
 	  X_MAT("v", UB_EXT_KN, "the values (S, D)")},
-	 {{"out", UB_EXT_FULL, 0, 0, 0, "as sdpa over the keys t <= i"}},
+	 {X_ARG("out", UB_EXT_FULL, 0, 0, 0, "as sdpa over the keys t <= i")},
 	 "ub_rows_sdpa_causal", SDPA_MATH("sdpa_causal", "(<= t i)"), NULL},
 };
 const int ub_nshaped_ops = (int)(sizeof ub_shaped_ops / sizeof ub_shaped_ops[0]);
