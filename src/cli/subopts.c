@@ -49,6 +49,11 @@ const char *ub_getopt_error(int c, char **argv, const struct option *lopts,
 		}
 	/* an abbreviation of several options names none */
 	name = exact ? exact : nprefix == 1 ? prefix : NULL;
+	/* a letter of a cluster after a long option (--quiet -Zq): the word
+	 * is the long option's, but optopt is the letter, not its val */
+	for (int i = 0; is_long && name && optopt && lopts[i].name; i++)
+		if (lopts[i].name == name && lopts[i].val != optopt)
+			is_long = 0, name = NULL;
 	for (int i = 0; !is_long && optopt && lopts[i].name; i++)
 		if (lopts[i].val == optopt)
 			name = lopts[i].name;

@@ -6,8 +6,8 @@
  * (=0xBITS).  Integer inputs, held as int32, are passed at the width the
  * parameter takes (8, 32 or 64 bits). */
 #include "shaped_internal.h"
-#include "kernel_roles.h"
 #include "shaped_mm.h"
+#include "kernel_roles.h"
 
 #include <stdio.h>
 #include <stdlib.h>

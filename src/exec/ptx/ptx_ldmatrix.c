@@ -15,6 +15,7 @@
 #include "ptx_mma.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define W PTX_WARP
 #define REG(s) w->R[(size_t)(s) * W + l]
@@ -47,16 +48,15 @@ unsigned char *ptx_mma_shared(struct ptx_blk *b, unsigned wi, unsigned l,
 	return p;
 }
 
-int ptx_mma_chk(struct ptx_blk *b, unsigned t, const struct ptx_insn *in,
-		unsigned char *p, uint64_t n, int store, const void *val)
+int ptx_mma_checked(struct ptx_blk *b, unsigned wi, unsigned l, const struct ptx_insn *in,
+		    const unsigned char *p, uint64_t n, int kind, const void *bytes)
 {
 	uint32_t pc = (uint32_t)(in - b->f->code);
-	int kind = store ? PTX_CHK_WRITE : PTX_CHK_READ, rc;
-	if (p >= b->shared && p < b->shared + b->shared_size)
-		rc = ptx_chk_shared(&b->chk, (uint64_t)(p - b->shared), n, kind, t, pc,
-				    val, p);
-	else
-		rc = ptx_chk_global(&b->chk, (uint64_t)(uintptr_t)p, n, kind, t, pc, val);
+	unsigned t = wi * W + l;
+	uint64_t base = (uint64_t)(uintptr_t)b->shared, a = (uint64_t)(uintptr_t)p;
+	int rc = a - base < b->shared_size
+		 ? ptx_chk_shared(&b->chk, a - base, n, kind, t, pc, bytes, p)
+		 : ptx_chk_global(&b->chk, a, n, kind, t, pc, bytes);
 	return rc ? ptx_blk_fail(b, t, "%s", b->chk.msg) : 0;
 }
 
@@ -119,20 +119,17 @@ int ptx_warp_ldmatrix(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in)
 			unsigned char *p = ptx_mma_shared(b, wi, l, in, REG(in->src[0]) +
 							  (uint64_t)in->off, 16, 16,
 							  in->sbits == PTX_WMMA_GENERIC, what);
-			if (!p)
-				return UB_RUNTIME;
-			unsigned char row[16] = { 0 };
+			unsigned char nb[16];
 			for (int c = 0; !ld && c < 8; c++)   /* little-endian host */
-				row[2 * c] = (unsigned char)x[r][c],
-				row[2 * c + 1] = (unsigned char)(x[r][c] >> 8);
-			if (ptx_mma_chk(b, wi * W + l, in, p, 16, !ld, row))
+				nb[2 * c] = (unsigned char)x[r][c],
+				nb[2 * c + 1] = (unsigned char)(x[r][c] >> 8);
+			if (!p || ptx_mma_checked(b, wi, l, in, p, 16, ld ? PTX_CHK_READ :
+						  PTX_CHK_WRITE, nb))
 				return UB_RUNTIME;
-			for (int c = 0; c < 8; c++) {
-				if (ld)
-					x[r][c] = (uint16_t)(p[2 * c] | p[2 * c + 1] << 8);
-				else
-					p[2 * c] = row[2 * c], p[2 * c + 1] = row[2 * c + 1];
-			}
+			for (int c = 0; ld && c < 8; c++)
+				x[r][c] = (uint16_t)(p[2 * c] | p[2 * c + 1] << 8);
+			if (!ld)
+				memcpy(p, nb, sizeof nb);
 		}
 		if (ld) {
 			if (in->cmp)

@@ -104,11 +104,12 @@ int ptx_warp_wgmma(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in);
 unsigned char *ptx_mma_shared(struct ptx_blk *b, unsigned wi, unsigned l,
 			      const struct ptx_insn *in, uint64_t a, uint64_t n,
 			      uint64_t al, int generic, const char *what);
-/* The checks (ptx_check.h) of thread t's access of n bytes at host
- * pointer p (.shared memory or a launch buffer) by in: a store of the
- * bytes val, else a load.  0, or UB_RUNTIME with the failure set. */
-int ptx_mma_chk(struct ptx_blk *b, unsigned t, const struct ptx_insn *in,
-		unsigned char *p, uint64_t n, int store, const void *val);
+/* The simulator's checks (ptx_check.h) of lane l's access of n bytes at
+ * host pointer p, in .shared memory or a launch buffer: kind
+ * (PTX_CHK_READ, PTX_CHK_WRITE), and for a write the bytes it stores,
+ * before they are stored.  0, or UB_RUNTIME with the failure set. */
+int ptx_mma_checked(struct ptx_blk *b, unsigned wi, unsigned l, const struct ptx_insn *in,
+		    const unsigned char *p, uint64_t n, int kind, const void *bytes);
 
 /* The approx-mask bit of an instruction's model: PTX_AX_MMA when the
  * model is not known for its architecture or a doubt arose. */

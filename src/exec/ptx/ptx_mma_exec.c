@@ -163,11 +163,10 @@ static int wmma_mem(struct ptx_blk *b, unsigned wi, struct ptx_warp *w,
 				unsigned char *q = wmma_at(b, wi, l, in, a0 + e * size, size, !load);
 				uint64_t x = 0;
 				int sh = (int)size * 8 * j;
-				if (!q)
-					return UB_RUNTIME;
 				if (!load)
 					x = size == 8 ? v : v >> sh;
-				if (ptx_mma_chk(b, wi * W + l, in, q, size, !load, &x))
+				if (!q || ptx_mma_checked(b, wi, l, in, q, size, load ? PTX_CHK_READ
+							  : PTX_CHK_WRITE, &x))
 					return UB_RUNTIME;
 				if (load) {
 					memcpy(&x, q, size);   /* little-endian host */

@@ -88,7 +88,7 @@ static int load(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 			unsigned char *p = ptx_mma_shared(b, wi, 0, in, at(d, mn_major,
 							  (uint64_t)(i0 + i), (uint64_t)q, e),
 							  e, e, 0, what);
-			if (!p || ptx_mma_chk(b, wi * W, in, p, e, 0, NULL))
+			if (!p || ptx_mma_checked(b, wi, 0, in, p, e, PTX_CHK_READ, NULL))
 				return UB_RUNTIME;
 			uint64_t v = 0;
 			for (uint64_t y = 0; y < e; y++)   /* little-endian */
