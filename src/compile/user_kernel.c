@@ -174,6 +174,22 @@ static int misnamed(const struct ub_user_kernel *uk, const struct ub_op *op,
 		       p->name, p->name, name);
 }
 
+/* A role that role_ok refused for an op of one output: one of an op over
+ * rows (kernel_roles.h) says so (ub_bind_role's message), else role_ok's
+ * message stands.  UB_USAGE. */
+static int row_role(const struct ub_user_kernel *uk, const struct ub_op *op,
+		    const struct ub_kparam *p, const char *name, struct ub_error *err)
+{
+	struct ub_role r;
+	struct ub_error quiet;
+	char *arg = NULL;
+	if (ub_role_parse(p->name, name, &r, &quiet))
+		return UB_USAGE;
+	int s = ub_bind_role(uk, op, p, name, &arg, err);
+	free(arg);
+	return s ? s : UB_USAGE;
+}
+
 /* --args "PARAM=NAME,...": bind[k] = NAME for each PARAM k named. */
 static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
 		      const struct ub_op *op, const char **bind, char *store,
@@ -204,9 +220,10 @@ static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
 		if (bind[p])
 			return ub_fail(err, UB_USAGE, "--args: parameter '%s' is bound "
 				       "twice", k->params[p].name);
-		if (misnamed(uk, op, &k->params[p], name, err) ||
-		    (!op->nouts && role_ok(k->params[p].name, name, err)))
+		if (misnamed(uk, op, &k->params[p], name, err))
 			return UB_USAGE;
+		if (!op->nouts && role_ok(k->params[p].name, name, err))
+			return row_role(uk, op, &k->params[p], name, err);
 		bind[p] = name;
 	}
 	return 0;

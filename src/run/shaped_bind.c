@@ -125,7 +125,10 @@ int ub_shaped_bind(const struct ub_shaped_req *q, struct sdata *d, struct ub_arr
 			       "own (docs/rowops.md)", nm, op->name);
 	if (colon && !strncmp(colon, ":acc=", 5))
 		sa->acc[o] = 1;
-	return colon ? starts_as(q, d, o, strchr(colon, '=') + 1, sa, err) : 0;
+	if (!colon)
+		return 0;
+	arg->acc = 1;   /* it starts with values: the checks let it be read */
+	return starts_as(q, d, o, strchr(colon, '=') + 1, sa, err);
 }
 
 void ub_shaped_args_free(struct ub_shaped_args *sa)

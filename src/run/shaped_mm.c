@@ -9,7 +9,7 @@
 
 int ub_shaped_is_mm(const struct ub_shaped_op *op)
 {
-	return op->kind >= UB_SH_MATMUL;
+	return op->kind >= UB_SH_MATMUL && op->kind <= UB_SH_SDPA_CAUSAL;
 }
 
 static int is_sdpa(const struct ub_shaped_op *op)
