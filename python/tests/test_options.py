@@ -13,7 +13,7 @@ from ulpbench import _run
 
 # run()'s own keywords, by the option they stand for
 OWN = {"op", "mode", "dtype", "n", "seed", "input", "domain", "fpcore", "kernel", "entry",
-       "args", "html", "dump", "json", "quiet"}
+       "args", "html", "dump", "json", "quiet", "launcher", "why", "schedules"}
 # options that are not a run's: sharding, sbatch, explain, the actions
 NOT_A_RUN = {"shard", "partial", "resume", "shards", "out", "submit", "sbatch", "at",
              "list-ops", "list-modes", "list-dtypes", "help", "version"}

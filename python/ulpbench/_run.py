@@ -247,6 +247,10 @@ _OPTIONS = {
     "num_warps": ("--num-warps", "value", True),
     "num_stages": ("--num-stages", "value", True),
     "python": ("--python", "value", True),
+    "ref_budget": ("--ref-budget", "value", False),
+    "toolkit": ("--toolkit", "value", False),
+    "torch_toolkit": ("--torch-toolkit", "value", False),
+    "fix_dir": ("--fix-dir", "value", False),
 }
 
 
@@ -329,7 +333,8 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
     param={"alpha": 0.5}, triton="f.py:k", constexpr={"BLOCK": 1024},
     num_warps, num_stages, grid, python, atomic_order=7, backend, arch,
     catalog, sample, exhaustive, range, reference, exec, threads, orders,
-    csv, append, times, verbose.  Errors of the engine raise UlpbenchError
+    csv, append, times, verbose, ref_budget, toolkit, torch_toolkit,
+    fix_dir.  Errors of the engine raise UlpbenchError
     with its message and exit status."""
     unknown = sorted(set(options) - set(_OPTIONS))
     if unknown:
