@@ -21,6 +21,9 @@ compile it to PTX for one compile mode, without a GPU:
       num_warps) and arch (e.g. 90).  OUT gets one line "meta KEY=VALUE ..."
       of what the compiled kernel needs at launch, then the PTX.
 
+The file's top-level statements run one by one with no GPU visible; one
+that fails (GPU code at import) is skipped (run_statements).
+
 Exit status: 0 done; 3 Triton cannot be imported; 4 the file or kernel is
 not usable (one line on stderr says why); 5 Triton failed to compile it.
 Nothing here talks to a GPU: triton.compile() is given the target itself.
@@ -81,6 +84,38 @@ def sources(triton, path, modules):
     return sorted(found)
 
 
+# Top-level statements of the user's file that failed when it was loaded
+# ("LINE: Type: message"), for the message of a compile that then fails.
+SKIPPED = []
+
+
+def run_statements(path, mod):
+    """Runs the file's top-level statements in mod one after another, as an
+    import would, but a statement that raises is skipped (SKIPPED) and the
+    next one runs: no GPU is visible here (CUDA_VISIBLE_DEVICES is empty),
+    so code that touches one at import (the Triton tutorials' `DEVICE =
+    triton.runtime.driver.active.get_active_torch_device()`, a test run of
+    the kernel, a benchmark) fails at once, and so does what depends on it,
+    while the imports and the kernels' defs run."""
+    import __future__
+    import ast
+    with open(path, "rb") as f:
+        tree = ast.parse(f.read(), path)
+    flags = 0
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for a in node.names:
+                flags |= getattr(getattr(__future__, a.name, None),
+                                 "compiler_flag", 0)
+        code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec",
+                       flags=flags, dont_inherit=True)
+        try:
+            exec(code, mod.__dict__)
+        except (Exception, SystemExit) as e:
+            SKIPPED.append("%d: %s: %s" % (node.lineno, type(e).__name__,
+                                           " ".join(str(e).split())))
+
+
 def load_kernel(triton, path, name):
     """The JITFunction `name` of the file at path (autotune/heuristics
     wrappers taken off: ulpbench sets constexprs itself)."""
@@ -93,11 +128,11 @@ def load_kernel(triton, path, name):
     mod = importlib.util.module_from_spec(spec)
     before = set(sys.modules)
     try:
-        spec.loader.exec_module(mod)
+        run_statements(path, mod)
     except SyntaxError as e:
         die(BAD_INPUT, "%s: %s" % (e.lineno, e.msg))
-    except Exception as e:
-        die(BAD_INPUT, "%s%s: %s" % (last_frame(path), type(e).__name__, e))
+    except (OSError, ValueError) as e:
+        die(BAD_INPUT, "%s: %s" % (type(e).__name__, e))
     SOURCES[:] = sources(triton, path, [sys.modules[m] for m in set(sys.modules) - before])
     jits = sorted(k for k, v in vars(mod).items() if isinstance(v, JITFunction)
                   or isinstance(getattr(v, "fn", None), JITFunction))
@@ -105,9 +140,19 @@ def load_kernel(triton, path, name):
     while fn is not None and not isinstance(fn, JITFunction) and hasattr(fn, "fn"):
         fn = fn.fn
     if not isinstance(fn, JITFunction):
-        die(BAD_INPUT, "no @triton.jit kernel '%s' (kernels here: %s)"
-            % (name, ", ".join(jits) if jits else "none"))
+        die(BAD_INPUT, "no @triton.jit kernel '%s' (kernels here: %s)%s"
+            % (name, ", ".join(jits) if jits else "none", skipped_note()))
     return fn
+
+
+def skipped_note():
+    """" (top-level statements that failed ...: LINE: ...)" or ""."""
+    if not SKIPPED:
+        return ""
+    return (" (%d top-level statement%s of the file failed without a GPU and "
+            "%s skipped, the first at line %s)"
+            % (len(SKIPPED), "s" if len(SKIPPED) > 1 else "",
+               "were" if len(SKIPPED) > 1 else "was", SKIPPED[0]))
 
 
 def one_line(v):
@@ -173,7 +218,8 @@ def compile_kernel(triton, path, name, out, request):
         text = getattr(e, "error_message", None) or \
             (str(e).strip().splitlines() or [type(e).__name__])[-1]
         line = getattr(node, "lineno", 0) if start else 0
-        die(COMPILE_FAILED, ("%d: " % (start + line - 1) if line else "") + text)
+        die(COMPILE_FAILED, ("%d: " % (start + line - 1) if line else "") + text +
+            skipped_note())
     md = k.metadata
     if bool(md.enable_fp_fusion) != bool(req["options"]["enable_fp_fusion"]):
         die(COMPILE_FAILED, "Triton compiled with enable_fp_fusion=%s, not %s "
@@ -192,6 +238,7 @@ def compile_kernel(triton, path, name, out, request):
 
 
 def main(argv):
+    os.environ["CUDA_VISIBLE_DEVICES"] = ""  # compiling needs no GPU: none
     if len(argv) < 5 or argv[1] not in ("describe", "compile"):
         die(BAD_INPUT, "usage: triton_compile.py describe|compile FILE.py KERNEL OUT [REQUEST]")
     triton = import_triton()

@@ -4,8 +4,10 @@
  * by nvcc exactly.
  *
  * ulpbench compiles a translation unit that #includes the user's file and
- * then this header, and ends with ULPBENCH_PROBE(&kernel) (or
- * &kernel<type>, or static_cast<void (*)(...)>(&kernel) for one overload).
+ * then this header, and ends with ULPBENCH_PROBE((&kernel)) (or
+ * (&kernel<type, ...>), or (static_cast<void (*)(...)>(&kernel)) for one
+ * overload: in parentheses, the commas of a template's arguments stay in
+ * the macro's one argument).
  * That defines two device variables, which nvcc writes into the PTX with
  * their initial values:
  *   ulpbench_entry   the kernel's address: its initializer names the

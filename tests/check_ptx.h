@@ -38,5 +38,6 @@ TCase *ptx_module_tcase(void);
 TCase *ptx_block_tcase(void);
 TCase *ptx_ldmatrix_tcase(void);
 TCase *ptx_mma_tcase(void);
+TCase *ptx_more_tcase(void);
 
 #endif

@@ -1,14 +1,14 @@
 /* check_ptx_module.c — what nvcc emits for a whole .cu file, beside the
  * kernel under test: other kernels, with shared memory and a barrier
- * (which run), printf through vprintf and an atomic in a called function
- * (which the sim cannot run), module variables whose
+ * (which run), device malloc and an atomic in a called function (which
+ * the sim cannot run), module variables whose
  * initializer is an address (generic(arr), a kernel's name), and a
  * kernel's declaration before its definition.  The text follows nvcc
  * 13.0's output for such a file (kernel names shortened).  Expected: the
  * elementwise kernel runs and reads the array through the pointer
  * variable (out = 2 x + arr[1] = 2 x + 2, by hand); the block-level
  * kernel runs; asking for another kernel gives that kernel's own error,
- * from the parse (vprintf) or the run (a call in a block-level kernel);
+ * from the parse (malloc) or the run (a call in a block-level kernel);
  * ptx_parse (every function) fails. */
 #include "check_ptx.h"
 
@@ -16,8 +16,8 @@
 
 static const char file_ptx[] =
 	".version 9.0\n.target sm_90\n.address_size 64\n"
-	".extern .func (.param .b32 func_retval0) vprintf\n(\n"
-	".param .b64 vprintf_param_0,\n.param .b64 vprintf_param_1\n)\n;\n"
+	".extern .func (.param .b64 func_retval0) malloc\n(\n"
+	".param .b64 malloc_param_0\n)\n;\n"
 	".visible .entry scale(\n.param .u64 scale_param_0,\n"
 	".param .u64 scale_param_1,\n.param .u32 scale_param_2\n);\n"
 	".global .align 4 .b8 arr[16] = {0, 0, 128, 63, 0, 0, 0, 64, 0, 0, 64, 64, 0, 0, 128, 64};\n"
@@ -29,8 +29,8 @@ static const char file_ptx[] =
 	".shared .align 4 .b8 tile[1024];\n.reg .b32 %r<3>;\n.reg .f32 %f<2>;\n"
 	"mov.u32 %r1, tile;\nst.shared.f32 [%r1], %f1;\nbar.sync 0;\nret;\n}\n"
 	".visible .entry talk()\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<2>;\n"
-	"{\n.param .b64 param0;\n.param .b64 param1;\n.param .b32 retval0;\n"
-	"call.uni (retval0), vprintf, (param0, param1);\n}\nret;\n}\n"
+	"{\n.param .b64 param0;\n.param .b64 retval0;\n"
+	"call.uni (retval0), malloc, (param0);\n}\nret;\n}\n"
 	".func add1(.param .u64 a)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<3>;\n"
 	"ld.param.u64 %rd1, [a];\natom.global.add.u32 %r1, [%rd1], 1;\nret;\n}\n"
 	".visible .entry count(.param .u64 count_param_0)\n{\n"
@@ -76,7 +76,7 @@ START_TEST(whole_file)
 	/* the others fail when asked for, each with its own reason */
 	static const struct { const char *entry, *msg; int parses; } other[] = {
 		{ "reduce", NULL, 1 },
-		{ "talk", "call of undefined function 'vprintf'", 0 },
+		{ "talk", "call of undefined function 'malloc'", 0 },
 		{ "count", "ptx: kernel 'count' uses block-level instructions (.shared "
 			   "memory, barriers, warp or atomic instructions) and calls "
 			   "functions ('add1'): not supported", 1 },
@@ -101,7 +101,7 @@ START_TEST(whole_file)
 	}
 	ptx_free(m);
 	ck_assert_int_eq(ptx_parse(file_ptx, &m, &err), UB_RUNTIME);
-	ck_assert_msg(strstr(err.msg, "vprintf"), "%s", err.msg);
+	ck_assert_msg(strstr(err.msg, "malloc"), "%s", err.msg);
 }
 END_TEST
 

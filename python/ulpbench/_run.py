@@ -152,11 +152,13 @@ def _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore, domain,
     """The engine's options for these keywords, and those an explain
     command needs."""
     opts = ["--op", op, "-q"]
-    if launch is not None:
-        opts += ["--launch", launch]
-    if schedules is not None:
-        opts += ["--schedules", str(int(schedules))]
     explain = []
+    if launch is not None:
+        more = _option_args("launch", launch)
+        opts += more
+        explain += more
+    if schedules is not None:
+        opts += ["--schedules", _whole("schedules", schedules)]
     for f in fpcore or []:
         path = _text_or_path(f, ".fpcore")
         opts += ["--fpcore", path]
@@ -171,7 +173,7 @@ def _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore, domain,
     if launcher is not None:
         opts += ["--launcher", launcher]
     if shape is not None:
-        opts += ["--shape", ",".join(str(int(d)) for d in shape)]
+        opts += _option_args("shape", shape)
     for name, v in (params or {}).items():
         opts += ["--param", f"{name}={_num(v)}"]
     if args is not None:
@@ -207,6 +209,76 @@ def _whole(what, v):
     return str(int(v))
 
 
+# The engine's other options, one keyword each: keyword -> (option, kind,
+# whether `ulpbench explain` needs it to trace the same kernel).  Kinds:
+#   value   --opt V (str(V))        flag    --opt when true
+#   each    --opt V per item of a list (or one V)
+#   pairs   --opt K=V per item of a dict (or a list of "K=V", or one)
+#   joined  --opt K=V,K=V of a dict (or as given)
+#   dims    --opt R,C of a pair (or as given)
+#   range   --opt LO:HI of a pair (or as given)
+#   seed    --opt seed=S of a number (or as given)
+# tests/python.test checks that every option of `ulpbench --help` a run
+# takes has its keyword here or among run()'s own.
+_OPTIONS = {
+    "include": ("-I", "each", True),
+    "define": ("-D", "pairs", True),
+    "launch": ("--launch", "joined", True),
+    "param": ("--param", "pairs", True),
+    "shape": ("--shape", "dims", False),
+    "orders": ("--orders", "flag", False),
+    "sample": ("--sample", "value", False),
+    "exhaustive": ("--exhaustive", "flag", False),
+    "range": ("--range", "range", False),
+    "reference": ("--reference", "value", False),
+    "exec": ("--exec", "value", False),
+    "threads": ("--threads", "value", False),
+    "csv": ("--csv", "value", False),
+    "append": ("--append", "flag", False),
+    "backend": ("--backend", "value", False),
+    "arch": ("--arch", "value", True),
+    "catalog": ("--catalog", "value", True),
+    "times": ("--times", "flag", False),
+    "verbose": ("--verbose", "flag", False),
+    "atomic_order": ("--atomic-order", "seed", True),
+    "triton": ("--triton", "value", True),
+    "constexpr": ("--constexpr", "joined", True),
+    "grid": ("--grid", "value", True),
+    "num_warps": ("--num-warps", "value", True),
+    "num_stages": ("--num-stages", "value", True),
+    "python": ("--python", "value", True),
+    "ref_budget": ("--ref-budget", "value", False),
+    "toolkit": ("--toolkit", "value", False),
+    "torch_toolkit": ("--torch-toolkit", "value", False),
+    "fix_dir": ("--fix-dir", "value", False),
+}
+
+
+def _option_args(name, value):
+    """The engine's arguments for keyword name given value."""
+    opt, kind, _ = _OPTIONS[name]
+    if kind == "flag":
+        return [opt] if value else []
+    if kind in ("each", "pairs"):
+        if isinstance(value, dict):
+            items = [k if v is None else f"{k}={_num(v)}" for k, v in value.items()]
+        elif isinstance(value, (str, os.PathLike)):
+            items = [os.fspath(value)]
+        else:
+            items = [os.fspath(v) if isinstance(v, os.PathLike) else str(v) for v in value]
+        return [a for it in items for a in (opt, it)]
+    if kind == "joined" and isinstance(value, dict):
+        value = ",".join(f"{k.replace('_', '-') if name == 'launch' else k}={_num(v)}"
+                         for k, v in value.items())
+    elif kind == "dims" and not isinstance(value, str):
+        value = ",".join(str(int(v)) for v in value)
+    elif kind == "range" and not isinstance(value, str):
+        value = f"{_num(value[0])}:{_num(value[1])}"
+    elif kind == "seed" and not isinstance(value, str):
+        value = f"seed={int(value)}"
+    return [opt, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+
+
 def _num(v):
     """A bound as the engine reads it: as given when text, else the
     shortest repr of the number (exact for a float)."""
@@ -233,7 +305,7 @@ def _read_outputs(directory, res, dtypes, op):
 def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=None,
         n=None, seed=None, fpcore=None, keep=False, html=None, domain=None,
         launcher=None, shape=None, params=None, why=False, launch=None,
-        schedules=None):
+        schedules=None, **options):
     """Runs op (under each of modes, default all) and returns a Result.
 
     kernel: your .cu file (or its source text); entry, args: as the
@@ -253,10 +325,22 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
     why: for each mode that differs, which instructions and source lines
     explain it and the fix, verified (the rows' why_* and fixed_*
     attributes, docs/why.md).
-    launch: the engine's --launch ("block=128,per-block=1"); schedules:
-    its --schedules K (the kernel under K schedules: each row's
-    schedule_diff and schedule_dist).  Errors of the engine raise
-    UlpbenchError with its message and exit status."""
+    launch: the engine's --launch ("block=128,per-block=1", or a dict
+    {"block": "32x4", "per_thread": 2}); schedules: its --schedules K (the
+    kernel under K schedules: each row's schedule_diff and schedule_dist).
+    Every other option of the engine is a keyword of its name (dashes as
+    underscores): include=["dir"] (-I), define={"N": 4} (-D),
+    param={"alpha": 0.5}, triton="f.py:k", constexpr={"BLOCK": 1024},
+    num_warps, num_stages, grid, python, atomic_order=7, backend, arch,
+    catalog, sample, exhaustive, range, reference, exec, threads, orders,
+    csv, append, times, verbose, ref_budget, toolkit, torch_toolkit,
+    fix_dir.  Errors of the engine raise UlpbenchError
+    with its message and exit status."""
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        raise TypeError("run() got unexpected keyword%s %s (the engine's options: %s)"
+                        % ("s" if len(unknown) > 1 else "", ", ".join(unknown),
+                           ", ".join(sorted(_OPTIONS))))
     modes = _listify(modes)
     dtypes = _listify(dtype)
     if isinstance(fpcore, (str, os.PathLike)):
@@ -276,6 +360,13 @@ def run(op, kernel=None, entry=None, args=None, modes=None, dtype=None, inputs=N
             dtypes = [in_dt]
         opts, explain = _options(op, kernel, entry, args, modes, dtypes, n, seed, fpcore,
                                  domain, launcher, shape, params, launch, schedules)
+        for name, value in options.items():
+            if value is None:
+                continue
+            more = _option_args(name, value)
+            opts += more
+            if _OPTIONS[name][2]:
+                explain += more
         for a in in_args:
             opts += ["--input", a]
         report = os.path.join(tmp, "report.json")

@@ -290,6 +290,9 @@ static int option(struct ub_cli *cli, const char *name, const char *arg,
 			return ub_fail(err, UB_USAGE, "--num-warps: %s is not a power of "
 				       "two (1, 2, 4, 8, 16 or 32)", arg);
 		cli->num_warps = (unsigned)v;
+	} else if (!strcmp(name, "num-stages")) {
+		s = ub_subopt_count("num-stages", arg, 1, 16, &v, err);
+		cli->num_stages = (unsigned)v;
 	} else {
 		static const struct { const char *n; enum ub_cli_action a; } acts[] = {
 			{"list-ops", UB_ACT_LIST_OPS}, {"list-modes", UB_ACT_LIST_MODES},
@@ -372,10 +375,12 @@ int ub_cli_parse(int argc, char **argv, struct ub_cli *cli, struct ub_error *err
 	if (cli->launcher && (cli->nshards || cli->partial))
 		return ub_fail(err, UB_USAGE, "--launcher runs whole, in this process: not "
 			       "in shards (--shard, --partial)");
-	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps || cli->python))
+	if (!cli->triton && (cli->constexprs || cli->grid || cli->num_warps ||
+			     (cli->python && !cli->kernel) || cli->num_stages))
 		return ub_fail(err, UB_USAGE, "--%s needs --triton FILE.py:KERNEL",
 			       cli->constexprs ? "constexpr" : cli->grid ? "grid" :
-			       cli->num_warps ? "num-warps" : "python");
+			       cli->num_warps ? "num-warps" : cli->num_stages ? "num-stages"
+			       : "python");
 	return ub_cli_check_outputs(cli, err);
 }
 

@@ -64,7 +64,8 @@
 	X("constexpr", 0, 1, "NAME=V,...", RUN, "values of the --triton kernel's tl.constexpr parameters (default: their defaults)") \
 	X("grid", 0, 1, "N|n/NAME", RUN, "--triton's programs: N, or ceil(n / constexpr NAME) (default: the constexpr named like BLOCK)") \
 	X("num-warps", 0, 1, "W", RUN, "--triton's num_warps: 32*W threads a program (default: 4)") \
-	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton (default: $ULPBENCH_PYTHON, else python3)") \
+	X("num-stages", 0, 1, "S", RUN, "--triton's num_stages: the stages its pipelined loops load ahead (default: Triton's own, 3)") \
+	X("python", 0, 1, "PATH", RUN, "the Python whose Triton compiles --triton, or whose torch gives a --kernel PyTorch extension file its flags (default: $ULPBENCH_PYTHON, else python3)") \
 	X("ref-budget", 0, 1, "SECONDS", RUN, "the reference's time for one element, in CPU seconds (default: 0.25; 0: none); an element past it is counted undecided (time)") \
 	X("launcher", 0, 1, "NAME", RUN, "--kernel: run host function NAME of the file, which launches its kernels, as one op on the sim (docs/user-kernels.md)") \
 	X("why", 0, 0, NULL, REPORT, "for each mode that differs: the instructions and source lines responsible, the fix verified by a rerun, where accuracy is lost (docs/why.md)") \
@@ -127,6 +128,7 @@ struct ub_cli {
 	const char *flag_arg[UB_NVCC_MAX_FLAGS]; /* DIR or NAME[=VALUE] */
 	const char *triton, *constexprs, *grid, *python; /* --triton ... */
 	unsigned num_warps;                /* --num-warps (0: not given) */
+	unsigned num_stages;               /* --num-stages (0: not given) */
 	int modes_given;                   /* --mode was given */
 	size_t shard, nshards;             /* --shard K/N (nshards 0: none) */
 	const char *partial;               /* --partial FILE */

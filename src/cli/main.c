@@ -150,6 +150,12 @@ int ub_run_command(struct ub_cli *cli, const struct ub_catalog *cat,
 			s = ub_fail(err, UB_USAGE, "--%s belongs to `ulpbench sbatch` "
 				    "(see ulpbench sbatch --help)",
 				    ub_opts[cli->given[i].opt].name);
+	/* progress from the start: a --kernel file's modes compile while
+	 * the op is set up (nvcc.h) */
+	ub_progress_init(&prog, stderr,
+			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
+	cli->cfg.progress = ub_progress_stage;
+	cli->cfg.progress_ctx = &prog;
 	if (!s)
 		s = ub_setup_op(cli, cat, &op, &cfg, &uk, err);
 	if (!s && (cli->shape || cli->orders)) /* shaped ops run elsewhere */
@@ -157,6 +163,7 @@ int ub_run_command(struct ub_cli *cli, const struct ub_catalog *cat,
 			    cli->shape ? "shape" : "orders", cli->op);
 	if (!s) /* several toolkits: what they refuse, before any work */
 		s = ub_toolkits_check(&cfg, cli->partial || cli->nshards, err);
+	ub_progress_clear(&prog);
 	cfg.shard = cli->shard;
 	cfg.nshards = cli->nshards;
 	if (!s && cli->partial)
@@ -166,6 +173,7 @@ int ub_run_command(struct ub_cli *cli, const struct ub_catalog *cat,
 			"(--resume)\n", cli->partial, cli->shard,
 			cli->nshards ? cli->nshards : 1);
 		ub_user_kernel_free(&uk);
+		ub_progress_end(&prog);
 		return 0;
 	}
 	if (!s) /* no output over another, or over an input */
@@ -184,10 +192,10 @@ int ub_run_command(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = ub_outputs_open(&out, cli->csv, cli->append, cli->json, cli->html, err);
 	if (s) {
 		ub_user_kernel_free(&uk);
+		ub_progress_end(&prog);
 		return s;
 	}
-	ub_progress_init(&prog, stderr,
-			 ub_progress_mode(stderr, cli->quiet, cli->verbose));
+	ub_progress_run(&prog, "");
 	cfg.progress = ub_progress_stage;
 	cfg.stream = !cli->dump && !cli->launcher && !cli->why; /* they keep every
 			element; a launcher's host code runs in this process, one

@@ -40,7 +40,10 @@ static void describe(const struct ub_progress *p, double t, char *buf, size_t le
 {
 	double spent = t - p->run0;
 	buf[0] = '\0';
-	if (p->what[0] && p->done > 0 && spent > 0)
+	if (p->what[0] && p->done > 0 && spent > 0 && !p->n)   /* no elements */
+		snprintf(buf, len, "%s (%d/%d)  ETA %.0f s", p->what, p->done, p->total,
+			 spent / p->done * (p->total - p->done));
+	else if (p->what[0] && p->done > 0 && spent > 0)
 		snprintf(buf, len, "%s done (%d/%d)  %.3g elements/s  ETA %.0f s",
 			 p->what, p->done, p->total,
 			 (double)p->done * (double)p->n / spent,

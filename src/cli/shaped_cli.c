@@ -191,7 +191,7 @@ static int triton(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 		  struct ub_config *cfg, struct ub_user_kernel *uk, struct ub_error *err)
 {
 	struct ub_triton_req req = { cli->triton, cli->args, cli->constexprs, cli->grid,
-				     cli->python, cli->num_warps, 1 };
+				     cli->python, cli->num_warps, 1, cli->num_stages };
 	if (cfg->geom.block || cfg->geom.per_block || cfg->geom.grid || cfg->geom.shared)
 		return ub_fail(err, UB_USAGE, "--launch is for --kernel files: a --triton "
 			       "kernel is launched as Triton does (one program a row, "
@@ -225,7 +225,7 @@ static int kernel(struct ub_cli *cli, struct standin *si, struct ub_shaped_req *
 		return triton(cli, si, q, cfg, uk, err);
 	static char flags[UB_NVCC_MAX_FLAGS][4100];
 	struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args, cli->launcher,
-				     cli->nflags, {0} };
+				     cli->nflags, {0}, cli->python };
 	for (int i = 0; i < cli->nflags; i++) {
 		snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i], cli->flag_arg[i]);
 		req.flags[i] = flags[i];

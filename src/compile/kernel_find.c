@@ -225,6 +225,21 @@ static int choose(const struct entry *e, int n, const struct ub_kdecl *d,
 		       file, want, listing(e, n, list, sizeof list));
 }
 
+/* The probe's expression for --entry want as it is, into k->expr: a
+ * name or template instance ("&ns::k<float, 4>") or an overload by its
+ * parameter types; 0 when want is neither (a mangled name). */
+static int direct(const char *want, struct ub_kfound *k)
+{
+	const char *lp = strchr(want, '(');
+	if (!strncmp(want, "_Z", 2) || !(isalpha((unsigned char)want[0]) || want[0] == '_' ||
+					  want[0] == ':'))
+		return 0;
+	if (lp && strrchr(want, ')') > lp)
+		return snprintf(k->expr, sizeof k->expr, "static_cast<void (*)%s>(&%.*s)", lp,
+				(int)(lp - want), want) < (int)sizeof k->expr;
+	return !lp && snprintf(k->expr, sizeof k->expr, "&%s", want) < (int)sizeof k->expr;
+}
+
 /* The value of ptx's `.global ... NAME = VALUE;` or NAME[N] = {...} into
  * vals (room for max; bytes of a .b8 array assembled little-endian into
  * 64-bit values); the text of a symbol initializer into sym. */
@@ -307,9 +322,17 @@ static int probe(const struct ub_nvcc_unit *file_unit, const char *arch,
 	if (!(k->unit = malloc(len)))
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	snprintf(k->unit, len, "%s#include \"ulpbench_probe.h\"\n"
-		 "#line 1 \"" UB_NVCC_UNIT_LINES "\"\nULPBENCH_PROBE(%s);\n",
+		 "#line 1 \"" UB_NVCC_UNIT_LINES "\"\nULPBENCH_PROBE((%s));\n",
 		 file_unit->text, k->expr);
 	u.text = k->unit;
+	if (u.warm) {   /* every mode's compile beside this one's */
+		const char *opts[32] = { "" };
+		int no = 1;
+		for (int i = 0; u.warm[i] && no < 32; i++)
+			if (u.warm[i][0])
+				opts[no++] = u.warm[i];
+		ub_nvcc_warm(&u, opts, no, arch);
+	}
 	int s = ub_nvcc_compile(&u, "", arch, 0, &ptx, &n, err);
 	if (s)
 		return s;
@@ -340,6 +363,23 @@ static int file_entries(const struct ub_nvcc_unit *u, const char *arch,
 	return 0;
 }
 
+int ub_kernel_instances(const struct ub_nvcc_unit *u, const char *arch,
+			struct ub_kinst *out, int max, int *n, struct ub_error *err)
+{
+	struct entry *e = calloc(MAX_ENTRIES, sizeof *e);
+	int ne = 0, s = e ? file_entries(u, arch, e, &ne, err)
+			  : ub_fail(err, UB_RUNTIME, "out of memory");
+	*n = 0;
+	for (int i = 0; !s && i < ne && *n < max; i++, ++*n) {
+		snprintf(out[*n].mangled, sizeof out[*n].mangled, "%s", e[i].mangled);
+		snprintf(out[*n].shown, sizeof out[*n].shown, "%s", e[i].shown);
+		snprintf(out[*n].base, sizeof out[*n].base, "%s", e[i].base);
+		snprintf(out[*n].params, sizeof out[*n].params, "%s", e[i].params);
+	}
+	free(e);
+	return s;
+}
+
 int ub_kernel_find(const struct ub_nvcc_unit *u, const char *src,
 		   const char *entry, const char *arch, struct ub_kfound *k,
 		   struct ub_error *err)
@@ -351,11 +391,19 @@ int ub_kernel_find(const struct ub_nvcc_unit *u, const char *src,
 	int s = e && d ? 0 : ub_fail(err, UB_RUNTIME, "out of memory");
 	if (!s)
 		s = ub_ksig_scan(src, u->file, d, UB_KSIG_MAX_DECLS, &nd, err);
-	if (!s)
+	/* an --entry the probe can name as it is: the file as it is need not
+	 * be compiled to list its kernels (a long compile for an extension
+	 * file); any failure goes the whole way, which says what is wrong */
+	int fast = !s && entry && direct(entry, k);
+	if (fast && probe(u, arch, k, err)) {
+		ub_kfound_free(k);
+		fast = 0;
+	}
+	if (!s && !fast)
 		s = file_entries(u, arch, e, &n, err);
-	if (!s)
+	if (!s && !fast)
 		s = choose(e, n, d, nd, entry, u->file, k, err);
-	if (!s)
+	if (!s && !fast)
 		s = probe(u, arch, k, err);
 	struct entry one;   /* how messages name it */
 	memset(&one, 0, sizeof one);

@@ -12,7 +12,9 @@
  *      float*, int)'), or the mangled name.  Without --entry the file must
  *      hold one kernel.
  *   3. The unit that every mode compiles is the file followed by
- *      kernels/ulpbench_probe.h and ULPBENCH_PROBE(the kernel): its PTX
+ *      kernels/ulpbench_probe.h and ULPBENCH_PROBE((the kernel)), in
+ *      parentheses so that a template of several arguments is one
+ *      argument of the macro: its PTX
  *      names the kernel's entry and holds a code per parameter type
  *      (ulpbench_probe.h), read back here. */
 #ifndef UB_KERNEL_FIND_H
@@ -59,6 +61,18 @@ struct ub_kfound {
 	struct ub_kparam params[UB_KSIG_MAX_PARAMS];
 	char *unit;        /* the translation unit every mode compiles */
 };
+
+/* A kernel of a --kernel file as its PTX names it: the mangled name, the
+ * demangled one, its name alone and its parameter types as the demangler
+ * writes them ("float const*, float*, int"). */
+struct ub_kinst {
+	char mangled[1024], shown[1024], base[128], params[1024];
+};
+
+/* The kernels of u->file (compiled as it is, for arch) into out (room for
+ * max; *n of them).  Errors: UB_COMPILE. */
+int ub_kernel_instances(const struct ub_nvcc_unit *u, const char *arch,
+			struct ub_kinst *out, int max, int *n, struct ub_error *err);
 
 /* Finds the kernel `entry` (NULL: the only one) of u->file (u->abspath;
  * u->flags apply; src is the file's text) and its parameters, compiling

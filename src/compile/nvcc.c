@@ -26,6 +26,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,8 @@ const char *ub_nvcc_path_tk(const struct ub_toolkit *tk)
 		return env;
 	if (tk->nvcc[0])
 		return tk->nvcc;
-	snprintf(buf[tk->slot], sizeof buf[0], "%s/bin/nvcc", tk->dir);
+	if (!buf[tk->slot][0])   /* once: ub_nvcc_warm's threads only read it */
+		snprintf(buf[tk->slot], sizeof buf[0], "%s/bin/nvcc", tk->dir);
 	return buf[tk->slot];
 }
 
@@ -165,17 +167,16 @@ static void outputs_discard(struct outputs *o)
 static int make_argv(const struct ub_toolkit *tk, const struct ub_nvcc_unit *u,
 		     const char *opts,
 		     const char *arch, int cubin, struct outputs *o,
-		     char *buf, size_t len, char **argv, char inc[2][4200],
+		     char *buf, size_t len, char **argv, char inc[3][4200],
 		     struct ub_error *err)
 {
-	static char archopt[64];
-	char kdir[4096];
+	char kdir[4096], *archopt = inc[2];
 	int n = 0;
 	if (ub_data_path("kernels", kdir, sizeof kdir, err))
 		return UB_USAGE;
 	snprintf(inc[0], sizeof inc[0], "-I%s", kdir);
 	snprintf(inc[1], sizeof inc[1], "-I%s", INCLUDEDIR);
-	snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+	snprintf(archopt, sizeof inc[2], "-arch=%s", arch);
 	argv[n++] = (char *)ub_nvcc_path_tk(tk);
 	if (cubin == UB_NVCC_SHARED) {   /* host code too: a --launcher's */
 		argv[n++] = (char *)"-shared";
@@ -214,7 +215,7 @@ static int run_nvcc(const struct ub_toolkit *tk, const struct ub_nvcc_unit *u,
 		    const char *arch, int cubin, struct outputs *o,
 		    struct ub_error *err)
 {
-	char buf[1024], inc[2][4200], *argv[MAX_ARGV], *log = NULL;
+	char buf[1024], inc[3][4200], *argv[MAX_ARGV], *log = NULL;
 	int status = 0;
 	int s = make_argv(tk, u, opts, arch, cubin, o, buf, sizeof buf, argv, inc, err);
 	if (!s && write_text(o->unit, u->text))
@@ -455,4 +456,58 @@ int ub_nvcc_compile_tk(const struct ub_toolkit *tk, const struct ub_nvcc_unit *u
 	}
 	outputs_discard(&o);
 	return s;
+}
+
+/* The compiles of ub_nvcc_warm: the next to start, how many are done,
+ * whether to start no more. */
+struct warm {
+	const struct ub_nvcc_unit *u;
+	const char *const *opts;
+	const char *arch;
+	int n, next, done, stop;
+	pthread_mutex_t mu;
+};
+
+static void *warm_worker(void *arg)
+{
+	struct warm *w = arg;
+	for (;;) {
+		pthread_mutex_lock(&w->mu);
+		int i = w->stop || w->next == w->n ? -1 : w->next++;
+		pthread_mutex_unlock(&w->mu);
+		if (i < 0)
+			return NULL;
+		char *out = NULL, what[300];
+		size_t size;
+		struct ub_error e;
+		int s = ub_nvcc_compile(w->u, w->opts[i], w->arch, 0, &out, &size, &e);
+		free(out);
+		pthread_mutex_lock(&w->mu);
+		w->done++;
+		w->stop |= s && i == 0;
+		snprintf(what, sizeof what, "%s: %s compiled", w->u->file,
+			 w->opts[i][0] ? w->opts[i] : "default flags");
+		if (w->u->progress)
+			w->u->progress(w->u->progress_ctx, w->done, w->n, 0, what);
+		pthread_mutex_unlock(&w->mu);
+	}
+}
+
+void ub_nvcc_warm(const struct ub_nvcc_unit *u, const char *const *opts, int n,
+		  const char *arch)
+{
+	struct warm w = { .u = u, .opts = opts, .arch = arch, .n = n };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int nt = cpus < 1 ? 1 : cpus < n ? (int)cpus : n, started = 0;
+	pthread_t th[64];
+	if (!ub_nvcc_version(NULL))   /* set before the threads read it */
+		return;
+	pthread_mutex_init(&w.mu, NULL);
+	for (int t = 0; t < nt && t < 64; t++)
+		started += pthread_create(&th[started], NULL, warm_worker, &w) == 0;
+	if (!started)
+		warm_worker(&w);
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	pthread_mutex_destroy(&w.mu);
 }

@@ -32,6 +32,12 @@ struct ub_nvcc_unit {
 	int nflags;            /* -I DIR and -D NAME[=VALUE], in order: */
 	const char *flags[UB_NVCC_MAX_FLAGS]; /* "-IDIR", "-DNAME=V" (not
 				  owned) */
+	/* the option strings of the modes a run compiles (NULL-ended; NULL:
+	 * none): the kernel's probe compiles them side by side with its own
+	 * (ub_nvcc_warm); and who hears of each compile done (NULL: none) */
+	const char *const *warm;
+	void (*progress)(void *ctx, int done, int total, size_t n, const char *what);
+	void *progress_ctx;
 };
 
 /* cubin's value for a shared object of u's host code (device code for
@@ -49,6 +55,14 @@ struct ub_nvcc_unit {
 int ub_nvcc_compile(const struct ub_nvcc_unit *u, const char *opts,
 		    const char *arch, int cubin, char **out, size_t *size,
 		    struct ub_error *err);
+
+/* Compiles u under opts[0..n-1] side by side, as many at a time as there
+ * are CPUs, opts[0] first, into the compile cache, where ub_nvcc_compile
+ * then finds them; when opts[0] fails, the compiles not yet started are
+ * not.  Failures are left to each one's own ub_nvcc_compile, which says
+ * them.  u->progress hears of each one done. */
+void ub_nvcc_warm(const struct ub_nvcc_unit *u, const char *const *opts, int n,
+		  const char *arch);
 
 /* The nvcc that compiles --kernel files: $ULPBENCH_NVCC, else the default
  * toolkit's bin/nvcc (toolkit.h). */

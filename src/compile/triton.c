@@ -253,13 +253,16 @@ int ub_triton_request(const struct ub_triton *t, enum ub_mode mode,
 		u += (size_t)snprintf(buf + u, len - u, "%s\"%s\": \"%s\"", k ? ", " : "",
 				      p->name, ty);
 	}
+	char stages[32] = "";
+	if (t->num_stages)
+		snprintf(stages, sizeof stages, ", \"num_stages\": %u", t->num_stages);
 	if (u < len)
 		u += (size_t)snprintf(buf + u, len - u, "}, \"constexprs\": %s, "
 				      "\"aligned\": [%s], \"options\": "
-				      "{\"enable_fp_fusion\": %s, \"num_warps\": %u}, "
+				      "{\"enable_fp_fusion\": %s, \"num_warps\": %u%s}, "
 				      "\"arch\": %s}", t->constexprs, aligned,
 				      tmodes[mode].fusion ? "true" : "false",
-				      t->num_warps, t->arch + 3);
+				      t->num_warps, stages, t->arch + 3);
 	return u < len && ua < sizeof aligned ? 0 : -1;
 }
 
@@ -379,8 +382,12 @@ const char *ub_triton_about(const struct ub_triton *t, char *buf, size_t len)
 		snprintf(grid, sizeof grid, "rows (one program a row)");
 	else
 		snprintf(grid, sizeof grid, "ceil(n/%s)", t->per_name);
-	snprintf(buf, len, "%s %s %s:%s%s%s num_warps=%u grid=%s", t->toolkit, t->arch,
-		 t->file, t->kernel, t->shown[0] ? " " : "", t->shown, t->num_warps, grid);
+	char stages[32] = "";
+	if (t->num_stages)
+		snprintf(stages, sizeof stages, " num_stages=%u", t->num_stages);
+	snprintf(buf, len, "%s %s %s:%s%s%s num_warps=%u%s grid=%s", t->toolkit, t->arch,
+		 t->file, t->kernel, t->shown[0] ? " " : "", t->shown, t->num_warps,
+		 stages, grid);
 	return buf;
 }
 
@@ -398,13 +405,16 @@ void ub_triton_row(const struct ub_triton *t, struct ub_row *r)
 /* The rows' options per mode and the launch, as a header says it. */
 static void describe_modes(struct ub_triton *t)
 {
+	char stages[32] = "";
+	if (t->num_stages)
+		snprintf(stages, sizeof stages, " num_stages=%u", t->num_stages);
 	for (int m = 0; m < UB_NMODES; m++)
 		if (tmodes[m].na)
 			t->options[m][0] = '\0';
 		else
 			snprintf(t->options[m], sizeof t->options[m],
-				 "enable_fp_fusion=%s num_warps=%u%s%s", tmodes[m].fusion ?
-				 "True" : "False", t->num_warps, t->shown[0] ? " " : "",
+				 "enable_fp_fusion=%s num_warps=%u%s%s%s", tmodes[m].fusion ?
+				 "True" : "False", t->num_warps, stages, t->shown[0] ? " " : "",
 				 t->shown);
 	snprintf(t->toolkit, sizeof t->toolkit, "triton %s", t->d.version);
 }
@@ -426,6 +436,7 @@ static int open_kernel(struct ub_triton *t, const struct ub_triton_req *req,
 	const char *digits = strchr(arch, '_');
 	snprintf(t->arch, sizeof t->arch, "sm_%d", digits ? atoi(digits + 1) : 90);
 	t->num_warps = req->num_warps ? req->num_warps : 4;
+	t->num_stages = req->num_stages;
 	int s = ub_read_file(t->file, &t->src, err);
 	if (!s)
 		s = ub_data_path("kernels/triton_compile.py", t->helper, sizeof t->helper, err);

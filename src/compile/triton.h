@@ -53,6 +53,7 @@ struct ub_triton_req {
 	int per_row;          /* a shaped op's run (docs/reductions.md): n is
 				 its rows and, without --grid, one program
 				 a row; its :params (rows, cols) bind too */
+	unsigned num_stages;  /* --num-stages (0: Triton's default) */
 };
 
 /* A bound kernel: what every mode compiles and how it is launched. */
@@ -75,6 +76,7 @@ struct ub_triton {
 	char per_name[64];    /* the constexpr that gives it */
 	unsigned grid;        /* --grid N: programs (0: from n) */
 	unsigned num_warps;
+	unsigned num_stages;  /* 0: Triton's default */
 	int per_row;          /* ub_triton_req's */
 	char toolkit[48];     /* "triton 3.9.0" */
 	char arch[16];        /* "sm_90" */

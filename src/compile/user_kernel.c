@@ -12,6 +12,7 @@
 #include "dag.h"
 #include "kernel_roles.h"
 #include "launcher.h"
+#include "torch_ext.h"
 #include "triton.h"
 #include "paths.h"
 
@@ -175,6 +176,22 @@ static int misnamed(const struct ub_user_kernel *uk, const struct ub_op *op,
 		       p->name, p->name, name);
 }
 
+/* A role that role_ok refused for an op of one output: one of an op over
+ * rows (kernel_roles.h) says so (ub_bind_role's message), else role_ok's
+ * message stands.  UB_USAGE. */
+static int row_role(const struct ub_user_kernel *uk, const struct ub_op *op,
+		    const struct ub_kparam *p, const char *name, struct ub_error *err)
+{
+	struct ub_role r;
+	struct ub_error quiet;
+	char *arg = NULL;
+	if (ub_role_parse(p->name, name, &r, &quiet))
+		return UB_USAGE;
+	int s = ub_bind_role(uk, op, p, name, &arg, err);
+	free(arg);
+	return s ? s : UB_USAGE;
+}
+
 /* --args "PARAM=NAME,...": bind[k] = NAME for each PARAM k named. */
 static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
 		      const struct ub_op *op, const char **bind, char *store,
@@ -205,9 +222,10 @@ static int parse_spec(const char *spec, const struct ub_user_kernel *uk,
 		if (bind[p])
 			return ub_fail(err, UB_USAGE, "--args: parameter '%s' is bound "
 				       "twice", k->params[p].name);
-		if (misnamed(uk, op, &k->params[p], name, err) ||
-		    (!op->nouts && role_ok(k->params[p].name, name, err)))
+		if (misnamed(uk, op, &k->params[p], name, err))
 			return UB_USAGE;
+		if (!op->nouts && role_ok(k->params[p].name, name, err))
+			return row_role(uk, op, &k->params[p], name, err);
 		bind[p] = name;
 	}
 	return 0;
@@ -558,9 +576,29 @@ static int read_kernel(const struct ub_kernel_req *req, const struct ub_config *
 		free(text);
 		return ub_fail(err, UB_RUNTIME, "out of memory");
 	}
+	if (ub_torch_ext_uses(uk->src) &&   /* as cpp_extension builds it */
+	    (st = ub_torch_ext_flags(uk->file, ub_torch_python(req->python), uk->unit,
+				     err)) != 0) {
+		free(text);
+		return st;
+	}
+	/* the modes the run compiles, side by side with the probe's own
+	 * (nvcc.h; rn only where it means something, ub_mode_na) */
+	const char *warm[UB_NMODES + 1] = { NULL };
+	for (int m = 0, w = 0; m < cfg->nmodes; m++) {
+		int applies = 0;   /* to one of the run's dtypes (native16) */
+		for (int t = 0; t < cfg->ndtypes; t++)
+			applies |= ub_mode_applies(cfg->modes[m], cfg->dtypes[t]);
+		if (applies && (cfg->modes[m] != UB_MODE_RN || ub_ksig_uses_macros(uk->src)))
+			warm[w++] = ub_modes[cfg->modes[m]].opts;
+	}
+	uk->unit->warm = warm;
+	uk->unit->progress = cfg->progress;
+	uk->unit->progress_ctx = cfg->progress_ctx;
 	st = req->launcher ? ub_launcher_find(uk->unit, uk->src, req->launcher, cfg->arch,
 					      uk->kf, err)
 			   : ub_kernel_find(uk->unit, uk->src, req->entry, cfg->arch, uk->kf, err);
+	uk->unit->warm = NULL;
 	free(text);
 	uk->unit->text = uk->kf->unit;   /* what every mode compiles */
 	return st;
@@ -569,6 +607,15 @@ static int read_kernel(const struct ub_kernel_req *req, const struct ub_config *
 int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
 			struct ub_config *cfg, struct ub_user_kernel *uk,
 			struct ub_error *err)
+{
+	if (cfg->ndtypes > 1)   /* each dtype its kernel (kernel_dtypes.c) */
+		return ub_user_kernel_bind_dtypes(req, op, cfg, uk, err);
+	return ub_user_kernel_bind_one(req, op, cfg, uk, err);
+}
+
+int ub_user_kernel_bind_one(const struct ub_kernel_req *req, struct ub_op *op,
+			    struct ub_config *cfg, struct ub_user_kernel *uk,
+			    struct ub_error *err)
 {
 	int dt = UB_F32;
 	memset(uk, 0, sizeof *uk);
@@ -606,6 +653,7 @@ int ub_user_kernel_triton(const struct ub_triton_req *req, struct ub_op *op,
 
 void ub_user_kernel_free(struct ub_user_kernel *uk)
 {
+	ub_kernel_dtypes_free(uk->dtypes);
 	if (uk->triton)
 		ub_triton_free(uk->triton);
 	ub_launcher_free(uk->launcher);

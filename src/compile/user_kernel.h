@@ -21,8 +21,12 @@ struct ub_kernel_req {
 	const char *launcher;             /* --launcher NAME, or NULL */
 	int nflags;                       /* -I DIR, -D NAME[=VALUE] as */
 	const char *flags[UB_NVCC_MAX_FLAGS]; /* "-IDIR", "-DNAME=VALUE" */
+	const char *python;               /* --python: whose torch gives a
+					     PyTorch extension's flags
+					     (torch_ext.h); NULL: the default */
 };
 
+struct ub_kernel_dtypes;
 struct ub_user_kernel {
 	char *src;        /* the file's text */
 	char *file, *abspath;
@@ -41,6 +45,8 @@ struct ub_user_kernel {
 	struct ub_launcher *launcher; /* --launcher's host code, loaded
 				     (launcher.h), or NULL */
 	int is_launcher;  /* kf is a --launcher's, not a kernel's */
+	struct ub_kernel_dtypes *dtypes; /* a run of several dtypes: each
+				     one's kernel (kernel_dtypes.c), or NULL */
 };
 
 /* Reads req->file, finds its kernel req->entry (NULL: the only one),
@@ -56,6 +62,23 @@ int ub_user_kernel_bind(const struct ub_kernel_req *req, struct ub_op *op,
 			struct ub_config *cfg, struct ub_user_kernel *uk,
 			struct ub_error *err);
 void ub_user_kernel_free(struct ub_user_kernel *uk);
+
+/* ub_user_kernel_bind for a run of several dtypes (cfg->ndtypes > 1):
+ * each dtype's kernel is bound as for a run of that dtype alone, its
+ * entry found per dtype (kernel_dtypes.c): the --entry as given for the
+ * dtype of its arrays; else the file's own kernel of that name whose
+ * arrays are of the dtype; else the --entry's template arguments with the
+ * other dtype's C type in place of its own; else NAME<T>, T the dtype's
+ * C type (float, __half, __nv_bfloat16, double).  cfg->kernel_inst[dt]
+ * points at each (owned by uk); op and cfg take the first dtype's. */
+int ub_user_kernel_bind_dtypes(const struct ub_kernel_req *req, struct ub_op *op,
+			       struct ub_config *cfg, struct ub_user_kernel *uk,
+			       struct ub_error *err);
+void ub_kernel_dtypes_free(struct ub_kernel_dtypes *kd);
+/* The one-dtype binding both use (user_kernel.c). */
+int ub_user_kernel_bind_one(const struct ub_kernel_req *req, struct ub_op *op,
+			    struct ub_config *cfg, struct ub_user_kernel *uk,
+			    struct ub_error *err);
 
 /* The value of parameter p for the text v ("0.5", "0x1.8p-3", "-3",
  * "true"), as the bits a launch passes (a float's encoding, an integer

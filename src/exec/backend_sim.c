@@ -4,6 +4,7 @@
 #include "launcher.h"
 #include "nvrtc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static int sim_probe(struct ub_error *err)
@@ -21,9 +22,13 @@ static const char *sim_arch(const char *arch, int arch_set)
 static int sim_run(const struct ub_job *job, uint64_t *approx,
 		   struct ub_error *err)
 {
-	char *ptx = NULL;
+	char *ptx = NULL, label[600];
 	size_t size;
 	struct ptx_run_info info;
+	struct ub_geom geom = job->geom;
+	snprintf(label, sizeof label, "%s: kernel %s, %s", job->name,
+		 job->shown ? job->shown : job->entry, job->what ? job->what : "run");
+	geom.label = geom.label ? geom.label : label;
 	int s = job->ptx ? 0 : ub_job_compile(job, 0, &ptx, &size, err);
 	if (!s && job->launcher && job->trace)
 		s = ub_fail(err, UB_USAGE, "%s: explain traces one kernel, not a --launcher's",
@@ -37,7 +42,7 @@ static int sim_run(const struct ub_job *job, uint64_t *approx,
 		return s;
 	}
 	if (!s && (s = ub_sim_run_exec(job->ptx ? job->ptx : ptx, job->entry,
-				       job->args, job->nargs, job->n, &job->geom,
+				       job->args, job->nargs, job->n, &geom,
 				       job->trace, job->exec, &info, err)) == UB_RUNTIME)
 		ub_prefix(err, s, "%s: kernel %s, %s: ", job->name,
 			  job->shown ? job->shown : job->entry,

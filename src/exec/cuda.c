@@ -166,10 +166,11 @@ static int launch(const struct ub_job *job, struct launch *l, CUfunction f,
 	void *params[MAX_ARGS];
 	for (int i = 0; i < job->nargs; i++)
 		params[i] = &vals[i];
-	unsigned grid, block;
-	ub_geom_grid(&job->geom, job->n, &grid, &block);
-	CUresult r = l->cu->cuLaunchKernel_(f, grid, 1, 1, block, 1, 1, 0, NULL,
-					   params, NULL);
+	unsigned grid[3], block[3];
+	ub_geom_dims(&job->geom, job->n, grid, block);
+	CUresult r = l->cu->cuLaunchKernel_(f, grid[0], grid[1], grid[2], block[0],
+					   block[1], block[2],
+					   (unsigned)job->geom.shared, NULL, params, NULL);
 	if (r != CUDA_SUCCESS)
 		return fail(job, r, "cuLaunchKernel", err);
 	if ((r = l->cu->cuCtxSynchronize_()) != CUDA_SUCCESS) {

@@ -20,23 +20,32 @@
  * block=B,per-thread=K is block B covering B*K elements; Triton programs
  * are blocks of 32 * num_warps threads covering BLOCK elements. */
 struct ub_geom {
-	unsigned block;
+	unsigned block;             /* threads a block in x (0: UB_BLOCK) */
+	unsigned block_yz[2];       /* in y and z (block=XxYxZ; 0: 1) */
 	unsigned long long per_block;
 	unsigned grid;
+	unsigned grid_yz[2];        /* blocks in y and z (grid=XxYxZ; 0: 1) */
 	unsigned long long shared;  /* shared=BYTES: dynamic .shared memory of
 				       a block (extern __shared__ arrays) */
 	int atomic_seeded;          /* --atomic-order seed=S: another valid
 				       order of atomics (ptx_block.c) */
 	unsigned long long atomic_seed;
+	const char *label;          /* who runs the kernel, before device
+				       printf's lines; NULL: its name */
 };
-/* The grid (blocks in x, at most UB_MAX_GRID) and block size of g (NULL:
- * the default) for n elements. */
+/* The grid (blocks in x, at most UB_MAX_GRID) and the threads of a block
+ * (all dimensions together) of g (NULL: the default) for n elements. */
 void ub_geom_grid(const struct ub_geom *g, size_t n, unsigned *grid,
+		  unsigned *block);
+/* The same in three dimensions: grid[0..2] blocks, block[0..2] threads. */
+void ub_geom_dims(const struct ub_geom *g, size_t n, unsigned *grid,
 		  unsigned *block);
 /* --launch block=B,per-thread=K|per-block=E|grid=G[,shared=BYTES] (each
  * at most once, in any order; B defaults to UB_BLOCK) into *g (its atomic
- * order kept); UB_USAGE naming `what`, the option or property that gave
- * spec ("--launch", ":launch"). */
+ * order kept); B and G may have two or three dimensions, X x Y [x Z]
+ * ("block=32x4", "grid=8x2x1"), within CUDA's limits; UB_USAGE naming
+ * `what`, the option or property that gave spec ("--launch",
+ * ":launch"). */
 int ub_geom_parse(const char *what, const char *spec, struct ub_geom *g,
 		  struct ub_error *err);
 /* g (NULL: the default) as --launch spells it: "block=256,per-thread=1",

@@ -271,6 +271,7 @@ static int explain(struct ub_cli *cli, const struct ub_catalog *cat,
 		s = ub_op_for_dtype(&op, x.dt, &opd, &held, err);
 	cfgd = cfg;
 	cfgd.op = &opd;
+	ub_kernel_inst_apply(&cfgd, &opd, x.dt);
 	x.cfg = &cfgd;
 	if (!s && opd.ninputs > opd.nsampled)
 		s = saved_of(&x, err);

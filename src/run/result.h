@@ -21,6 +21,16 @@ struct ptx_trace;
 struct ub_triton;
 struct ub_why_row;
 
+/* One dtype's kernel of a --kernel file when a run of several dtypes
+ * needs one each (the instances of a template: user_kernel.h). */
+struct ub_kernel_inst {
+	const struct ub_nvcc_unit *unit;
+	char *entry;          /* as struct ub_op's fields */
+	const char *shown;
+	char **args;
+	int nargs, use_saved;
+};
+
 /* The stages of a streamed run whose CPU time --times reports, declared
  * once: the inputs (generated or read), the reference, the kernels (every
  * mode and torch-plan step), the metrics (the rows' statistics). */
@@ -85,6 +95,9 @@ struct ub_config {
 	struct ub_launcher *launcher; /* --launcher: the host function of the
 				   --kernel file that launches its kernels
 				   (launcher.h), or NULL */
+	const struct ub_kernel_inst *kernel_inst[UB_NDTYPES]; /* --kernel with
+				   several dtypes: each one's kernel (a
+				   template's instance); NULL: the op's */
 	int figures;         /* give every measured row its figures (row->fig,
 				figures.h), for the HTML page */
 	const char *explain_opts; /* the options an `ulpbench explain` of this
@@ -282,5 +295,21 @@ const char *ub_kernel_mode_na(enum ub_mode mode, const char *src);
 /* The backend cfg asks for (backend.h); ub_run() checked that it is
  * usable. */
 const struct ub_backend *ub_config_backend(const struct ub_config *cfg);
+
+/* cfg and op of one dtype (copies of the run's) take that dtype's kernel
+ * when the run has one for it (cfg->kernel_inst). */
+static inline void ub_kernel_inst_apply(struct ub_config *cfg, struct ub_op *op,
+					enum ub_dtype dt)
+{
+	const struct ub_kernel_inst *k = cfg->kernel_inst[dt];
+	if (!k || !op->kernel)
+		return;
+	cfg->kernel_unit = k->unit;
+	op->entry = k->entry;
+	op->entry_shown = k->shown;
+	op->args = k->args;
+	op->nargs = k->nargs;
+	op->use_saved = k->use_saved;
+}
 
 #endif

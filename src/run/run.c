@@ -436,6 +436,7 @@ int ub_run(const struct ub_config *cfg, struct ub_result *res,
 		s = ub_op_for_dtype(cfg->op, d->dt, &res->ops[t], &res->held[t], err);
 		res->cfgs[t] = *cfg;
 		res->cfgs[t].op = &res->ops[t];
+		ub_kernel_inst_apply(&res->cfgs[t], &res->ops[t], d->dt);
 		res->cfg = &res->cfgs[t];
 		if (!s)
 			s = ub_kernel_source(res->cfg, d->dt, &src, err);

@@ -204,11 +204,12 @@ int ub_setup_op(struct ub_cli *cli, const struct ub_catalog *cat,
 			       "--num-warps)");
 	if (cli->triton) {
 		struct ub_triton_req req = { cli->triton, cli->args, cli->constexprs,
-					     cli->grid, cli->python, cli->num_warps, 0 };
+					     cli->grid, cli->python, cli->num_warps, 0,
+					     cli->num_stages };
 		s = ub_user_kernel_triton(&req, op, &cli->cfg, uk, err);
 	} else if (cli->kernel) {
 		struct ub_kernel_req req = { cli->kernel, cli->entry, cli->args,
-					     cli->launcher, cli->nflags, {0} };
+					     cli->launcher, cli->nflags, {0}, cli->python };
 		static char flags[UB_NVCC_MAX_FLAGS][4100];  /* copied by the bind */
 		for (int i = 0; i < cli->nflags; i++) {
 			snprintf(flags[i], sizeof flags[i], "-%c%s", cli->flag_kind[i],

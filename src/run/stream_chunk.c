@@ -137,8 +137,9 @@ static int run_kern(const struct skern *k, const struct ub_geom *geom,
 		       (struct ub_karg){.value = b == SK_N ? len :
 					b == SK_VALUE ? k->value[i] : 0};
 	}
-	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len,
-				  geom ? geom : &k->geom, &info, err);
+	struct ub_geom g = geom ? *geom : k->geom;
+	g.label = k->ctx;   /* device printf's lines say who they are */
+	int s = ub_sim_run_module(k->m, k->entry, a, k->nargs, len, &g, &info, err);
 	if (!s) /* as the sim backend reports it (backend_sim.c) */
 		*approx |= info.approx_mask | (info.unmarked_fp ? UB_APPROX_UNMARKED : 0);
 	if (!s && chk)

@@ -114,9 +114,15 @@ int ub_run_written(struct ub_array *out, int acc, const struct ub_checks *chk,
 int ub_unwritten_fail(struct ub_error *err, size_t first, size_t count, size_t n,
 		      const struct ub_geom *geom, int triton)
 {
-	char of[64] = "", each[96];
-	unsigned grid, block;
+	char of[64] = "", each[96], gs[48] = "", bs[48] = "";
+	unsigned grid, block, gd[3], bd[3];
 	ub_geom_grid(geom, n, &grid, &block);
+	ub_geom_dims(geom, n, gd, bd);
+	if (gd[1] * gd[2] > 1)   /* a grid or block of several dimensions */
+		snprintf(gs, sizeof gs, " (%u x %u x %u)", gd[0], gd[1], gd[2]);
+	if (bd[1] * bd[2] > 1)
+		snprintf(bs, sizeof bs, " (%u x %u x %u)", bd[0], bd[1], bd[2]);
+	grid *= gd[1] * gd[2];
 	unsigned long long per = geom && geom->per_block ? geom->per_block : block;
 	if (triton) /* Triton's launcher, which --launch does not set */
 		snprintf(each, sizeof each, "%s (--grid N; the elements of a program: "
@@ -132,8 +138,8 @@ int ub_unwritten_fail(struct ub_error *err, size_t first, size_t count, size_t n
 	if (count > 1)
 		snprintf(of, sizeof of, " (the first of %zu)", count);
 	return ub_fail(err, UB_RUNTIME, "output element %zu of %zu%s was never "
-		       "written; the launch: %u block%s of %u threads, %s", first, n,
-		       of, grid, grid == 1 ? "" : "s", block, each);
+		       "written; the launch: %u block%s%s of %u threads%s, %s", first, n,
+		       of, grid, grid == 1 ? "" : "s", gs, block, bs, each);
 }
 
 void ub_acc_step(struct ub_array *a, struct ub_exact *exact)

@@ -28,6 +28,7 @@
  * budget as the interpreter does, so the same threads stop.  A failing
  * thread (bad address, budget) returns 1 with its index (ptx_native.h).
  *
+ * trap and a failed device assert stop the thread as a failure does.
  * A kernel with an instruction this file does not know (one that is not
  * in PTX_REG_CASES, not ld/st and not bra/ret/exit), with calls, or
  * larger than NAT_MAX_CODE is not translated: the interpreter runs it. */
@@ -165,7 +166,7 @@ int ub_native_eligible(const struct ptx_func *f)
 		if (op == PTX_BRA && (in->off < 0 || (uint64_t)in->off >= f->ncode))
 			return 0;
 		if (!reg_case[op] && !is_mem(op) && op != PTX_BRA && op != PTX_RET &&
-		    op != PTX_EXIT)
+		    op != PTX_EXIT && op != PTX_TRAP && op != PTX_ASSERTFAIL)
 			return 0;
 		if (in->guard >= f->nslots || in->dst >= f->nslots)
 			return 0;
@@ -255,6 +256,11 @@ static void body(struct sbuf *b, const struct ptx_func *f, uint32_t i,
 	}
 	if (in->op == PTX_RET || in->op == PTX_EXIT) {
 		put(b, "goto done_;");
+		return;
+	}
+	if (in->op == PTX_TRAP || in->op == PTX_ASSERTFAIL) {   /* the
+		   interpreter reruns the thread and says what failed */
+		put(b, "goto %s;", fail);
 		return;
 	}
 	put_text(b, "{ uint64_t R_[");

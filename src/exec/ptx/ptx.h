@@ -204,6 +204,9 @@ struct ptx_run_info {
 	int unwritten_buf;
 	int float_atomics;     /* float atom/red add ran: the bits may depend
 				  on the order of the atomics */
+	uint64_t printf_calls; /* device printf calls that ran (ptx_builtin.c) */
+	char printf_text[2048]; /* the lines of the first ones, whole, each
+				  "(block X,Y,Z thread X,Y,Z): TEXT\n" */
 };
 
 /* The instruction budget of one thread when the launch sets none: a base

@@ -34,7 +34,12 @@
 
 int ptx_batchable(const struct ptx_func *f)
 {
-	/* every call instruction has its entry in f->calls */
+	/* every call instruction has its entry in f->calls; device printf
+	   runs thread by thread, in grid order, once a thread, and so do
+	   clocks, which count the instructions run before */
+	for (uint32_t i = 0; i < f->ncode; i++)
+		if (f->code[i].op == PTX_PRINTF || f->code[i].op == PTX_CLOCK)
+			return 0;
 	return f->ncalls == 0 && f->nslots <= PTX_BATCH_MAX_SLOTS;
 }
 
@@ -275,7 +280,8 @@ int ptx_batch_run(struct ptx_ctx *c, uint64_t *R, uint64_t live,
 			live &= ~g;
 			act &= ~g;
 			break;
-		default:   /* call: ptx_batchable keeps it out */
+		default:   /* call: ptx_batchable keeps it out; trap and a
+			      failed assert: thread by thread, to say so */
 			return UB_RUNTIME;
 		}
 advance:

@@ -5,8 +5,9 @@
  * the start of each block.
  *
  * Within a block the warps run in order, each until all its lanes have
- * exited or wait at a barrier; when every live thread of the block waits
- * at the same bar.sync, all go on.  Threads that exited do not hold a
+ * exited or wait at a barrier; when every live thread of the block waits,
+ * those held at an mbarrier wait whose phase is complete go on
+ * (ptx_async.c), else, when all wait at the same bar.sync, all go on.  Threads that exited do not hold a
  * barrier up (PTX ISA, exit).  When every live thread waits but not all
  * at one barrier, the GPU would wait forever: an error naming the kernel,
  * both barriers' lines and a thread at each.
@@ -59,6 +60,7 @@ static void block_start(struct ptx_blk *b, const struct ptx_launch *l,
 	memset(b->local, 0xff, (size_t)b->nthreads * f->local_size);
 	memset(b->shared, 0xff, b->shared_size);
 	ptx_chk_block(&b->chk, blk);
+	ptx_async_reset(b);
 	for (unsigned wi = 0; wi < b->nwarps; wi++) {
 		struct ptx_warp *w = &b->w[wi];
 		unsigned nl = b->nthreads - wi * W < W ? b->nthreads - wi * W : W;
@@ -88,6 +90,33 @@ static void block_start(struct ptx_blk *b, const struct ptx_launch *l,
 	}
 }
 
+/* Threads held at an mbarrier wait whose phase is now complete go on
+ * (1 when one does); when none can, the one first held there is a
+ * deadlock (UB_RUNTIME, message); 0 when none is held at one. */
+static int release_mbar(struct ptx_blk *b)
+{
+	int held = 0, woke = 0;
+	unsigned at = 0;
+	for (unsigned wi = 0; wi < b->nwarps; wi++)
+		for (uint32_t m = b->w[wi].wait; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			const struct ptx_insn *in = &b->f->code[b->w[wi].barpc[l]];
+			if (!ptx_mbar_is_wait(in))
+				continue;
+			if (ptx_mbar_ready(b, wi, l, in))
+				b->w[wi].wait &= ~(1u << l), woke = 1;
+			else if (!held++)
+				at = wi * W + l;
+		}
+	if (woke || !held)
+		return woke;
+	uint32_t pc = b->w[at / W].barpc[at % W];
+	ptx_blk_fail(b, at, "%s at line %u waits for an mbarrier phase that no "
+		     "thread can complete: every thread of the block waits (a "
+		     "deadlock on the GPU)", b->f->text[pc], b->f->lines[pc]);
+	return UB_RUNTIME;
+}
+
 /* Every live thread waits at a barrier: the same one releases them all
  * (0); two different ones are a deadlock (UB_RUNTIME, message). */
 static int release(struct ptx_blk *b)
@@ -95,6 +124,9 @@ static int release(struct ptx_blk *b)
 	int have = 0;
 	uint32_t pc = 0;
 	unsigned first = 0;
+	int r = release_mbar(b);
+	if (r)
+		return r == 1 ? 0 : r;
 	for (unsigned wi = 0; wi < b->nwarps; wi++)
 		for (uint32_t m = b->w[wi].wait; m; m &= m - 1) {
 			unsigned l = (unsigned)__builtin_ctz(m);
@@ -175,7 +207,8 @@ static int blk_alloc(struct ptx_blk *b, const struct ptx_module *m,
 	b->local = calloc((size_t)b->nthreads, f->local_size + 1u);
 	b->shared = calloc(1, b->shared_size + 1u);
 	if (!b->w || !b->local || !b->shared ||
-	    ptx_chk_init(&b->chk, m, f, l, b->c->bc, b->shared_size, f->local_size))
+	    ptx_chk_init(&b->chk, m, f, l, b->c->bc, b->shared_size, f->local_size) ||
+	    ptx_async_alloc(b))
 		return -1;
 	b->chk.off = b->c->opts && b->c->opts->unchecked;
 	for (unsigned wi = 0; wi < b->nwarps; wi++)
@@ -192,6 +225,7 @@ static void blk_free(struct ptx_blk *b)
 	free(b->local);
 	free(b->shared);
 	ptx_chk_free(&b->chk);
+	ptx_async_free(b);
 }
 
 int ptx_blk_aligned(struct ptx_blk *b, const struct ptx_insn *in, uint64_t off,

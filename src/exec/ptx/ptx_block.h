@@ -37,6 +37,7 @@ struct ptx_blk {
 	unsigned char *shared;   /* the block's .shared memory */
 	uint64_t shared_size;
 	uint64_t rng;            /* --atomic-order seed=S; 0: the default */
+	struct ptx_async *as;    /* queued cp.async copies (ptx_async.c) */
 	uint64_t unmarked, fused, amask, insns;
 	int float_atomics;       /* a float atom/red add ran */
 	uint64_t block;          /* the running block's index in grid order */
@@ -63,6 +64,26 @@ int ptx_warp_collective(struct ptx_blk *b, struct ptx_warp *w,
 			const struct ptx_insn *in, uint32_t g, uint32_t act);
 int ptx_warp_atomic(struct ptx_blk *b, struct ptx_warp *w,
 		    const struct ptx_insn *in, uint32_t g, unsigned wi);
+
+/* cp.async and mbarrier (ptx_async.c): the block's queue of copies
+ * (alloc: 0 or -1, out of memory; reset at each block's start); a
+ * CP_ASYNC, CP_COMMIT, CP_WAIT or MBARRIER of the lanes in g of warp wi
+ * (0, or UB_RUNTIME with the failure set); the mbarrier waits (test_wait,
+ * try_wait): the lanes of g whose phase is not complete into *held, the
+ * others' predicate set; whether lane l of warp wi, held at in, may run
+ * it again; the lanes of g exiting (their copies complete). */
+struct ptx_async;
+int ptx_async_alloc(struct ptx_blk *b);
+void ptx_async_free(struct ptx_blk *b);
+void ptx_async_reset(struct ptx_blk *b);
+int ptx_async_step(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
+		   uint32_t g);
+int ptx_mbar_is_wait(const struct ptx_insn *in);
+int ptx_mbar_wait(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
+		  uint32_t g, uint32_t *held);
+int ptx_mbar_ready(struct ptx_blk *b, unsigned wi, unsigned l,
+		   const struct ptx_insn *in);
+void ptx_async_exit(struct ptx_blk *b, unsigned wi, uint32_t g);
 
 /* "ptx: kernel 'k': ..." into b->msg, for thread t of the block. */
 int ptx_blk_fail(struct ptx_blk *b, unsigned t, const char *fmt, ...)

@@ -301,6 +301,12 @@ static inline float ptx_ftz_tiny32(int fop, int rnd, float r, float a, float b, 
 	X(HOLD, REG(in->src[2]) = A; REG(in->src[3]) = B;)              \
 	X(FUSED, D = ptx_fused(in, A, B, C3); fused++;                  \
 		 if (in->flags & PTX_F_GUESS)                           \
-			 amask |= 1ull << PTX_AX_FMA_CHOICE;)
+			 amask |= 1ull << PTX_AX_FMA_CHOICE;)           \
+	X(PRMT, D = ptx_prmt((uint32_t)A, (uint32_t)B, (uint32_t)C3, in->cmp);) \
+	X(LOP3, D = ptx_lop3((uint32_t)A, (uint32_t)B, (uint32_t)C3, in->aux);) \
+	X(LOP3_P, D = in->cmp == 1 ? ((A & M) != 0) | (B & 1)             \
+				  : ((A & M) != 0) & (B & 1);)          \
+	X(LANEMASK, D = ptx_lanemask((unsigned)A & 31, in->cmp);)       \
+	X(NANOSLEEP, (void)A;)
 
 #endif

@@ -18,7 +18,8 @@
  * buffer).  A bad access stops the run with a message naming the
  * instruction and its line, and so does a thread that runs more than the
  * instruction budget (counted over the thread's calls too, checked at
- * every branch).  `call` runs the .func in its own frame (do_call). */
+ * every branch).  `call` runs the .func in its own frame (do_call);
+ * device assert and printf are ptx_builtin.c's. */
 #include "ptx_check.h"
 #include "ptx_trace.h"
 #include "ptx_cases.h"
@@ -119,6 +120,22 @@ run_frame_body(struct ctx *c, const int tracing)
 			n = 0;
 			if ((rc = do_call(c, in)) != 0)
 				goto out;
+			vmbreak;
+		vmcase(TRAP)
+			c->bad_kind = 7;
+			rc = UB_RUNTIME;
+			goto out;
+		vmcase(ASSERTFAIL)
+			ptx_assert_message(c, in, R, 1, c->fr->local, c->bad_msg,
+					   sizeof c->bad_msg);
+			c->bad_kind = 6;
+			rc = UB_RUNTIME;
+			goto out;
+		vmcase(CLOCK)
+			R[in->dst] = (c->insns + n) & ptx_mask(in->bits);
+			vmbreak;
+		vmcase(PRINTF)
+			ptx_printf(c, in, R, 1, c->fr->local);
 			vmbreak;
 		vmcase(RET) vmcase(EXIT) goto out;
 		default: vmbreak;

@@ -42,13 +42,19 @@ struct ptx_ctx {
 	uint32_t bad_pc;              /* at which instruction */
 	uint64_t bad_addr;
 	int bad_kind;    /* 1 out of bounds, 2 budget exceeded, 3 recursion,
-			    4 a check failed (chk's message), 5 misaligned */
+			    4 a check failed (chk's message), 5 misaligned,
+			    6 a failed device assert (bad_msg), 7 trap */
+	char bad_msg[512];
 	const struct ptx_bufcheck *bc; /* the launch's buffers as the checks
 				 see them (ptx.h), or NULL */
 	const struct ptx_run_opts *opts; /* the run's (ptx.h), or NULL */
 	struct ptx_chk *chk;  /* the thread path's checks of launch buffers
 				 (ptx_check.h), or NULL */
 	unsigned chk_t;       /* the running thread's index in its block */
+	uint64_t pf_calls;   /* device printf: calls, and the first lines */
+	size_t pf_len;
+	int pf_full;         /* a line did not fit: no more after it */
+	char pf[2048];
 };
 
 /* A thread (or call) starts: the registers it may read before writing
@@ -212,6 +218,17 @@ static inline int ptx_st(struct ptx_ctx *c, const struct ptx_insn *in,
 	uint64_t lo = 0, span = 0;
 	return ptx_st_at(c, in, R, S, lbuf, &lo, &span);
 }
+
+/* Device assert and printf (ptx_builtin.c), for the thread whose
+ * registers are R[k * S] and local memory lbuf: the message of a failed
+ * assert (ASSERTFAIL) into buf; a PRINTF's text, after the thread, kept
+ * in c->pf while whole lines fit (the run's ptx_run_info gives them), its
+ * result stored. */
+void ptx_assert_message(const struct ptx_ctx *c, const struct ptx_insn *in,
+			const uint64_t *R, size_t S, const unsigned char *lbuf,
+			char *buf, size_t len);
+void ptx_printf(struct ptx_ctx *c, const struct ptx_insn *in, const uint64_t *R,
+		size_t S, const unsigned char *lbuf);
 
 /* Runs the current frame's function to ret/exit.  0, or UB_RUNTIME with
  * c->bad_* set (by the innermost frame that failed). */

@@ -87,8 +87,10 @@ int ptx_writes(const struct ptx_insn *in, uint32_t *w)
 	}
 	switch (ptx_op_shape(in->op)) {
 	case PTX_S_ST: case PTX_S_BRA: case PTX_S_NONE: case PTX_S_CALL:
-	case PTX_S_BAR:
-		return 0;
+	case PTX_S_BAR: case PTX_S_BUILTIN: case PTX_S_CPASYNC:
+		if (in->op != PTX_CLOCK)   /* CLOCK: d only */
+			return 0;
+		break;
 	case PTX_S_SHFL: case PTX_S_MATCH: case PTX_S_ELECT:   /* p */
 		w[n++] = (uint32_t)in->off;
 		break;
@@ -135,6 +137,8 @@ int ptx_reads(const struct ptx_insn *in, uint32_t *r)
 		k = 0;
 		break;
 	}
+	case PTX_S_BUILTIN: case PTX_S_CPASYNC: k = 4; break;
+	case PTX_S_MBAR: k = 2; break;
 	case PTX_S_PACK: k = in->aux < 4 ? in->aux : 4; break;
 	case PTX_S_ST:   /* the address, then the data: d and src[1..] */
 		k = 1;
@@ -553,6 +557,8 @@ int ptx_decode_insn(struct ptx_pstate *st)
 		return ptx_decode_block(st, &in, mt, line);
 	if (mt->kind == PTX_TK_WORD && ptx_is_mma_insn(mt))
 		return ptx_decode_mma(st, &in, mt, line);
+	if (mt->kind == PTX_TK_WORD && ptx_is_more_insn(mt))
+		return ptx_decode_more(st, &in, mt, line);
 	if (mt->kind == PTX_TK_WORD && mnem_split(mt, &m) == 0 &&
 	    mnem_variant(st, &m) == 0)
 		op = find_op(&m);

@@ -17,10 +17,11 @@ static const char *const families[] = { "bar", "barrier", "shfl", "vote",
 	"match", "redux", "activemask", "elect", "atom", "red", "membar",
 	"fence" };
 
-/* Parts that change nothing on the interpreter. */
+/* Parts that change nothing on the interpreter: memory orderings and
+ * scopes (.cluster: a cluster of one block). */
 static const char *const inert[] = { "sync", "aligned", "cta", "gpu", "sys",
 	"relaxed", "acquire", "release", "acq_rel", "sc", "gl", "noftz",
-	"mmio" };
+	"mmio", "cluster" };
 
 /* The mnemonic's parts after the base, split at '.'. */
 struct bparts {
@@ -75,7 +76,7 @@ static const char *const bop_names[] = { "up", "down", "bfly", "idx", "all",
 /* What the parts say: the sub-operation, the type, the space; a part
  * that is neither of these nor inert is returned in *bad. */
 struct bwhat {
-	int bop, ty, space, sync, warp, aligned;
+	int bop, ty, space, sync, warp, aligned, hint, vec;
 	const char *bad;
 };
 
@@ -83,7 +84,7 @@ static void classify(const struct bparts *p, struct bwhat *w)
 {
 	w->bop = w->ty = -1;
 	w->space = PTX_AS_GENERIC;
-	w->sync = w->warp = w->aligned = 0;
+	w->sync = w->warp = w->aligned = w->hint = w->vec = 0;
 	w->bad = NULL;
 	for (int i = 0; i < p->n; i++) {
 		const char *s = p->part[i];
@@ -96,8 +97,13 @@ static void classify(const struct bparts *p, struct bwhat *w)
 			continue;
 		if (!strcmp(s, "global"))
 			w->space = PTX_AS_GLOBAL;
-		else if (!strcmp(s, "shared") || !strcmp(s, "shared::cta"))
+		else if (!strcmp(s, "shared") || !strcmp(s, "shared::cta") ||
+			 !strcmp(s, "shared::cluster"))   /* a cluster of one block */
 			w->space = PTX_AS_SHARED;
+		else if (!strcmp(s, "L2::cache_hint"))
+			w->hint = 1;
+		else if (!strcmp(s, "v2") || !strcmp(s, "v4") || !strcmp(s, "v8"))
+			w->vec = s[1] - '0';
 		else if (!strcmp(s, "warp"))
 			w->warp = 1;
 		else if ((k = type_named(s)) >= 0 && w->ty < 0)
@@ -147,18 +153,23 @@ static int atom_type_ok(int bop, int ty)
 		return (kind == 'U' || kind == 'S') && bits >= 32;
 	case PTX_B_INC: case PTX_B_DEC:
 		return ty == PTX_T_U32;
+	case PTX_B_CAS:   /* also .b16 */
+		return kind == 'B' && bits >= 16 && bits <= 64;
 	case PTX_B_AND: case PTX_B_OR: case PTX_B_XOR: case PTX_B_EXCH:
-	case PTX_B_CAS:
-		return kind == 'B' && bits >= 32;
+		return kind == 'B' && bits >= 32 && bits <= 64;
 	default:
 		return 0;
 	}
 }
 
-/* atom d, [a], b[, c] and red [a], b. */
-static int operands_atom(struct ptx_pstate *st, struct ptx_insn *in, int red)
+/* atom d, [a], b[, c] and red [a], b, then the cache policy of
+ * .L2::cache_hint (hint: read and ignored; caching does not change what
+ * memory holds). */
+static int operands_atom(struct ptx_pstate *st, struct ptx_insn *in, int red,
+			 int hint)
 {
 	int ty = in->dtype;
+	uint32_t pol;
 	in->dst = PTX_SLOT_SINK;
 	in->src[2] = PTX_SLOT_TRUE;
 	if (!red && (ptx_opd_dst(st, &in->dst) || ptx_expect(st, ",")))
@@ -167,11 +178,59 @@ static int operands_atom(struct ptx_pstate *st, struct ptx_insn *in, int red)
 		return UB_RUNTIME;
 	if (in->cmp == PTX_B_CAS && comma_src(st, ty, &in->src[2]))
 		return UB_RUNTIME;
+	return hint ? comma_src(st, PTX_T_B64, &pol) : 0;
+}
+
+/* {r0, .., r(n-1)} of type ty (destinations when dst). */
+static int vec_list(struct ptx_pstate *st, uint32_t *r, int n, int ty, int dst)
+{
+	if (ptx_expect(st, "{"))
+		return UB_RUNTIME;
+	for (int i = 0; i < n; i++)
+		if ((i && ptx_expect(st, ",")) ||
+		    (dst ? ptx_opd_dst(st, &r[i]) : ptx_opd_src(st, ty, &r[i])))
+			return UB_RUNTIME;
+	return ptx_expect(st, "}");
+}
+
+/* atom/red.global.vN.TYPE.add: atomic element by element (PTX ISA, atom:
+ * "the atomicity is guaranteed separately for each of the individual
+ * scalar elements"), so N scalar atoms, one after another; each reads its
+ * own b before writing its d, and a d that is a later element's b is
+ * refused (the split would read it changed). */
+static int atom_vector(struct ptx_pstate *st, struct ptx_insn *in, int red,
+		       int n, int hint, const struct ptx_tok *mnem, uint32_t line)
+{
+	uint32_t d[8], b[8], base, pol;
+	int64_t off;
+	for (int i = 0; i < n; i++)
+		d[i] = PTX_SLOT_SINK;
+	if ((!red && (vec_list(st, d, n, in->dtype, 1) || ptx_expect(st, ","))) ||
+	    ptx_opd_mem(st, &base, &off) || ptx_expect(st, ",") ||
+	    vec_list(st, b, n, in->dtype, 0) || (hint && comma_src(st, PTX_T_B64, &pol)) ||
+	    ptx_expect(st, ";"))
+		return UB_RUNTIME;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (d[i] == b[j] && d[i] != PTX_SLOT_SINK)
+				return ptx_perr(st, line, "unsupported instruction '%.*s': "
+						"element %d's destination is element %d's "
+						"source", (int)mnem->len, mnem->s, i, j);
+	st->f->block_level = 1;
+	for (int i = 0; i < n; i++) {
+		in->dst = d[i];
+		in->src[0] = base;
+		in->src[1] = b[i];
+		in->src[2] = PTX_SLOT_TRUE;
+		in->off = off + (int64_t)i * (in->bits / 8);
+		if (ptx_emit(st, in, line, mnem))
+			return UB_RUNTIME;
+	}
 	return 0;
 }
 
 /* The operands of in (op, cmp, dtype set) by shape. */
-static int operands(struct ptx_pstate *st, struct ptx_insn *in)
+static int operands(struct ptx_pstate *st, struct ptx_insn *in, int hint)
 {
 	uint32_t p;
 	switch (in->op) {
@@ -187,7 +246,8 @@ static int operands(struct ptx_pstate *st, struct ptx_insn *in)
 		if (dst_pred(st, &in->dst, &p))
 			return UB_RUNTIME;
 		in->off = p;
-		for (int i = 0; i < 4; i++)
+		in->src[3] = PTX_SLOT_TRUE;   /* without .sync: no mask */
+		for (int i = 0; i < ((in->flags & PTX_F_SAT) ? 3 : 4); i++)
 			if (comma_src(st, PTX_T_B32, &in->src[i]))
 				return UB_RUNTIME;
 		return 0;
@@ -217,7 +277,7 @@ static int operands(struct ptx_pstate *st, struct ptx_insn *in)
 		in->off = p;
 		return comma_src(st, PTX_T_B32, &in->src[0]);
 	case PTX_ATOM: case PTX_RED:
-		return operands_atom(st, in, in->op == PTX_RED);
+		return operands_atom(st, in, in->op == PTX_RED, hint);
 	default:
 		return 0;
 	}
@@ -257,10 +317,12 @@ static const char *select_op(const struct bparts *p, const struct bwhat *w,
 		in->op = PTX_ELECT;
 		return w->sync && ty < 0 ? NULL : "only elect.sync";
 	}
-	if (!w->sync && strcmp(b, "atom") && strcmp(b, "red"))
+	if (!w->sync && strcmp(b, "atom") && strcmp(b, "red") && strcmp(b, "shfl"))
 		return "only the .sync form";
-	if (!strcmp(b, "shfl")) {
+	if (!strcmp(b, "shfl")) {   /* shfl without .sync (9.7.9.5, before
+				       sm_70): the lanes running it together */
 		in->op = PTX_SHFL;
+		in->flags |= w->sync ? 0 : PTX_F_SAT;
 		return bop >= PTX_B_UP && bop <= PTX_B_IDX && ty == PTX_T_B32 ? NULL
 		       : "needs .up, .down, .bfly or .idx and .b32";
 	}
@@ -291,6 +353,10 @@ static const char *select_op(const struct bparts *p, const struct bwhat *w,
 		return "an operation and type the interpreter does not model";
 	if (in->op == PTX_RED && bop == PTX_B_CAS)
 		return "red has no .cas";
+	if (w->vec && (bop != PTX_B_ADD || (ty != PTX_T_F32 && ptx_type_kind(ty) != 'H') ||
+		       w->space == PTX_AS_SHARED || (ty == PTX_T_F32 && w->vec > 4)))
+		return "vectors: .v2/.v4 of .add.f32, .v2-.v8 of .add.noftz of 16-bit "
+		       "floats, on .global";
 	return NULL;
 }
 
@@ -310,10 +376,16 @@ int ptx_decode_block(struct ptx_pstate *st, struct ptx_insn *in,
 	if (why)
 		return ptx_perr(st, line, "unsupported instruction '%.*s': %s",
 				(int)mnem->len, mnem->s, why);
+	if (w.vec)
+		return atom_vector(st, in, in->op == PTX_RED, w.vec, w.hint, mnem, line);
+	if (w.hint && in->op != PTX_ATOM && in->op != PTX_RED)
+		return ptx_perr(st, line, "unsupported instruction '%.*s': "
+				".L2::cache_hint only on atom and red", (int)mnem->len,
+				mnem->s);
 	if (in->op == PTX_FENCE) {   /* operands, if any, change nothing */
 		while (!ptx_tok_is(cur(st), ";") && cur(st)->kind != PTX_TK_END)
 			st->pos++;
-	} else if (operands(st, in)) {
+	} else if (operands(st, in, w.hint)) {
 		return UB_RUNTIME;
 	}
 	if (ptx_expect(st, ";"))

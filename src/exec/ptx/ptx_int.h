@@ -124,6 +124,58 @@ static inline uint64_t ptx_bfi(uint64_t a, uint64_t b, uint64_t c, uint64_t d,
 	return f;
 }
 
+/* prmt.b32{.mode} (PTX ISA 9.0, 9.7.9.7): the bytes of {b, a} (a the
+ * low four, b0..b7) that c selects.  Without a mode each of c's four low
+ * nibbles picks a byte by its low 3 bits, its top bit asking for the
+ * byte's sign bit in all 8; with one, c's low 2 bits pick a row of the
+ * ISA's table of the mode: the byte index of d's bytes 0..3 per row,
+ * rows f4e, b4e, rc8, ecl, ecr, rc16 in mode order 1..6. */
+static inline uint32_t ptx_prmt(uint32_t a, uint32_t b, uint32_t c, int mode)
+{
+	static const uint8_t tab[6][4][4] = {
+		{ {0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6} },   /* f4e */
+		{ {0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0} },   /* b4e */
+		{ {0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3} },   /* rc8 */
+		{ {0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3} },   /* ecl */
+		{ {0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3} },   /* ecr */
+		{ {0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3} },   /* rc16 */
+	};
+	uint64_t src = (uint64_t)b << 32 | a;
+	uint32_t d = 0;
+	for (int k = 0; k < 4; k++) {
+		unsigned sel = mode ? tab[mode - 1][c & 3][k] : (c >> (4 * k)) & 0xf;
+		uint32_t byte = (uint32_t)(src >> (8 * (sel & 7))) & 0xff;
+		if (!mode && (sel & 8))
+			byte = (byte & 0x80) ? 0xff : 0;
+		d |= byte << (8 * k);
+	}
+	return d;
+}
+
+/* lop3.b32 (9.7.8.6): bit i of d is bit (a_i << 2 | b_i << 1 | c_i) of
+ * lut, the function F for which lut = F(0xF0, 0xCC, 0xAA). */
+static inline uint32_t ptx_lop3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
+{
+	uint32_t d = 0;
+	for (unsigned k = 0; k < 8; k++)
+		if (lut >> k & 1)
+			d |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+	return d;
+}
+
+/* %lanemask_eq, _le, _lt, _ge, _gt (op 0..4) of lane l (chapter 10). */
+static inline uint32_t ptx_lanemask(unsigned l, int op)
+{
+	uint32_t eq = 1u << l, lt = eq - 1;
+	switch (op) {
+	case 0: return eq;
+	case 1: return lt | eq;
+	case 2: return lt;
+	case 3: return ~lt;
+	default: return ~(lt | eq);
+	}
+}
+
 /* setp on integers: eq ne (bits), lt le gt ge (signedness of the type),
  * lo ls hi hs (unsigned).  Without branches, so that it inlines into the
  * executors' loops: the operands are mapped to unsigned order (the sign

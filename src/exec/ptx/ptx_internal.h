@@ -100,7 +100,8 @@ enum ptx_shape {
 	PTX_S_TESTP, PTX_S_MOV, PTX_S_PACK, PTX_S_UNPACK, PTX_S_CVT, PTX_S_LD,
 	PTX_S_ST, PTX_S_BRA, PTX_S_NONE, PTX_S_SET, PTX_S_CALL, PTX_S_POLICY,
 	PTX_S_CVT2, PTX_S_BAR, PTX_S_SHFL, PTX_S_VOTE, PTX_S_MATCH,
-	PTX_S_REDUX, PTX_S_ACTMASK, PTX_S_ELECT, PTX_S_ATOM, PTX_S_MMA
+	PTX_S_REDUX, PTX_S_ACTMASK, PTX_S_ELECT, PTX_S_ATOM, PTX_S_BUILTIN,
+	PTX_S_CPASYNC, PTX_S_MBAR, PTX_S_MMA
 };
 
 /* Block and warp level operands (ptx_insn_block.c):
@@ -116,6 +117,11 @@ enum ptx_bop {
 	PTX_B_ADD, PTX_B_MIN, PTX_B_MAX, PTX_B_INC, PTX_B_DEC, PTX_B_AND,
 	PTX_B_OR, PTX_B_XOR, PTX_B_EXCH, PTX_B_CAS        /* atom, redux */
 };
+/* mbarrier's sub-operations (MBARRIER's cmp; ptx_insn_more.c decodes,
+ * ptx_async.c runs them): init, inval, arrive, arrive_drop, test_wait,
+ * try_wait, pending_count, cp.async.mbarrier.arrive. */
+enum { PTX_MB_INIT, PTX_MB_INVAL, PTX_MB_ARRIVE, PTX_MB_ARRIVE_DROP, PTX_MB_TEST,
+       PTX_MB_TRY, PTX_MB_PENDING, PTX_MB_CP_ARRIVE };
 /* atom/red space (aux): generic, global, shared. */
 enum { PTX_AS_GENERIC, PTX_AS_GLOBAL, PTX_AS_SHARED };
 
@@ -439,6 +445,17 @@ int ptx_parse_shared(struct ptx_pstate *st);
 int ptx_is_block_insn(const struct ptx_tok *t);
 int ptx_decode_block(struct ptx_pstate *st, struct ptx_insn *in,
 		     const struct ptx_tok *mnem, uint32_t line);
+/* The other instructions of ptx_insn_more.c (prmt, lop3, trap,
+ * nanosleep, cp.async, mbarrier): as for the block level ones. */
+int ptx_is_more_insn(const struct ptx_tok *t);
+int ptx_decode_more(struct ptx_pstate *st, struct ptx_insn *in,
+		    const struct ptx_tok *mnem, uint32_t line);
+/* A call (its operands in c) of __assertfail or vprintf, which no
+ * function of the module defines: in becomes ASSERTFAIL or PRINTF (1);
+ * any other call stays one (0). */
+struct ptx_call;
+int ptx_builtin_call(struct ptx_pstate *st, struct ptx_insn *in,
+		     const struct ptx_call *c);
 /* Operands for it (ptx_operand.c): a destination register, a source of
  * type ty, a memory operand [base+off]. */
 int ptx_opd_dst(struct ptx_pstate *st, uint32_t *slot);
@@ -455,7 +472,7 @@ int ptx_tok_is(const struct ptx_tok *t, const char *s);
 int ptx_new_slot(struct ptx_pstate *st, uint64_t value, unsigned bits,
 		 uint32_t *slot);
 /* Immediate at the current token (an optional '-' and a literal:
- * 123, 0x7f, 0f3F800000, 0d3FF0000000000000, 1.5), converted to type ty
+ * 123, 0x7f, 0f3F800000, 0d3FF0000000000000, 1.5, or WARP_SZ), converted to type ty
  * (enum ptx_type) and advanced past; 0, or -1 with the position unchanged
  * when the token is not a literal. */
 int ptx_imm(struct ptx_pstate *st, int ty, uint64_t *v);

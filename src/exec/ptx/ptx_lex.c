@@ -204,13 +204,20 @@ int ptx_imm(struct ptx_pstate *st, int ty, uint64_t *v)
 	int neg = ptx_tok_is(ptx_peek(st, 0), "-"), kind;
 	const struct ptx_tok *t = ptx_peek(st, (size_t)neg);
 	char buf[64];
-	if (t->kind != PTX_TK_WORD || !isdigit((unsigned char)t->s[0]) ||
-	    t->len >= sizeof buf)
+	if (ptx_tok_is(t, "WARP_SZ")) {   /* PTX ISA 4.4 Identifiers: the
+					     predefined constant, the warp
+					     size, wherever an immediate is */
+		kind = LIT_INT;
+		*v = 32;
+	} else if (t->kind != PTX_TK_WORD || !isdigit((unsigned char)t->s[0]) ||
+		   t->len >= sizeof buf) {
 		return -1;
-	memcpy(buf, t->s, t->len);
-	buf[t->len] = 0;
-	if (literal(buf, &kind, v))
-		return -1;
+	} else {
+		memcpy(buf, t->s, t->len);
+		buf[t->len] = 0;
+		if (literal(buf, &kind, v))
+			return -1;
+	}
 	*v = lit_as(kind, *v, neg, ty);
 	st->pos = p + (size_t)neg + 1;
 	return 0;

@@ -15,6 +15,26 @@ static const char *const sreg_names[] = {
 #undef X
 };
 
+static const struct sreg_alias {
+	const char *name;
+	char kind;
+	uint32_t value;
+} sreg_aliases[] = {
+#define X(name, kind, value) { name, #kind[0], value },
+	PTX_SREG_ALIASES(X)
+#undef X
+};
+
+/* The special register t names among those of PTX_SREG_ALIASES; NULL if
+ * none. */
+static const struct sreg_alias *sreg_alias(const struct ptx_tok *t)
+{
+	for (size_t i = 0; i < sizeof sreg_aliases / sizeof *sreg_aliases; i++)
+		if (ptx_tok_is(t, sreg_aliases[i].name))
+			return &sreg_aliases[i];
+	return NULL;
+}
+
 static const struct ptx_tok *cur(struct ptx_pstate *st)
 {
 	return ptx_peek(st, 0);
@@ -131,6 +151,16 @@ static int opd_src(struct ptx_pstate *st, int ty, uint32_t *slot)
 	if (t->kind == PTX_TK_WORD && find_reg(st, t, slot)) {
 		st->pos++;   /* inline asm names registers without '%' too */
 		return 0;
+	}
+	const struct sreg_alias *a = t->kind == PTX_TK_WORD ? sreg_alias(t) : NULL;
+	if (a) {
+		st->pos++;
+		if (a->kind == 'A')
+			return *slot = PTX_SLOT_SREG + a->value, 0;
+		if (a->kind == 'C')
+			return ptx_new_slot(st, a->value, 32, slot);
+		return ptx_perr(st, t->line, "'%.*s' is read by mov only", (int)t->len,
+				t->s);
 	}
 	if (t->kind == PTX_TK_WORD && t->s[0] == '%')
 		return ptx_perr(st, t->line, "undeclared register '%.*s'",
@@ -334,6 +364,8 @@ static int opds_call(struct ptx_pstate *st, struct ptx_insn *in)
 		}
 		st->pos++;
 	}
+	if (ptx_builtin_call(st, in, &c))   /* device assert, printf */
+		return 0;
 	if (ptx_grow(&f->calls, &cap, f->ncalls + 1, sizeof *f->calls))
 		return ptx_perr(st, t->line, "out of memory");
 	in->off = f->ncalls;
@@ -347,7 +379,21 @@ int ptx_operands(struct ptx_pstate *st, struct ptx_insn *in, int sh,
 {
 	int ty = types[0], wide = ty + 1;   /* u16 -> u32, s32 -> s64 */
 	switch (sh) {
-	case PTX_S_A: case PTX_S_MOV: return opds_dn(st, in, 1, ty);
+	case PTX_S_A: return opds_dn(st, in, 1, ty);
+	case PTX_S_MOV: {   /* mov d, %lanemask_lt: LANEMASK of %laneid;
+			       mov d, %clock64: CLOCK */
+		const struct sreg_alias *a = in->op == PTX_MOV && ptx_tok_is(ptx_peek(st, 1), ",")
+					     ? sreg_alias(ptx_peek(st, 2)) : NULL;
+		if (!a || (a->kind != 'L' && a->kind != 'T'))
+			return opds_dn(st, in, 1, ty);
+		if (opd_dst(st, &in->dst) || ptx_expect(st, ","))
+			return UB_RUNTIME;
+		st->pos++;
+		in->op = a->kind == 'L' ? PTX_LANEMASK : PTX_CLOCK;
+		in->cmp = (uint8_t)a->value;
+		in->src[0] = PTX_SLOT_SREG + PTX_SR_LANEID;
+		return 0;
+	}
 	case PTX_S_AB: return opds_dn(st, in, 2, ty);
 	case PTX_S_ABC: return opds_dn(st, in, 3, ty);
 	case PTX_S_CNT: case PTX_S_TESTP: return opds_dn(st, in, 1, ty);

@@ -63,14 +63,44 @@
 /* Special registers, read-only, each given a register slot of its own that
  * the interpreter fills before each thread runs: X(ID, name).  %laneid and
  * %warpid are derived from the linear thread index within the block
- * (warps of 32). */
+ * (warps of 32); the shared memory sizes are the launch's (the static
+ * .shared variables, the dynamic bytes). */
 #define PTX_SREGS(X)                                                   \
 	X(TID_X, "%tid.x") X(TID_Y, "%tid.y") X(TID_Z, "%tid.z")       \
 	X(NTID_X, "%ntid.x") X(NTID_Y, "%ntid.y") X(NTID_Z, "%ntid.z") \
 	X(CTAID_X, "%ctaid.x") X(CTAID_Y, "%ctaid.y")                  \
 	X(CTAID_Z, "%ctaid.z") X(NCTAID_X, "%nctaid.x")                \
 	X(NCTAID_Y, "%nctaid.y") X(NCTAID_Z, "%nctaid.z")              \
-	X(LANEID, "%laneid") X(WARPID, "%warpid")
+	X(LANEID, "%laneid") X(WARPID, "%warpid")                      \
+	X(DYNAMIC_SMEM, "%dynamic_smem_size")                          \
+	X(TOTAL_SMEM, "%total_smem_size")
+
+/* Special registers (chapter 10) that name a value the interpreter knows
+ * otherwise: X(name, kind, value), kind A: the same as special register
+ * `value` (a cluster of one block: %clusterid is %ctaid); C: the
+ * constant `value`, as on an sm_90 GPU (64 warps and 132 multiprocessors,
+ * the H100's; every block on the first, in a cluster of one block); L:
+ * the lanemask `value` of the thread's own lane (LANEMASK's cmp); T: a
+ * clock (CLOCK). */
+#define PTX_SREG_ALIASES(X)                                            \
+	X("%clusterid.x", A, PTX_SR_CTAID_X)                           \
+	X("%clusterid.y", A, PTX_SR_CTAID_Y)                           \
+	X("%clusterid.z", A, PTX_SR_CTAID_Z)                           \
+	X("%nclusterid.x", A, PTX_SR_NCTAID_X)                         \
+	X("%nclusterid.y", A, PTX_SR_NCTAID_Y)                         \
+	X("%nclusterid.z", A, PTX_SR_NCTAID_Z)                         \
+	X("%cluster_ctaid.x", C, 0) X("%cluster_ctaid.y", C, 0)        \
+	X("%cluster_ctaid.z", C, 0) X("%cluster_nctaid.x", C, 1)       \
+	X("%cluster_nctaid.y", C, 1) X("%cluster_nctaid.z", C, 1)      \
+	X("%cluster_ctarank", C, 0) X("%cluster_nctarank", C, 1)       \
+	X("%is_explicit_cluster", C, 0)                                \
+	X("%nwarpid", C, 64) X("%nsmid", C, 132) X("%smid", C, 0)      \
+	X("%gridid", C, 1)                                             \
+	X("%lanemask_eq", L, 0) X("%lanemask_le", L, 1)                \
+	X("%lanemask_lt", L, 2) X("%lanemask_ge", L, 3)                \
+	X("%lanemask_gt", L, 4)                                        \
+	X("%clock", T, 0) X("%clock64", T, 0) X("%globaltimer", T, 0)  \
+	X("%globaltimer_lo", T, 0)
 
 /* Instruction forms: X(ID, base, variant, accepted types, operand shape).
  * The parser picks the form whose base name and variant match the
@@ -297,6 +327,55 @@
 					    sub fused with a HOLD; FTZ, .sat */ \
 	X(RET, "ret", _, ANY, NONE)      /* end of the function (the thread \
 					    when it is the kernel) */       \
-	X(EXIT, "exit", _, ANY, NONE)    /* end of the thread */
+	X(EXIT, "exit", _, ANY, NONE)    /* end of the thread */           \
+	/* --- decoded by ptx_insn_more.c; sections of the PTX ISA 9.0 --- */ \
+	X(PRMT, "prmt", BLOCK, ANY, ABC) /* 9.7.9.7 prmt.b32{.mode} d, a, b, \
+					    c: the bytes of {b, a} (b7..b0) \
+					    that c selects; cmp: the mode (0 \
+					    generic, 1 f4e, 2 b4e, 3 rc8, 4 \
+					    ecl, 5 ecr, 6 rc16) */          \
+	X(LOP3, "lop3", BLOCK, ANY, ABC) /* 9.7.8.6 lop3.b32 d, a, b, c,    \
+					    immLut: bit i of d = bit (a_i b_i \
+					    c_i, a the high one) of immLut (aux) */ \
+	X(LOP3_P, "lop3", BLOCK, ANY, AB) /* lop3.{or,and}'s p = (a != 0) OP \
+					    b, a the d just computed, b the \
+					    predicate q (cmp: 1 or, 2 and) */ \
+	X(TRAP, "trap", BLOCK, ANY, NONE) /* Miscellaneous Instructions:   \
+					    trap: the thread stops, an error \
+					    (the GPU aborts the kernel) */  \
+	X(NANOSLEEP, "nanosleep", BLOCK, ANY, A) /* nanosleep.u32 a (the \
+					    same chapter): no effect (a delay \
+					    changes no value) */             \
+	X(ASSERTFAIL, "(assertfail)", BLOCK, ANY, BUILTIN) /* call of     \
+					    __assertfail(message, file, line, \
+					    function, size): a failed device \
+					    assert; src[0..3]: the addresses of \
+					    the first four arguments */      \
+	X(PRINTF, "(vprintf)", BLOCK, ANY, BUILTIN) /* call (r), vprintf, \
+					    (format, args): device printf \
+					    (ptx_builtin.c); src[0], src[1]: \
+					    the arguments' addresses, src[2] \
+					    r's (the sink: none) */          \
+	X(LANEMASK, "(lanemask)", BLOCK, ANY, A) /* mov d, %lanemask_OP \
+					    (chapter 10, special registers): \
+					    d = the lanes eq, le, lt, ge, gt \
+					    (cmp 0..4) the thread's own lane a */ \
+	X(CP_ASYNC, "cp", BLOCK, ANY, CPASYNC) /* 9.7.9 cp.async.{ca,cg}       \
+					    .shared.global [d], [s], size{, \
+					    src-size | ignore-src}: queued, \
+					    done at a wait (ptx_async.c) */  \
+	X(CP_COMMIT, "cp", BLOCK, ANY, NONE) /* cp.async.commit_group: the \
+					    thread's queued copies are a group */ \
+	X(CP_WAIT, "cp", BLOCK, ANY, NONE)  /* cp.async.wait_group N (off), \
+					    wait_all (cmp 1): every group but \
+					    the newest N is done */         \
+	X(MBARRIER, "mbarrier", BLOCK, ANY, MBAR) /* 9.7.13 mbarrier.OP      \
+					    (cmp): init, arrive, arrive_drop, \
+					    test_wait, try_wait (.parity), \
+					    inval, pending_count (ptx_async.c) */ \
+	X(CLOCK, "(clock)", BLOCK, ANY, NONE) /* mov d, %clock, %clock64,  \
+					    %globaltimer (chapter 10): the \
+					    instructions the launch ran so far, \
+					    a count that only grows */
 
 #endif

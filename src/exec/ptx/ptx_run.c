@@ -357,6 +357,14 @@ static int report(const struct ptx_ctx *c, const struct ptx_module *m,
 		return ub_fail(err, UB_RUNTIME, "ptx: kernel '%s': %s (block %u,%u,%u "
 			       "thread %u,%u,%u)", c->fr->f->name, c->chk->msg, blk[0],
 			       blk[1], blk[2], tid[0], tid[1], tid[2]);
+	if (c->bad_kind == 6)
+		return ub_fail(err, UB_RUNTIME, "ptx: %s (PTX line %u, block %u,%u,%u "
+			       "thread %u,%u,%u)", c->bad_msg, line, blk[0], blk[1],
+			       blk[2], tid[0], tid[1], tid[2]);
+	if (c->bad_kind == 7)
+		return ub_fail(err, UB_RUNTIME, "ptx: thread %u,%u,%u of block %u,%u,%u "
+			       "ran trap (line %u): the GPU aborts the kernel there",
+			       tid[0], tid[1], tid[2], blk[0], blk[1], blk[2], line);
 	return ub_fail(err, UB_RUNTIME, "ptx: thread %u,%u,%u of block %u,%u,%u "
 		       "ran more than %" PRIu64 " instructions (line %u): stopped",
 		       tid[0], tid[1], tid[2], blk[0], blk[1], blk[2], c->budget,
@@ -600,6 +608,10 @@ int ptx_run_checked(const struct ptx_module *m, const char *entry,
 			c.fr->R[PTX_SLOT_SREG + PTX_SR_NTID_X + k] = launch->block[k];
 			c.fr->R[PTX_SLOT_SREG + PTX_SR_NCTAID_X + k] = launch->grid[k];
 		}
+		uint64_t dyn = launch->shared_bytes;   /* ptx_block.c's layout */
+		c.fr->R[PTX_SLOT_SREG + PTX_SR_DYNAMIC_SMEM] = dyn;
+		c.fr->R[PTX_SLOT_SREG + PTX_SR_TOTAL_SMEM] =
+			dyn ? (m->shared_static + 15) / 16 * 16 + dyn : m->shared_static;
 		int mode = fegetround();
 		fesetround(FE_TONEAREST);
 		int r = dispatch(&c, m, e, launch, blocks, track, blk, tid, info, err);
@@ -619,6 +631,8 @@ int ptx_run_checked(const struct ptx_module *m, const char *entry,
 		info->fused = c.fused;
 		info->batch_reruns = c.reruns;
 		info->native_reruns = c.native_reruns;
+		info->printf_calls = c.pf_calls;
+		memcpy(info->printf_text, c.pf, c.pf_len + 1);
 		info->bad_thread = thread_failed ? linear_index(launch, blk, tid)
 						 : UINT64_MAX;
 	}

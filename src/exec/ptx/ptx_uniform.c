@@ -7,7 +7,8 @@
  *     its result depends on its operands only; the kernel's parameters do
  *     not change during a launch) without a guard or a carry flag,
  *   - every operand is uniform: a slot no instruction writes (immediates,
- *     addresses of symbols, registers never set), %ntid.* and %nctaid.*,
+ *     addresses of symbols, registers never set), %ntid.*, %nctaid.* and
+ *     the shared memory sizes,
  *     or the result of an uniform instruction earlier in the code,
  *   - its destination is written by no other instruction, and no thread
  *     can read it before this instruction ran (it is not in f->reset,
@@ -42,7 +43,8 @@ static int sreg_uniform(uint32_t s)
 {
 	int r = (int)(s - PTX_SLOT_SREG);
 	return (r >= PTX_SR_NTID_X && r <= PTX_SR_NTID_Z) ||
-	       (r >= PTX_SR_NCTAID_X && r <= PTX_SR_NCTAID_Z);
+	       (r >= PTX_SR_NCTAID_X && r <= PTX_SR_NCTAID_Z) ||
+	       r == PTX_SR_DYNAMIC_SMEM || r == PTX_SR_TOTAL_SMEM;
 }
 
 uint8_t *ptx_uniform_insns(const struct ptx_func *f)

@@ -233,6 +233,26 @@ static int step(struct ptx_blk *b, unsigned wi, const struct ptx_insn *in,
 	case PTX_WGMMA_SYNC:   /* tensor cores: ptx_mma.h */
 		rc = ptx_warp_mma(b, wi, in, g, act);
 		break;
+	case PTX_CP_ASYNC: case PTX_CP_COMMIT: case PTX_CP_WAIT: case PTX_MBARRIER:
+		return ptx_async_step(b, wi, in, g);
+	case PTX_CLOCK:   /* the launch's instructions so far */
+		LANES(D = (b->c->insns + b->insns) & M;)
+		break;
+	case PTX_PRINTF:
+		LANES(ptx_printf(b->c, in, R + l, W, b->local + (size_t)(wi * W + l) *
+				 b->f->local_size);)
+		break;
+	case PTX_TRAP: case PTX_ASSERTFAIL: {
+		unsigned l = (unsigned)__builtin_ctz(g);
+		char msg[512] = "";
+		if (in->op == PTX_ASSERTFAIL)
+			ptx_assert_message(b->c, in, R + l, W, b->local +
+					   (size_t)(wi * W + l) * b->f->local_size,
+					   msg, sizeof msg);
+		return ptx_blk_fail(b, wi * W + l, "%s (PTX line %u)", in->op == PTX_TRAP ?
+				    "ran trap: the GPU aborts the kernel there" : msg,
+				    b->f->lines[in - b->f->code]);
+	}
 	default:   /* call: ptx_run.c refuses it for a block-level kernel */
 		return ptx_blk_fail(b, wi * W + (unsigned)__builtin_ctz(g),
 				    "%s at line %u is not supported in a kernel "
@@ -282,9 +302,18 @@ int ptx_warp_run(struct ptx_blk *b, unsigned wi)
 			}
 			continue;
 		}
-		if (g && (in->op == PTX_RET || in->op == PTX_EXIT))
+		if (g && ptx_mbar_is_wait(in)) {   /* held until the phase completes */
+			uint32_t held;
+			if (ptx_mbar_wait(b, wi, in, g, &held))
+				return UB_RUNTIME;
+			w->wait |= held;
+			for (uint32_t m = held; m; m &= m - 1)
+				w->barpc[__builtin_ctz(m)] = pc;
+			act &= ~held;
+		} else if (g && (in->op == PTX_RET || in->op == PTX_EXIT)) {
 			w->live &= ~g;
-		else if (g) {
+			ptx_async_exit(b, wi, g);
+		} else if (g) {
 			int rc = step(b, wi, in, g, act);
 			if (rc) {
 				if (!b->msg[0] && !b->c->bad_f) {

@@ -197,7 +197,8 @@ int ptx_warp_collective(struct ptx_blk *b, struct ptx_warp *w,
 	}
 	uint32_t ms = in->op == PTX_SHFL ? in->src[3] : in->op == PTX_BAR_WARP ||
 		      in->op == PTX_ELECT ? in->src[0] : in->src[1];
-	if (check_mask(b, w, in, g, ms, &mask))
+	int nomask = in->op == PTX_SHFL && (in->flags & PTX_F_SAT);   /* no .sync */
+	if (!nomask && check_mask(b, w, in, g, ms, &mask))
 		return UB_RUNTIME;
 	switch (in->op) {
 	case PTX_SHFL: return shfl(b, w, in, g);
@@ -219,18 +220,23 @@ int ptx_warp_collective(struct ptx_blk *b, struct ptx_warp *w,
 	}
 }
 
-/* OP(old, b[, c]) of atom/red at the instruction's type. */
+/* OP(old, b[, c]) of atom/red at the instruction's type, on .shared
+ * memory or not. */
 static uint64_t atom_value(const struct ptx_insn *in, uint64_t old, uint64_t v,
-			   uint64_t c)
+			   uint64_t c, int shared)
 {
 	uint64_t M = ptx_mask(in->bits);
 	int sg = (in->flags & PTX_F_SIGNED) != 0;
 	switch (in->cmp) {
 	case PTX_B_ADD:
-		if (in->dtype == PTX_T_F32)   /* "atom.add.f32 rounds to nearest
-						 even and flushes subnormal inputs
-						 and results to sign-preserving
-						 zero" (PTX ISA, atom) */
+		if (in->dtype == PTX_T_F32 && shared)   /* "atom.add.f32 on shared
+						 memory supports subnormal inputs
+						 and results" (PTX ISA, atom) */
+			return ptx_res32(ptx_f32(old) + ptx_f32(v), 0);
+		if (in->dtype == PTX_T_F32)   /* "rounds to nearest even ...
+						 on global memory flushes
+						 subnormal inputs and results to
+						 sign-preserving zero" */
 			return ptx_res32(ptx_ftz32(ptx_f32(old)) + ptx_ftz32(ptx_f32(v)),
 					 PTX_F_FTZ);
 		if (in->dtype == PTX_T_F64)
@@ -253,17 +259,21 @@ static uint64_t atom_value(const struct ptx_insn *in, uint64_t old, uint64_t v,
 	}
 }
 
-/* The host address of lane l's atomic operand, or NULL (the failure set). */
+/* The host address of lane l's atomic operand, or NULL (the failure set);
+ * *shared: whether it is in .shared memory. */
 static unsigned char *atom_at(struct ptx_blk *b, struct ptx_warp *w,
-			      const struct ptx_insn *in, unsigned l, unsigned wi)
+			      const struct ptx_insn *in, unsigned l, unsigned wi,
+			      int *shared)
 {
 	uint64_t n = in->bits / 8, a = REG(in->src[0]) + (uint64_t)in->off;
 	uint64_t base = (uint64_t)(uintptr_t)b->shared, lo, size;
 	unsigned t = wi * W + l;
 	uint32_t pc = (uint32_t)(in - b->f->code);
+	*shared = 1;
 	if (in->aux == PTX_AS_GENERIC && a - base < b->shared_size)
 		a -= base;
 	else if (in->aux != PTX_AS_SHARED) {
+		*shared = 0;
 		unsigned char *lbuf = b->local + (size_t)t * b->f->local_size;
 		int op = in->aux == PTX_AS_GLOBAL ? PTX_ST_GLOBAL : PTX_ST_GENERIC;
 		if (ptx_mem_region(b->c, op, a, n, lbuf, &lo, &size)) {
@@ -313,12 +323,13 @@ int ptx_warp_atomic(struct ptx_blk *b, struct ptx_warp *w,
 	b->float_atomics |= in->cmp == PTX_B_ADD && (fk == 'F' || fk == 'H');
 	for (unsigned i = 0; i < n; i++) {
 		unsigned l = order[i];
-		unsigned char *p = atom_at(b, w, in, l, wi);
+		int shared;
+		unsigned char *p = atom_at(b, w, in, l, wi, &shared);
 		if (!p)
 			return UB_RUNTIME;
 		uint64_t old = 0, v;
 		memcpy(&old, p, bytes);   /* little-endian host */
-		v = atom_value(in, old, REG(in->src[1]), REG(in->src[2]));
+		v = atom_value(in, old, REG(in->src[1]), REG(in->src[2]), shared);
 		memcpy(p, &v, bytes);
 		REG(in->dst) = old;
 		if (b->c->opts && b->c->opts->atomic)
