@@ -147,6 +147,11 @@ int ub_ref_wide(const struct ub_dag *d, enum ub_dtype dt, const uint64_t *in,
 		int *why);
 void ub_ref_wide_release(void);
 
+/* An exact value v (any precision) as hi + lo (ref_shaped.c), and the
+ * encoding of dt nearest to it: the shaped and matrix ops' references. */
+void ub_ref_set_exact(struct ub_exact *x, mpfr_srcptr v);
+uint64_t ub_ref_round_to(enum ub_dtype dt, mpfr_srcptr a);
+
 /* Frees the calling thread's buffers of the fast path (ref_fast.c). */
 void ub_ref_fast_release(void);
 

@@ -20,29 +20,6 @@
 #include <mpfr.h>
 #include <stdlib.h>
 
-static void set_exact(struct ub_exact *x, mpfr_srcptr v)
-{
-	mpfr_t t;
-	x->hi = mpfr_get_d(v, MPFR_RNDN);
-	x->lo = 0;
-	if (!mpfr_number_p(v) || !isfinite(x->hi))
-		return;
-	mpfr_init2(t, mpfr_get_prec(v) + 64);
-	mpfr_sub_d(t, v, x->hi, MPFR_RNDN);
-	x->lo = mpfr_get_d(t, MPFR_RNDN);
-	mpfr_clear(t);
-}
-
-static uint64_t round_to(enum ub_dtype dt, mpfr_srcptr a)
-{
-	mpfr_t y;
-	mpfr_init2(y, ub_dtypes[dt].prec);
-	int t = mpfr_set(y, a, MPFR_RNDN);
-	uint64_t bits = mpfr_nan_p(a) ? ub_ref_encode(dt, NAN) : ub_ref_round(dt, y, t);
-	mpfr_clear(y);
-	return bits;
-}
-
 /* The left and right operands of output (i, j)'s k-th product. */
 static void operands(const struct ub_shaped_req *q, const struct ub_array *in,
 		     size_t i, size_t j, size_t k, size_t cols, double *a, double *b)
@@ -100,8 +77,8 @@ int ub_mm_ref(const struct ub_shaped_req *q, enum ub_dtype dt, const struct ub_a
 			mpfr_set_d(t[K], bv, MPFR_RNDN);
 			abs += fabs(bv);
 			mpfr_sum(sum, tp, (unsigned long)n, MPFR_RNDN);   /* exact */
-			ub_array_set(cr, i * cols + j, round_to(dt, sum));
-			set_exact(&exact[i * cols + j], sum);
+			ub_array_set(cr, i * cols + j, ub_ref_round_to(dt, sum));
+			ub_ref_set_exact(&exact[i * cols + j], sum);
 			dotabs[i * cols + j] = abs;
 		}
 	for (size_t k = 0; k < K + 1; k++)

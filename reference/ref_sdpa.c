@@ -48,16 +48,6 @@ static double val(const struct ub_array *a, size_t k)
 	return ub_bits_to_double(a->dt, ub_array_get(a, k));
 }
 
-static uint64_t round_to(enum ub_dtype dt, mpfr_srcptr a)
-{
-	mpfr_t y;
-	mpfr_init2(y, ub_dtypes[dt].prec);
-	int t = mpfr_set(y, a, MPFR_RNDN);
-	uint64_t bits = mpfr_nan_p(a) ? ub_ref_encode(dt, NAN) : ub_ref_round(dt, y, t);
-	mpfr_clear(y);
-	return bits;
-}
-
 /* The exact dots of row i with its allowed keys, minus the largest. */
 static void dots(struct qrow *w, const struct ub_array *in)
 {
@@ -211,7 +201,7 @@ static void row(struct qrow *w, const struct ub_array *in, struct ub_array *cr,
 			/* an exact zero (every value a zero): +0, as a sum from +0 gives */
 			if (mpfr_zero_p(r.lo) && mpfr_zero_p(r.hi))
 				mpfr_set_zero(r.lo, 1), mpfr_set_zero(r.hi, 1);
-			uint64_t lo = round_to(w->dt, r.lo), hi = round_to(w->dt, r.hi);
+			uint64_t lo = ub_ref_round_to(w->dt, r.lo), hi = ub_ref_round_to(w->dt, r.hi);
 			int last = p * 2 > UB_REF_PREC_MAX;
 			if (lo == hi || last) {
 				done[c] = 1, left--;

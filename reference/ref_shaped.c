@@ -39,7 +39,7 @@ struct row {
 	char *done[UB_SHAPED_MAX_OUT]; /* per output element of the row */
 };
 
-static void set_exact(struct ub_exact *x, mpfr_srcptr v)
+void ub_ref_set_exact(struct ub_exact *x, mpfr_srcptr v)
 {
 	mpfr_t t;
 	x->hi = mpfr_get_d(v, MPFR_RNDN);
@@ -52,8 +52,7 @@ static void set_exact(struct ub_exact *x, mpfr_srcptr v)
 	mpfr_clear(t);
 }
 
-/* The encoding of dt nearest to a (exact, any precision). */
-static uint64_t round_to(enum ub_dtype dt, mpfr_srcptr a)
+uint64_t ub_ref_round_to(enum ub_dtype dt, mpfr_srcptr a)
 {
 	mpfr_t y;
 	mpfr_init2(y, ub_dtypes[dt].prec);
@@ -68,7 +67,7 @@ uint64_t ub_shaped_round(enum ub_dtype dt, double d)
 	mpfr_t v;
 	mpfr_init2(v, 53);
 	mpfr_set_d(v, d, MPFR_RNDN); /* exact */
-	uint64_t bits = round_to(dt, v);
+	uint64_t bits = ub_ref_round_to(dt, v);
 	mpfr_clear(v);
 	return bits;
 }
@@ -76,8 +75,8 @@ uint64_t ub_shaped_round(enum ub_dtype dt, double d)
 /* Output o's element k of the row is the exact value v. */
 static void put_exact(struct row *w, int o, size_t k, mpfr_srcptr v)
 {
-	w->cr[o][k] = round_to(w->dt, v);
-	set_exact(&w->ex[o][k], v);
+	w->cr[o][k] = ub_ref_round_to(w->dt, v);
+	ub_ref_set_exact(&w->ex[o][k], v);
 	w->done[o][k] = 1;
 }
 
@@ -106,9 +105,9 @@ static void decide(struct row *w, int o, size_t k, mpfr_srcptr v, mpfr_exp_t ea)
 	int lo_inexact = mpfr_sub(lo, v, e, MPFR_RNDN);
 	int hi_inexact = mpfr_add(hi, v, e, MPFR_RNDN);
 	int exact = !lo_inexact && !hi_inexact;
-	if (exact && round_to(w->dt, lo) == round_to(w->dt, hi)) {
-		w->cr[o][k] = round_to(w->dt, v);
-		set_exact(&w->ex[o][k], v);
+	if (exact && ub_ref_round_to(w->dt, lo) == ub_ref_round_to(w->dt, hi)) {
+		w->cr[o][k] = ub_ref_round_to(w->dt, v);
+		ub_ref_set_exact(&w->ex[o][k], v);
 		w->done[o][k] = 1;
 	}
 	mpfr_clears(lo, hi, e, (mpfr_ptr)0);
