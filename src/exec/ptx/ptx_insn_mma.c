@@ -54,22 +54,9 @@ struct mparts {
 
 static int split(const struct ptx_tok *t, struct mparts *p)
 {
-	char buf[200];
-	if (t->len >= sizeof buf)
-		return -1;
-	memcpy(buf, t->s, t->len);
-	buf[t->len] = 0;
 	memset(p, 0, sizeof *p);
-	char *save, *s = strtok_r(buf, ".", &save);
-	if (!s || strlen(s) >= sizeof p->base)
-		return -1;
-	strcpy(p->base, s);
-	while ((s = strtok_r(NULL, ".", &save))) {
-		if (p->n == COUNT(p->part) || strlen(s) >= sizeof p->part[0])
-			return -1;
-		strcpy(p->part[p->n++], s);
-	}
-	return 0;
+	return ptx_split_mnemonic(t, 200, p->base, sizeof p->base, p->part,
+				  (int)COUNT(p->part), &p->n);
 }
 
 /* Takes part s out (1), or 0 when it is not there. */

@@ -353,6 +353,12 @@ struct ptx_tok {
 	uint32_t line;
 	uint8_t kind;
 };
+/* Mnemonic t ("mma.sync.aligned.m16n8k16") split at its dots: the base
+ * ("mma") into base, each suffix into part[0..*n-1] (at most max, each
+ * under 24 bytes); -1 when t is maxlen bytes or more, or a piece does not
+ * fit (ptx_lex.c). */
+int ptx_split_mnemonic(const struct ptx_tok *t, size_t maxlen, char *base, size_t blen,
+		       char (*part)[24], int max, int *n);
 int ptx_lex(const char *text, struct ptx_tok **out, size_t *n,
 	    struct ub_error *err);
 

@@ -223,3 +223,24 @@ int ptx_imm(struct ptx_pstate *st, int ty, uint64_t *v)
 	return 0;
 }
 
+
+int ptx_split_mnemonic(const struct ptx_tok *t, size_t maxlen, char *base, size_t blen,
+		       char (*part)[24], int max, int *n)
+{
+	char buf[256];
+	if (t->len >= maxlen || t->len >= sizeof buf)
+		return -1;
+	memcpy(buf, t->s, t->len);
+	buf[t->len] = 0;
+	*n = 0;
+	char *save, *s = strtok_r(buf, ".", &save);
+	if (!s || strlen(s) >= blen)
+		return -1;
+	strcpy(base, s);
+	while ((s = strtok_r(NULL, ".", &save))) {
+		if (*n == max || strlen(s) >= 24)
+			return -1;
+		strcpy(part[(*n)++], s);
+	}
+	return 0;
+}
