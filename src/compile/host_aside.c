@@ -8,9 +8,12 @@
 #include "host_aside.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* The <math.h> constants a kernel may use, defined when the file does
  * not define them (its <math.h> is set aside). */
@@ -184,9 +187,18 @@ static int line_of(const char *text, const char *p)
 }
 
 /* Reads path whole (NUL-terminated, malloc'd), or NULL. */
+#define SLURP_MAX (64L << 20)
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	/* a regular file of a header's size: never a device, a FIFO or a
+	 * directory (#include "../../dev/zero" would read on forever; a FIFO
+	 * blocks in open without O_NONBLOCK) */
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	FILE *f = NULL;
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > SLURP_MAX ||
+			!(f = fdopen(fd, "rb"))))
+		close(fd);
 	size_t len = 0, cap = 1 << 16;
 	char *text = f ? malloc(cap) : NULL;
 	for (size_t r; text && (r = fread(text + len, 1, cap - len - 1, f)) > 0;) {
@@ -282,6 +294,11 @@ static const char *filter(struct out *o, const struct place *pl, const char *p,
 			continue;
 		}
 		const char *brace, *e = decl_end(p, &brace);
+		if (e == p) {   /* a '}' closing nothing: as it is */
+			put(o, p, p + 1);
+			p++;
+			continue;
+		}
 		if (brace && (has_word(p, brace, "namespace") ||
 			      (has_word(p, brace, "extern") && strstr(p, "\"C\"") &&
 			       strstr(p, "\"C\"") < brace)))

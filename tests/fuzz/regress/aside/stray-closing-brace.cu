@@ -1,0 +1,3 @@
+__global__ void k(float *o) { o[0] = 1; }
+}
+int main() { return 0; }
