@@ -35,8 +35,9 @@ UB_INLINE size_t list_plain(enum ub_dtype dt, const void *y, const void *c,
 	for (size_t i = from; i < e; i++) {
 		uint64_t yi = ub_load(dt, y, i);
 		at[n] = (uint16_t)(i - b);
-		n += (yi != ub_load(dt, c, i)) | !(flag[i - b] & PF_FAST) |
-		     (t && yi != ub_load(dt, t, i));
+		/* branch-free: | of the three, not || */
+		n += (size_t)(yi != ub_load(dt, c, i)) | (size_t)!(flag[i - b] & PF_FAST) |
+		     (size_t)(t && yi != ub_load(dt, t, i));
 	}
 	return n;
 }
