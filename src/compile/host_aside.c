@@ -6,14 +6,13 @@
  * struct, class, union or enum, or an initializer after '=').  A
  * namespace or extern "C" block is entered and filtered the same way. */
 #include "host_aside.h"
+#include "paths.h"
 
 #include <ctype.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* The <math.h> constants a kernel may use, defined when the file does
  * not define them (its <math.h> is set aside). */
@@ -186,34 +185,17 @@ static int line_of(const char *text, const char *p)
 	return n;
 }
 
-/* Reads path whole (NUL-terminated, malloc'd), or NULL. */
-#define SLURP_MAX (64L << 20)
+/* Reads the header at path whole (ub_read_file: NUL-terminated,
+ * malloc'd, at most UB_SOURCE_MAX bytes, no NUL byte), or NULL.  A
+ * regular file only, tested before it is opened: a device would read on
+ * (#include "../../dev/zero") and a FIFO block in open. */
 static char *slurp(const char *path)
 {
-	/* a regular file of a header's size: never a device, a FIFO or a
-	 * directory (#include "../../dev/zero" would read on forever; a FIFO
-	 * blocks in open without O_NONBLOCK) */
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	FILE *f = NULL;
-	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > SLURP_MAX ||
-			!(f = fdopen(fd, "rb"))))
-		close(fd);
-	size_t len = 0, cap = 1 << 16;
-	char *text = f ? malloc(cap) : NULL;
-	for (size_t r; text && (r = fread(text + len, 1, cap - len - 1, f)) > 0;) {
-		len += r;
-		if (len + 1 == cap) {
-			char *nb = realloc(text, cap *= 2);
-			if (!nb)
-				free(text);
-			text = nb;
-		}
-	}
-	if (f)
-		fclose(f);
-	if (text)
-		text[len] = '\0';
+	struct ub_error err;
+	char *text = NULL;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		ub_read_file(path, &text, &err);
 	return text;
 }
 
@@ -276,6 +258,11 @@ static const char *filter(struct out *o, const struct place *pl, const char *p,
 		}
 		if (*p == '}' && nested)
 			return p;
+		if (*p == '}') {   /* a '}' closing nothing: as it is */
+			put(o, p, p + 1);
+			p++;
+			continue;
+		}
 		if (*p == '#') {
 			const char *e = line_end(p), *h = p + 1;
 			while (*h == ' ' || *h == '\t')
@@ -294,11 +281,6 @@ static const char *filter(struct out *o, const struct place *pl, const char *p,
 			continue;
 		}
 		const char *brace, *e = decl_end(p, &brace);
-		if (e == p) {   /* a '}' closing nothing: as it is */
-			put(o, p, p + 1);
-			p++;
-			continue;
-		}
 		if (brace && (has_word(p, brace, "namespace") ||
 			      (has_word(p, brace, "extern") && strstr(p, "\"C\"") &&
 			       strstr(p, "\"C\"") < brace)))
