@@ -66,7 +66,8 @@ int ub_mm_shape_parse(const struct ub_shaped_op *op, const char *spec,
 	char *end = NULL;
 	for (int i = 0; i < n && ok; i++) {
 		ok = !dim(p, &end, &v[i]) && *end == (i + 1 < n ? ',' : '\0');
-		p = ok ? end + 1 : p;
+		if (ok)
+			p = end + 1;
 	}
 	const char *form = op->kind == UB_SH_BMM ? "B,M,N,K" : is_sdpa(op) ? "L,S,D" : "M,N,K";
 	if (ok) {
