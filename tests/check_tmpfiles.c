@@ -15,6 +15,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +207,55 @@ END_TEST
 START_TEST(test_reinstalled_int) { reinstalled(SIGINT); }
 END_TEST
 
+/* Threads creating and removing temporaries while another thread's
+ * handler removes them: the handler waits out each creation under way,
+ * so none is left (each round a fresh process, killed after 5 ms). */
+static void *churn(void *arg)
+{
+	char path[4200], tmp[4300];
+	snprintf(path, sizeof path, "%s/t%ld", dir, (long)(intptr_t)arg);
+	for (int slot;;) {
+		int fd = ub_tmp_create(path, tmp, sizeof tmp, &slot);
+		if (fd >= 0)
+			close(fd);
+		ub_tmp_discard(slot);
+	}
+	return NULL;
+}
+
+START_TEST(test_threads)
+{
+	for (int round = 0; round < 40; round++) {
+		pid_t pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			signal(SIGTERM, SIG_DFL);
+			ub_tmp_handle_signals();
+			pthread_t th;
+			for (long t = 0; t < 4; t++)
+				if (pthread_create(&th, NULL, churn, (void *)(intptr_t)t))
+					_exit(10);
+			struct timespec ts = {0, 5000000};
+			nanosleep(&ts, NULL);
+			kill(getpid(), SIGTERM);
+			for (;;)
+				pause();
+		}
+		int st;
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
+			      "round %d: the child should die of SIGTERM (status 0x%x)", round, st);
+		DIR *d = opendir(dir);
+		ck_assert_ptr_nonnull(d);
+		for (struct dirent *e; (e = readdir(d));)
+			ck_assert_msg(!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."),
+				      "round %d: %s left", round, e->d_name);
+		closedir(d);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* A helper's private TMPDIR is removed with what it left there. */
 START_TEST(test_child_dir)
 {
@@ -236,6 +287,7 @@ Suite *ub_tmpfiles_suite(void)
 	tcase_add_test(tc, test_reinstalled_term);
 	tcase_add_test(tc, test_reinstalled_int);
 	tcase_add_test(tc, test_child_dir);
+	tcase_add_test(tc, test_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }

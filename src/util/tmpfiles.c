@@ -12,12 +12,14 @@
  * group, which the handler kills and waits for before it removes files
  * the helper may still be writing.  Everything the handler calls is
  * async-signal-safe (kill, waitpid, unlink, unlinkat, rmdir, open, close,
- * sigaction, sigprocmask, raise, and the getdents64 system call). */
+ * sigaction, sigprocmask, nanosleep, raise, and the getdents64 system
+ * call). */
 #include "tmpfiles.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -42,6 +44,13 @@ static struct slot {
 static atomic_int children[NCHILDREN]; /* pids; 0: free */
 
 static atomic_uint counter;
+
+/* Set by the handler before it removes anything; creating counts the
+ * creations between their test of dying and their file's existence, which
+ * the handler waits out: a thread that creates a temporary while another
+ * thread's handler removes them either sees dying and creates nothing, or
+ * is waited for, and its file (registered before it exists) removed. */
+static atomic_int dying, creating;
 
 /* The signals whose default action ends the program: X(signal). */
 #define UB_FATAL_SIGNALS(X)                                                  \
@@ -135,7 +144,33 @@ void ub_tmp_discard(int slot)
 	ub_tmp_forget(slot);
 }
 
-int ub_tmp_create(const char *path, char *tmp, size_t len, int *slot)
+/* The window of a creation: the fatal signals blocked in this thread (so
+ * that its own handler never waits for it), counted in creating; -1
+ * (EINTR) when the program is dying. */
+static int begin(sigset_t *old)
+{
+	sigset_t set;
+	ub_tmp_signal_set(&set);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+	atomic_fetch_add(&creating, 1);
+	if (!atomic_load(&dying))
+		return 0;
+	atomic_fetch_sub(&creating, 1);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+	errno = EINTR;
+	return -1;
+}
+
+/* The window's end, errno kept. */
+static void end(const sigset_t *old)
+{
+	int e = errno;
+	atomic_fetch_sub(&creating, 1);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+	errno = e;
+}
+
+static int create(const char *path, char *tmp, size_t len, int *slot)
 {
 	*slot = -1; /* on every failure */
 	for (int tries = 0; tries < 100; tries++) {
@@ -160,7 +195,18 @@ int ub_tmp_create(const char *path, char *tmp, size_t len, int *slot)
 	return -1;
 }
 
-int ub_tmp_mkdir(const char *path, char *tmp, size_t len, int *slot)
+int ub_tmp_create(const char *path, char *tmp, size_t len, int *slot)
+{
+	sigset_t old;
+	*slot = -1;
+	if (begin(&old))
+		return -1;
+	int fd = create(path, tmp, len, slot);
+	end(&old);
+	return fd;
+}
+
+static int make_dir(const char *path, char *tmp, size_t len, int *slot)
 {
 	*slot = -1;
 	for (int tries = 0; tries < 100; tries++) {
@@ -181,6 +227,17 @@ int ub_tmp_mkdir(const char *path, char *tmp, size_t len, int *slot)
 			return -1;
 	}
 	return -1;
+}
+
+int ub_tmp_mkdir(const char *path, char *tmp, size_t len, int *slot)
+{
+	sigset_t old;
+	*slot = -1;
+	if (begin(&old))
+		return -1;
+	int r = make_dir(path, tmp, len, slot);
+	end(&old);
+	return r;
 }
 
 int ub_tmp_child(int pid)
@@ -237,7 +294,14 @@ static void on_signal(int sig)
 	 * without the mask ub_tmp_handle_signals gave it) */
 	ub_tmp_signal_set(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
+	atomic_store(&dying, 1);
 	kill_children();
+	/* the creations under way in other threads (microseconds; 0.2 s at
+	 * most, should one of them be stopped) */
+	for (int t = 0; t < 200 && atomic_load(&creating) > 0; t++) {
+		struct timespec ts = {0, 1000000};
+		nanosleep(&ts, NULL);
+	}
 	for (int i = 0; i < NSLOTS; i++)
 		if (atomic_load(&slots[i].state) == LIVE) {
 			if (slots[i].is_dir)
