@@ -269,7 +269,9 @@ static const char *filter(struct out *o, const struct place *pl, const char *p,
 				h++;
 			if (!strncmp(h, "include", 7)) {
 				h += 7 + strspn(h + 7, " \t");
-				size_t n = strcspn(h + 1, *h == '<' ? ">\n" : "\"\n");
+				/* the name after '<' or '"' (none at the text's end) */
+				size_t n = *h == '<' || *h == '"' ?
+					   strcspn(h + 1, *h == '<' ? ">\n" : "\"\n") : 0;
 				if ((*h == '<' && !device_header(h + 1, n)) ||
 				    (*h == '"' && inline_header(o, pl, h + 1, n, p, e))) {
 					p = e;
