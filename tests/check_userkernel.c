@@ -237,7 +237,7 @@ START_TEST(test_every_mode)
 	for (int k = 0; k < 2; k++) /* every value: NaN results, overflow too */
 		op.dom[k] = (struct ub_domain){.lo = -INFINITY, .hi = INFINITY};
 	snprintf(path, sizeof path, "%s/tests/data/user/%s", SRCDIR, kernels[_i / 2].file);
-	struct ub_kernel_req req = { path, NULL, kernels[_i / 2].spec, NULL, 0, {0} };
+	struct ub_kernel_req req = { path, NULL, kernels[_i / 2].spec, NULL, 0, {0}, NULL };
 	int s = ub_user_kernel_bind(&req, &op, &cfg, &uk, &err);
 	ck_assert_msg(s == 0, "%s", err.msg);
 	s = ub_run(&cfg, &res, &err);
@@ -309,7 +309,7 @@ START_TEST(test_bind_errors)
 	struct ub_user_kernel uk;
 	struct ub_error err = {""};
 	struct ub_kernel_req req = { SRCDIR "/tests/data/user/acosh_bwd.cu", "acosh_backward",
-				     bind_errors[_i].spec, NULL, 0, {0} };
+				     bind_errors[_i].spec, NULL, 0, {0}, NULL };
 	int s = ub_user_kernel_bind(&req, &op, &cfg, &uk, &err);
 	ck_assert_int_eq(s, UB_USAGE);
 	ck_assert_msg(strstr(err.msg, bind_errors[_i].msg), "%s", err.msg);
