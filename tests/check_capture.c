@@ -213,8 +213,8 @@ START_TEST(test_code_round_trip)
 			ck_assert_int_eq(ub_code_encode(y, pred, N, (enum ub_coding)coding, &b), 0);
 			ck_assert_int_eq(ub_code_decode(b.p, b.len, pred, N, (enum ub_coding)coding, back), 0);
 			for (int i = 0; i < N; i++)
-				ck_assert_msg(back[i] == y[i], "kind %d coding %d: element %d: "
-					      "0x%08x, decoded 0x%08x", kind, coding, i, y[i], back[i]);
+				UB_ASSERT(back[i] == y[i], "kind %d coding %d: element %d: "
+					  "0x%08x, decoded 0x%08x", kind, coding, i, y[i], back[i]);
 			if (kind == 0) /* zeros: well under a bit each */
 				ck_assert_msg(b.len < N / 32, "%zu bytes for zeros", b.len);
 			if (kind == 2) /* truncated data: detected */

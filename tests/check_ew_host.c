@@ -435,10 +435,10 @@ static void expect_same(const char *what, const struct ub_data *d, size_t i,
 		return;
 	}
 	uint64_t x = ub_array_get(&d->in[0], i), g = d->nin > 1 ? ub_array_get(&d->in[1], i) : 0;
-	ck_assert_msg(got == w, "%s i=%zu: in0=%a (0x%llx) in1=%a (0x%llx): sim 0x%llx, "
-		      "host 0x%llx (%a)", what, i, ew_bits_value(d->dt, x),
-		      (unsigned long long)x, ew_bits_value(d->dt, g), (unsigned long long)g,
-		      (unsigned long long)got, (unsigned long long)w, want);
+	UB_ASSERT(got == w, "%s i=%zu: in0=%a (0x%llx) in1=%a (0x%llx): sim 0x%llx, "
+		  "host 0x%llx (%a)", what, i, ew_bits_value(d->dt, x),
+		  (unsigned long long)x, ew_bits_value(d->dt, g), (unsigned long long)g,
+		  (unsigned long long)got, (unsigned long long)w, want);
 }
 
 static double **inputs(const struct ub_data *d, int extra)

@@ -142,9 +142,9 @@ START_TEST(test_round_q)
 		sample(dt, rs, i % 6, q);
 		int nz = i % 7 == 0;
 		uint64_t got = ub_ref_round_q(dt, q, nz), want = int_round(dt, q, nz);
-		ck_assert_msg(got == want, "%s: %s rounds to 0x%llx, expected 0x%llx",
-			      ub_dtypes[dt].name, mpq_get_str(NULL, 10, q),
-			      (unsigned long long)got, (unsigned long long)want);
+		UB_ASSERT(got == want, "%s: %s rounds to 0x%llx, expected 0x%llx",
+			  ub_dtypes[dt].name, mpq_get_str(NULL, 10, q),
+			  (unsigned long long)got, (unsigned long long)want);
 	}
 	mpq_set_ui(q, 0, 1);
 	ck_assert_uint_eq(ub_ref_round_q(dt, q, 1), UINT64_C(1) << (ub_dtypes[dt].bits - 1));
@@ -354,12 +354,12 @@ START_TEST(test_vs_ziv)
 		int st = ub_ref_eval(cat.ops[0].math, UB_F32, in, 2, &b, &eb, &err);
 		if (st == UB_REF_UNDECIDED)
 			continue;
-		ck_assert_msg(st == 0 && a == b && (ea.hi == eb.hi ||
-			      fabs(ea.hi - eb.hi) <= 0x1p-100 * fabs(eb.hi)),
-			      "%s at x=0x%08llx y=0x%08llx: exact 0x%08llx (%a), "
-			      "intervals 0x%08llx (%a), status %d", vs_ziv[_i],
-			      (unsigned long long)in[0], (unsigned long long)in[1],
-			      (unsigned long long)a, ea.hi, (unsigned long long)b, eb.hi, st);
+		UB_ASSERT(st == 0 && a == b && (ea.hi == eb.hi ||
+			  fabs(ea.hi - eb.hi) <= 0x1p-100 * fabs(eb.hi)),
+			  "%s at x=0x%08llx y=0x%08llx: exact 0x%08llx (%a), "
+			  "intervals 0x%08llx (%a), status %d", vs_ziv[_i],
+			  (unsigned long long)in[0], (unsigned long long)in[1],
+			  (unsigned long long)a, ea.hi, (unsigned long long)b, eb.hi, st);
 		agreed++;
 	}
 	ck_assert_msg(agreed >= 20, "%s: the exact evaluation decided %zu points only",

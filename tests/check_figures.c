@@ -144,9 +144,9 @@ START_TEST(test_positions)
 	for (int k = 0; k < 2 * 0x7c01; k++) {
 		uint64_t x = f16_at(k);
 		double p = ub_fig_pos(UB_F16, x);
-		ck_assert_msg(p >= last, "0x%04x: position %g below %g", (unsigned)x, p, last);
-		ck_assert_msg((int)floor(p) == ub_fig_col(UB_F16, x), "0x%04x: position %g, column %d",
-			      (unsigned)x, p, ub_fig_col(UB_F16, x));
+		UB_ASSERT(p >= last, "0x%04x: position %g below %g", (unsigned)x, p, last);
+		UB_ASSERT((int)floor(p) == ub_fig_col(UB_F16, x), "0x%04x: position %g, column %d",
+			  (unsigned)x, p, ub_fig_col(UB_F16, x));
 		last = p;
 	}
 	ck_assert_double_eq(ub_fig_pos(UB_F16, 0x7e00), 65.5);

@@ -326,10 +326,10 @@ START_TEST(test_domain)
 	ck_assert(nsp <= n);
 	for (size_t i = 0; i < n; i++) {
 		double v = ub_bits_to_double(dt, ub_array_get(&a, i));
-		ck_assert_msg(v >= d->lo && v <= d->hi, "%s element %zu: %a "
-			      "(0x%llx) outside [%a, %a]", ub_dtypes[dt].name,
-			      i, v, (unsigned long long)ub_array_get(&a, i),
-			      d->lo, d->hi);
+		UB_ASSERT(v >= d->lo && v <= d->hi, "%s element %zu: %a "
+			  "(0x%llx) outside [%a, %a]", ub_dtypes[dt].name,
+			  i, v, (unsigned long long)ub_array_get(&a, i),
+			  d->lo, d->hi);
 	}
 	ub_array_free(&a);
 }
@@ -470,10 +470,13 @@ START_TEST(test_ordered)
 			zero++;
 		for (size_t k = 0; k < n; k++) {
 			uint64_t b = v[k].b;
-			ck_assert_msg(ub_ordered(dt, b) == (int64_t)k - (int64_t)zero,
-				      "%s 0x%04llx: %lld", ub_dtypes[dt].name,
-				      (unsigned long long)b, (long long)ub_ordered(dt, b));
-			ck_assert(ub_from_ordered(dt, ub_ordered(dt, b)) == b);
+			UB_ASSERT(ub_ordered(dt, b) == (int64_t)k - (int64_t)zero,
+				  "%s 0x%04llx: %lld", ub_dtypes[dt].name,
+				  (unsigned long long)b, (long long)ub_ordered(dt, b));
+			UB_ASSERT(ub_from_ordered(dt, ub_ordered(dt, b)) == b,
+				  "%s 0x%04llx: back from its index 0x%04llx", ub_dtypes[dt].name,
+				  (unsigned long long)b,
+				  (unsigned long long)ub_from_ordered(dt, ub_ordered(dt, b)));
 		}
 	}
 	free(v);

@@ -53,8 +53,8 @@ START_TEST(test_models_vs_gpu)
 				continue;
 			}
 			uint32_t got = ub_mufu_eval(fn, t->in[i], 0, ai->ftz, 0);
-			ck_assert_msg(got == t->out[i], "%s(0x%08x): model 0x%08x, GPU 0x%08x (%s)",
-				      ai->ptx, t->in[i], got, t->out[i], ub_sweep_describe(t, path, 64));
+			UB_ASSERT(got == t->out[i], "%s(0x%08x): model 0x%08x, GPU 0x%08x (%s)",
+				  ai->ptx, t->in[i], got, t->out[i], ub_sweep_describe(t, path, 64));
 			checked++;
 		}
 	}
@@ -126,15 +126,15 @@ START_TEST(test_div_approx_ftz)
 	/* rcp.approx.ftz.f32 inline (ub_mufu_rcp_approx_ftz), every 1021st
 	 * encoding and every special value with either sign */
 	for (uint64_t k = 0; k < (UINT64_C(1) << 32); k += 1021)
-		ck_assert_msg(ub_mufu_rcp_approx_ftz((uint32_t)k) ==
-				      ub_mufu_eval(UB_MF_RCP, (uint32_t)k, 0, 1, 0),
-			      "rcp.approx.ftz(0x%08x)", (uint32_t)k);
+		UB_ASSERT(ub_mufu_rcp_approx_ftz((uint32_t)k) ==
+				  ub_mufu_eval(UB_MF_RCP, (uint32_t)k, 0, 1, 0),
+			  "rcp.approx.ftz(0x%08x)", (uint32_t)k);
 	/* and every encoding from 2^125 to 2^128 (either sign in turn), the
 	 * reciprocals at 2^-126 and below: the flush of the result */
 	for (uint32_t k = 0x7e000000u; k < 0x7f800000u; k++) {
 		uint32_t b = k | (k & 1) << 31;
-		ck_assert_msg(ub_mufu_rcp_approx_ftz(b) == ub_mufu_eval(UB_MF_RCP, b, 0, 1, 0),
-			      "rcp.approx.ftz(0x%08x)", b);
+		UB_ASSERT(ub_mufu_rcp_approx_ftz(b) == ub_mufu_eval(UB_MF_RCP, b, 0, 1, 0),
+			  "rcp.approx.ftz(0x%08x)", b);
 	}
 	static const uint32_t special[] = {
 		0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x00800001u, 0x3f800000u,
@@ -148,8 +148,8 @@ START_TEST(test_div_approx_ftz)
 		st ^= st >> 7;
 		st ^= st << 17;
 		uint32_t a = (uint32_t)(st >> 17), b = (uint32_t)k;
-		ck_assert_msg(ub_mufu_div_approx_ftz(a, b) == ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0),
-			      "div.approx.ftz(0x%08x, 0x%08x)", a, b);
+		UB_ASSERT(ub_mufu_div_approx_ftz(a, b) == ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0),
+			  "div.approx.ftz(0x%08x, 0x%08x)", a, b);
 		n++;
 	}
 	for (size_t i = 0; i < 2 * ns; i++)
@@ -177,8 +177,8 @@ START_TEST(test_div_approx_ftz)
 			uint32_t a = (a0 + (uint32_t)d) | (k & 1) << 31,
 				 want = ub_mufu_eval(UB_MF_DIV_APPROX, a, b, 1, 0);
 			at_min += (want & 0x7fffffffu) == 0x00800000u;
-			ck_assert_msg(ub_mufu_div_approx_ftz(a, b) == want,
-				      "div.approx.ftz(0x%08x, 0x%08x)", a, b);
+			UB_ASSERT(ub_mufu_div_approx_ftz(a, b) == want,
+				  "div.approx.ftz(0x%08x, 0x%08x)", a, b);
 			n++;
 		}
 	}
@@ -198,9 +198,9 @@ START_TEST(test_ex2_approx_ftz)
 {
 	ck_assert(ub_mufu_ready());
 	for (uint64_t k = 0; k < (UINT64_C(1) << 32); k += 1021)
-		ck_assert_msg(ub_mufu_ex2_approx_ftz((uint32_t)k) ==
-				      ub_mufu_eval(UB_MF_EX2, (uint32_t)k, 0, 1, 0),
-			      "ex2.approx.ftz(0x%08x)", (uint32_t)k);
+		UB_ASSERT(ub_mufu_ex2_approx_ftz((uint32_t)k) ==
+				  ub_mufu_eval(UB_MF_EX2, (uint32_t)k, 0, 1, 0),
+			  "ex2.approx.ftz(0x%08x)", (uint32_t)k);
 	size_t n = 0;
 	for (int v = -1030; v <= 1030; v++) {
 		float f = (float)v;
@@ -208,8 +208,8 @@ START_TEST(test_ex2_approx_ftz)
 		memcpy(&c, &f, 4);
 		for (int d = -32; d <= 32; d++) {
 			uint32_t x = v ? c + (uint32_t)d : d < 0 ? 0x80000000u + (uint32_t)-d : (uint32_t)d;
-			ck_assert_msg(ub_mufu_ex2_approx_ftz(x) == ub_mufu_eval(UB_MF_EX2, x, 0, 1, 0),
-				      "ex2.approx.ftz(0x%08x)", x);
+			UB_ASSERT(ub_mufu_ex2_approx_ftz(x) == ub_mufu_eval(UB_MF_EX2, x, 0, 1, 0),
+				  "ex2.approx.ftz(0x%08x)", x);
 			n++;
 		}
 	}

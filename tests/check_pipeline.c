@@ -82,9 +82,9 @@ static void expect_host(const struct ub_array *out, const struct ub_data *d,
 				      what, x, bits(x), g, bits(g), got);
 			continue;
 		}
-		ck_assert_msg(got == bits(want), "%s: x=%a (0x%08x) g=%a (0x%08x): "
-			      "sim 0x%08x, host 0x%08x", what, x, bits(x), g,
-			      bits(g), got, bits(want));
+		UB_ASSERT(got == bits(want), "%s: x=%a (0x%08x) g=%a (0x%08x): "
+			  "sim 0x%08x, host 0x%08x", what, x, bits(x), g,
+			  bits(g), got, bits(want));
 	}
 }
 

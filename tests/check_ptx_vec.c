@@ -114,10 +114,10 @@ static void vrun(const struct vcase *k, int hint, int space, int scalar)
 	int rc = ptx_run(m, "k", &l, &info, &err);
 	ck_assert_msg(rc == 0, "%s / %s: %s", k->ld, k->st, err.msg);
 	for (size_t i = 0; i < size; i++)
-		ck_assert_msg(out[i] == (i < used ? in[i] : 0xa5), "%s / %s%s%s%s: byte %zu "
-			      "is 0x%02x, want 0x%02x", k->ld, k->st, hint ? " (cache_hint)" : "",
-			      space ? " (spaced)" : "", scalar ? " thread by thread" : "",
-			      i, out[i], i < used ? in[i] : 0xa5);
+		UB_ASSERT(out[i] == (i < used ? in[i] : 0xa5), "%s / %s%s%s%s: byte %zu "
+			  "is 0x%02x, want 0x%02x", k->ld, k->st, hint ? " (cache_hint)" : "",
+			  space ? " (spaced)" : "", scalar ? " thread by thread" : "",
+			  i, out[i], i < used ? in[i] : 0xa5);
 	ptx_free(m);
 	free(in);
 	free(out);

@@ -38,21 +38,22 @@ static int compare_at(const struct ub_expr *e, enum ub_dtype dt, int nin,
 	struct ub_exact fx, mx;
 	if (!ub_ref_eval_fast(e, dt, x, nin, &fcr, &fx))
 		return 0;
-	ck_assert_int_eq(ub_ref_eval(e, dt, x, nin, &mcr, &mx, &err), 0);
-	ck_assert_msg(fcr == mcr, "%s %s at x=0x%08llx y=0x%08llx z=0x%08llx: "
-		      "fast 0x%08llx, MPFR 0x%08llx", what, ub_dtypes[dt].name,
-		      (unsigned long long)x[0], (unsigned long long)(nin > 1 ? x[1] : 0),
-		      (unsigned long long)(nin > 2 ? x[2] : 0),
-		      (unsigned long long)fcr, (unsigned long long)mcr);
+	UB_ASSERT(ub_ref_eval(e, dt, x, nin, &mcr, &mx, &err) == 0, "%s %s: %s", what,
+		  ub_dtypes[dt].name, err.msg);
+	UB_ASSERT(fcr == mcr, "%s %s at x=0x%08llx y=0x%08llx z=0x%08llx: "
+		  "fast 0x%08llx, MPFR 0x%08llx", what, ub_dtypes[dt].name,
+		  (unsigned long long)x[0], (unsigned long long)(nin > 1 ? x[1] : 0),
+		  (unsigned long long)(nin > 2 ? x[2] : 0),
+		  (unsigned long long)fcr, (unsigned long long)mcr);
 	double d = fabs((fx.hi - mx.hi) - mx.lo);
 	if (fx.hi != fx.hi && mx.hi != mx.hi)   /* NaN in, NaN out */
 		d = 0;
 	if (isinf(mx.hi) && fx.hi == mx.hi && fx.lo == mx.lo)   /* beyond the doubles */
 		d = 0;
 	double tiny = ldexp(1, ub_dt_emin(dt) - ub_dt_prec(dt) + 1 - 22);
-	ck_assert_msg(d <= 0x1p-45 * fabs(mx.hi) || d <= tiny, "%s %s at 0x%08llx: "
-		      "exact %a, MPFR %a%+a", what, ub_dtypes[dt].name,
-		      (unsigned long long)x[0], fx.hi, mx.hi, mx.lo);
+	UB_ASSERT(d <= 0x1p-45 * fabs(mx.hi) || d <= tiny, "%s %s at 0x%08llx: "
+		  "exact %a, MPFR %a%+a", what, ub_dtypes[dt].name,
+		  (unsigned long long)x[0], fx.hi, mx.hi, mx.lo);
 	return 1;
 }
 
@@ -238,13 +239,13 @@ static void check_lane(int op, const struct fval *x, const struct fval *y,
 		want = (struct fval){ fabs(x->v), x->e, x->ok, (signed char)(x->sg ? 1 : 0) };
 		break;
 	}
-	ck_assert_msg(got->ok == want.ok &&
-		      (!want.ok || (!memcmp(&got->v, &want.v, sizeof want.v) &&
-				    !memcmp(&got->e, &want.e, sizeof want.e) && got->sg == want.sg)),
-		      "op %d lane %d: (%a %a %d %d) (%a %a %d %d): got (%a %a %d %d), "
-		      "want (%a %a %d %d)", op, j, x->v, x->e, x->ok, x->sg, y->v, y->e,
-		      y->ok, y->sg, got->v, got->e, got->ok, got->sg, want.v, want.e,
-		      want.ok, want.sg);
+	UB_ASSERT(got->ok == want.ok &&
+		  (!want.ok || (!memcmp(&got->v, &want.v, sizeof want.v) &&
+				!memcmp(&got->e, &want.e, sizeof want.e) && got->sg == want.sg)),
+		  "op %d lane %d: (%a %a %d %d) (%a %a %d %d): got (%a %a %d %d), "
+		  "want (%a %a %d %d)", op, j, x->v, x->e, x->ok, x->sg, y->v, y->e,
+		  y->ok, y->sg, got->v, got->e, got->ok, got->sg, want.v, want.e,
+		  want.ok, want.sg);
 }
 
 START_TEST(test_lanes)
@@ -303,14 +304,15 @@ START_TEST(test_chunk)
 			for (int v = 0; v < op->ninputs; v++)
 				x[v] = ub_array_get(&in[v], k);
 			int s = ub_ref_eval_auto(op->math, dt, x, op->ninputs, 1, &y, &one, &err);
-			ck_assert(s == 0 || s == UB_REF_UNDECIDED);
-			ck_assert_msg(ub_array_get(&cr, k) == y &&
-				      !memcmp(&ex[k].hi, &one.hi, sizeof one.hi) &&
-				      !memcmp(&ex[k].lo, &one.lo, sizeof one.lo),
-				      "%s %s element %zu: chunk 0x%llx %a%+a, one by one 0x%llx %a%+a",
-				      op->name, ub_dtypes[dt].name, k,
-				      (unsigned long long)ub_array_get(&cr, k), ex[k].hi, ex[k].lo,
-				      (unsigned long long)y, one.hi, one.lo);
+			UB_ASSERT(s == 0 || s == UB_REF_UNDECIDED, "%s %s element %zu: status %d: %s",
+				  op->name, ub_dtypes[dt].name, k, s, err.msg);
+			UB_ASSERT(ub_array_get(&cr, k) == y &&
+				  !memcmp(&ex[k].hi, &one.hi, sizeof one.hi) &&
+				  !memcmp(&ex[k].lo, &one.lo, sizeof one.lo),
+				  "%s %s element %zu: chunk 0x%llx %a%+a, one by one 0x%llx %a%+a",
+				  op->name, ub_dtypes[dt].name, k,
+				  (unsigned long long)ub_array_get(&cr, k), ex[k].hi, ex[k].lo,
+				  (unsigned long long)y, one.hi, one.lo);
 		}
 		for (int v = 0; v < op->ninputs; v++)
 			ub_array_free(&in[v]);

@@ -203,7 +203,8 @@ static void ref_stats(const struct fmt *f, const struct ub_array *y,
 				st->worst = i;
 			}
 			st->ncomparable++;
-			ck_assert_int_eq(mpfr_add_d(sum, sum, e, MPFR_RNDN), 0); /* exact */
+			UB_ASSERT(mpfr_add_d(sum, sum, e, MPFR_RNDN) == 0, /* exact */
+				  "element %zu: the sum of errors rounded", i);
 			st->hist[ref_bin(e)]++;
 		}
 		if (torch && !ref_same(f, yi, ub_array_get(torch, i))) {
@@ -337,21 +338,21 @@ static void check_elem(const struct fmt *f, uint64_t y, uint64_t cr,
 	uint64_t gb, wb;
 	memcpy(&gb, &got, sizeof gb);
 	memcpy(&wb, &want, sizeof wb);
-	ck_assert_msg(rg == rw && gb == wb, "%s y=0x%" PRIx64 " cr=0x%" PRIx64
-		      " v=%a%+a: error %d %a (0x%016" PRIx64 "), reference %d "
-		      "%a (0x%016" PRIx64 "); seed 0x%" PRIx64,
-		      ub_dtypes[f->dt].name, y, cr, v->hi, v->lo, rg, got, gb,
-		      rw, want, wb, SEED);
-	ck_assert_msg(ub_same(f->dt, y, t) == ref_same(f, y, t) &&
-		      ub_distance(f->dt, y, t) == ref_distance(f, y, t),
-		      "%s same/distance(0x%" PRIx64 ", 0x%" PRIx64 ")",
-		      ub_dtypes[f->dt].name, y, t);
+	UB_ASSERT(rg == rw && gb == wb, "%s y=0x%" PRIx64 " cr=0x%" PRIx64
+		  " v=%a%+a: error %d %a (0x%016" PRIx64 "), reference %d "
+		  "%a (0x%016" PRIx64 "); seed 0x%" PRIx64,
+		  ub_dtypes[f->dt].name, y, cr, v->hi, v->lo, rg, got, gb,
+		  rw, want, wb, SEED);
+	UB_ASSERT(ub_same(f->dt, y, t) == ref_same(f, y, t) &&
+		  ub_distance(f->dt, y, t) == ref_distance(f, y, t),
+		  "%s same/distance(0x%" PRIx64 ", 0x%" PRIx64 ")",
+		  ub_dtypes[f->dt].name, y, t);
 	if (f->dt == UB_F32 && rw == 0 && isfinite(decode(f, y)) &&
 	    isfinite(v->hi) && fabs(v->hi) < 0x1p1000) {
 		double m = mpfr_error(decode(f, y), v->hi, v->lo);
-		ck_assert_msg(fabs(want - m) <= m * 0x1p-50, "f32 y=0x%08" PRIx64
-			      " v=%a%+a: error %a, MPFR %a", y, v->hi, v->lo,
-			      want, m);
+		UB_ASSERT(fabs(want - m) <= m * 0x1p-50, "f32 y=0x%08" PRIx64
+			  " v=%a%+a: error %a, MPFR %a", y, v->hi, v->lo,
+			  want, m);
 	}
 }
 

@@ -45,7 +45,7 @@ static double mpfr_mean(const double *t, size_t n, unsigned long div)
 	mpfr_init2(q, 53);
 	mpfr_set_zero(s, 1);
 	for (size_t i = 0; i < n; i++)
-		ck_assert_int_eq(mpfr_add_d(s, s, t[i], MPFR_RNDN), 0);
+		UB_ASSERT(mpfr_add_d(s, s, t[i], MPFR_RNDN) == 0, "term %zu: the sum rounded", i);
 	mpfr_div_ui(q, s, div, MPFR_RNDN);
 	double d = mpfr_get_d(q, MPFR_RNDN);
 	mpfr_clears(s, q, (mpfr_ptr)0);
