@@ -146,7 +146,7 @@ static void standins(const struct ub_shaped_op *op, size_t rows, size_t cols,
 	s->rep.name = (char *)op->name;
 	s->rep.desc = (char *)op->desc;
 	s->rep.ninputs = s->rep.nsampled = op->nin;
-	for (int k = 0; k < op->nin; k++) {
+	for (int k = 0; k < op->nin && k < UB_SHAPED_MAX_IN; k++) {
 		s->rep.inputs[k] = (char *)op->in[k].name;
 		s->rep.dom[k] = (struct ub_domain){.lo = op->in[k].lo, .hi = op->in[k].hi};
 		s->rep.in_f32 |= (unsigned)(op->in[k].role == UB_ARG_STAT) << k;

@@ -152,7 +152,8 @@ int ub_ptx_diff_print(FILE *f, const char *a, const char *b, const char *indent,
 		      int max)
 {
 	struct insns x, y;
-	int ok = (insns_of(a, &x) == 0) & (insns_of(b, &y) == 0), shown = 0, changed = 0;
+	int ra = insns_of(a, &x), rb = insns_of(b, &y); /* both, always */
+	int ok = ra == 0 && rb == 0, shown = 0, changed = 0;
 	/* l[i][j]: the longest common subsequence of x[i..] and y[j..] */
 	int (*l)[UB_PTX_DIFF_MAX + 1] = ok ? calloc((size_t)x.n + 1, sizeof *l) : NULL;
 	if (!l)

@@ -111,8 +111,10 @@ static const char *targets(const struct ub_op *op, char *buf, size_t len)
 /* For an op over rows, the roles an array may take besides (messages). */
 static const char *roles_too(const struct ub_op *op, char *buf, size_t len)
 {
-	snprintf(buf, len, op->nouts ? "; or a role: %s (docs/user-kernels.md)" : "",
-		 ub_role_list());
+	if (op->nouts)
+		snprintf(buf, len, "; or a role: %s (docs/user-kernels.md)", ub_role_list());
+	else if (len)
+		buf[0] = '\0';
 	return buf;
 }
 

@@ -175,7 +175,7 @@ static int ints(const struct ub_shaped_req *q, int k, struct sdata *d, size_t ro
 	int64_t *v = NULL;
 	uint64_t seed = q->cfg->seed + (uint64_t)k;
 	int s = file ? ub_npy_read_int(file, &v, &n, NULL, err) : 0;
-	if (!s && n != want)
+	if (!s && file && n != want)
 		s = ub_fail(err, UB_USAGE, "%s: input %s has %zu elements: the run's shape "
 			    "%zu,%zu needs %zu (%s)", file, a->name, n, rows, cols, want,
 			    ub_extent_name(a->ext));

@@ -351,7 +351,7 @@ static const char *decode_wmma_mem(struct ptx_pstate *st, struct mparts *p,
 	l[2] = (uint32_t)has_stride;
 	l[3] = n;
 	uint32_t *w = l + PTX_OPL_HEAD, *r = w + (load ? n : 0);
-	int64_t off;
+	int64_t off = 0;
 	if (load)
 		*rc = reg_list(st, w, n, 1, rb, "the fragment") || ptx_expect(st, ",") ||
 		      ptx_opd_mem(st, &r[0], &off) ? UB_RUNTIME : 0;
@@ -480,7 +480,7 @@ static const char *decode_wgmma(struct ptx_pstate *st, struct mparts *p,
 		return *rc = UB_RUNTIME, NULL;
 	l[2] = na;
 	uint32_t *w = l + PTX_OPL_HEAD, *r = w + nd;
-	int sa, sb, ta = 0, tb = 0;
+	int sa = 0, sb = 0, ta = 0, tb = 0;
 	*rc = reg_list(st, w, nd, 1, 32, "d") || ptx_expect(st, ",") ||
 	      reg_list(st, r + nd, na, 0, areg ? 32 : 64, "a") || ptx_expect(st, ",") ||
 	      ptx_opd_src(st, PTX_T_B64, &r[nd + na]) || ptx_expect(st, ",") ||
