@@ -195,15 +195,22 @@ static int create(const char *path, char *tmp, size_t len, int *slot)
 	return -1;
 }
 
-int ub_tmp_create(const char *path, char *tmp, size_t len, int *slot)
+/* make (create or make_dir) inside the window of a creation. */
+static int in_window(int (*make)(const char *, char *, size_t, int *), const char *path,
+		     char *tmp, size_t len, int *slot)
 {
 	sigset_t old;
 	*slot = -1;
 	if (begin(&old))
 		return -1;
-	int fd = create(path, tmp, len, slot);
+	int r = make(path, tmp, len, slot);
 	end(&old);
-	return fd;
+	return r;
+}
+
+int ub_tmp_create(const char *path, char *tmp, size_t len, int *slot)
+{
+	return in_window(create, path, tmp, len, slot);
 }
 
 static int make_dir(const char *path, char *tmp, size_t len, int *slot)
@@ -231,13 +238,7 @@ static int make_dir(const char *path, char *tmp, size_t len, int *slot)
 
 int ub_tmp_mkdir(const char *path, char *tmp, size_t len, int *slot)
 {
-	sigset_t old;
-	*slot = -1;
-	if (begin(&old))
-		return -1;
-	int r = make_dir(path, tmp, len, slot);
-	end(&old);
-	return r;
+	return in_window(make_dir, path, tmp, len, slot);
 }
 
 int ub_tmp_child(int pid)
